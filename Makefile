@@ -1,0 +1,56 @@
+# The front door. Every target does its own set-up (apt packages, configure), so a fresh
+# Debian 12 machine needs nothing but `make run` or `make test`.
+BUILD      ?= build
+SAN_BUILD  ?= build-sanitize
+JOBS       ?= $(shell nproc)
+CMAKE_ARGS ?=
+
+.PHONY: all setup configure build run test test-sanitize bench format format-check clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+$(BUILD)/build.ninja: | setup
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLLCHECK_WERROR=ON $(CMAKE_ARGS)
+
+configure: setup $(BUILD)/build.ninja
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+# The main job on the built-in corpus: verify every layout, one summary table each for the
+# legal layouts (all must pass) and the deliberately illegal ones (all must be caught).
+run: build
+	$(BUILD)/cli/llcheck verify corpus/layouts/*.json
+	@echo
+	@for f in corpus/illegal/*.json; do \
+	  $(BUILD)/cli/llcheck verify $$f >/dev/null 2>&1; rc=$$?; \
+	  if [ $$rc -ne 1 ]; then echo "error: $$f should fail verification (exit 1), got exit $$rc"; exit 1; fi; \
+	done
+	@$(BUILD)/cli/llcheck verify corpus/illegal/*.json || [ $$? -eq 1 ]
+	@echo "every layout in corpus/illegal/ was caught, as it must be"
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+$(SAN_BUILD)/build.ninja: | setup
+	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLLCHECK_WERROR=ON \
+	  -DCMAKE_CXX_COMPILER=clang++ -DLLCHECK_SANITIZE=ON -DLLCHECK_BUILD_BENCH=OFF $(CMAKE_ARGS)
+
+test-sanitize: setup $(SAN_BUILD)/build.ninja
+	cmake --build $(SAN_BUILD) -j $(JOBS)
+	ctest --test-dir $(SAN_BUILD) --output-on-failure -j $(JOBS)
+
+bench: build
+	$(BUILD)/bench/llcheck_bench --benchmark_min_time=0.05 $(BENCH_ARGS)
+
+format:
+	clang-format -i $$(git ls-files '*.h' '*.cpp')
+
+format-check:
+	clang-format --dry-run -Werror $$(git ls-files '*.h' '*.cpp')
+
+clean:
+	rm -rf $(BUILD) $(SAN_BUILD)

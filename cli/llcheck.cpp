@@ -1,0 +1,280 @@
+// The llcheck command line: parses arguments, loads SPECs, calls the libraries and prints.
+// It holds no algorithm of its own. Exit status: 0 every checked property holds, 1 a property
+// is violated or a check failed, 2 bad input or usage (one line on stderr), 3 internal error.
+#include "llcheck/core/Formats.h"
+#include "llcheck/core/Properties.h"
+#include "llcheck/core/Spec.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+using namespace llcheck;
+
+constexpr int kExitOk = 0;
+constexpr int kExitViolated = 1;
+constexpr int kExitBadInput = 2;
+constexpr int kExitInternal = 3;
+
+/// The one place that prints a user-facing error: a single line on stderr.
+void printError(const std::string& message) {
+  std::string line = message;
+  for (char& c : line)
+    if (c == '\n' || c == '\r')
+      c = ' ';
+  std::cerr << "llcheck: error: " << line << "\n";
+}
+
+struct CommonOptions {
+  std::string shape;
+  uint64_t numWarps = 0;
+  uint64_t threadsPerWarp = 0;
+  std::string format = "text";
+};
+
+void addCommonOptions(CLI::App* cmd, CommonOptions& o) {
+  cmd->add_option("--shape", o.shape,
+                  "Tensor shape for an encoding attribute, e.g. 64x16 (powers of two)");
+  cmd->add_option("--num-warps", o.numWarps,
+                  "Warps per CTA; checked against what the attribute fixes");
+  cmd->add_option("--threads-per-warp", o.threadsPerWarp,
+                  "Lanes per warp; checked against what the attribute fixes");
+}
+
+Result<SpecOptions> specOptions(const CommonOptions& o) {
+  SpecOptions s;
+  if (!o.shape.empty()) {
+    auto shape = parseShape(o.shape);
+    if (!shape.ok())
+      return shape.error();
+    s.shape = *shape;
+  }
+  auto pow2 = [](uint64_t v) { return v != 0 && (v & (v - 1)) == 0; };
+  if (o.numWarps != 0) {
+    if (!pow2(o.numWarps))
+      return makeError(std::to_string(o.numWarps) + " is not a power of two", "--num-warps");
+    s.numWarps = o.numWarps;
+  }
+  if (o.threadsPerWarp != 0) {
+    if (!pow2(o.threadsPerWarp))
+      return makeError(std::to_string(o.threadsPerWarp) + " is not a power of two",
+                       "--threads-per-warp");
+    s.threadsPerWarp = o.threadsPerWarp;
+  }
+  return s;
+}
+
+int runLayout(const std::string& spec, const CommonOptions& o) {
+  auto opts = specOptions(o);
+  if (!opts.ok()) {
+    printError(opts.error().str());
+    return kExitBadInput;
+  }
+  auto loaded = loadSpec(spec, *opts);
+  if (!loaded.ok()) {
+    printError(loaded.error().str());
+    return kExitBadInput;
+  }
+  const LinearLayout& l = loaded->layout;
+  if (o.format == "json") {
+    std::cout << toJson(l).dump() << "\n";
+  } else if (o.format == "attr") {
+    auto attr = toLinearAttr(l);
+    if (!attr.ok()) {
+      printError(attr.error().str());
+      return kExitBadInput;
+    }
+    std::cout << *attr << "\n";
+  } else {
+    std::cout << l.toString().substr(1) << "\n";
+  }
+  return kExitOk;
+}
+
+std::string shortName(const std::string& source) {
+  if (source == "attribute")
+    return source;
+  return std::filesystem::path(source).filename().string();
+}
+
+std::string summaryTable(const std::vector<std::pair<std::string, VerifyReport>>& rows) {
+  std::vector<std::vector<std::string>> cells;
+  cells.push_back({"layout", "kind", "in->out bits", "injective", "surjective", "invertible",
+                   "distributed", "memory", "free variables", "contiguity", "verdict"});
+  auto yn = [](const PropertyResult* p) {
+    if (!p)
+      return std::string("-");
+    return std::string(p->holds ? "yes" : "no") + (p->required ? "*" : "");
+  };
+  for (const auto& [name, r] : rows) {
+    std::string freeVars;
+    for (const auto& [d, m] : r.freeVariables)
+      if (m != 0)
+        freeVars += (freeVars.empty() ? "" : " ") + d.str() + ":" + std::to_string(std::popcount(m));
+    std::string contig;
+    for (const auto& [d, n] : r.contiguity)
+      contig += (contig.empty() ? "" : " ") + std::to_string(n);
+    cells.push_back({name, kindName(r.kind),
+                     std::to_string(r.layout.getTotalInDimSizeLog2()) + "->" +
+                         std::to_string(r.layout.getTotalOutDimSizeLog2()),
+                     yn(r.find("injective")), yn(r.find("surjective")), yn(r.find("invertible")),
+                     yn(r.find("distributed")), yn(r.find("memory")),
+                     freeVars.empty() ? "none" : freeVars, contig.empty() ? "1" : contig,
+                     r.ok() ? "ok" : "FAILED"});
+  }
+  std::vector<std::size_t> width(cells[0].size(), 0);
+  for (const auto& row : cells)
+    for (std::size_t c = 0; c < row.size(); ++c)
+      width[c] = std::max(width[c], row[c].size());
+  std::ostringstream os;
+  for (std::size_t r = 0; r < cells.size(); ++r) {
+    for (std::size_t c = 0; c < cells[r].size(); ++c)
+      os << cells[r][c] << (c + 1 < cells[r].size() ? std::string(width[c] - cells[r][c].size() + 2, ' ') : "");
+    os << "\n";
+  }
+  return os.str();
+}
+
+int runVerify(const std::vector<std::string>& specs, const CommonOptions& o,
+              const VerifyOptions& vopts) {
+  auto opts = specOptions(o);
+  if (!opts.ok()) {
+    printError(opts.error().str());
+    return kExitBadInput;
+  }
+  bool badInput = false, failed = false;
+  std::vector<std::pair<std::string, VerifyReport>> reports;
+  nlohmann::json results = nlohmann::json::array();
+  for (const std::string& spec : specs) {
+    auto loaded = loadSpec(spec, *opts);
+    if (!loaded.ok()) {
+      printError(loaded.error().str());
+      badInput = true;
+      continue;
+    }
+    auto report = verify(loaded->layout, vopts);
+    if (!report.ok()) {
+      printError(report.error().str());
+      return kExitBadInput;
+    }
+    failed = failed || !report->ok();
+    if (o.format == "json") {
+      nlohmann::json j = toJson(*report);
+      j["source"] = loaded->source;
+      if (!loaded->description.empty())
+        j["description"] = loaded->description;
+      results.push_back(std::move(j));
+    } else if (specs.size() == 1) {
+      std::cout << toText(*report, loaded->source);
+    }
+    reports.emplace_back(shortName(loaded->source), std::move(*report));
+  }
+  if (o.format == "json") {
+    if (specs.size() == 1 && results.size() == 1) {
+      std::cout << results[0].dump() << "\n";
+    } else {
+      std::size_t okCount = 0;
+      for (const auto& [n, r] : reports)
+        okCount += r.ok() ? 1 : 0;
+      std::cout << nlohmann::json{{"results", results},
+                                  {"summary",
+                                   {{"layouts", reports.size()},
+                                    {"ok", okCount},
+                                    {"failed", reports.size() - okCount},
+                                    {"bad_input", specs.size() - reports.size()}}}}
+                       .dump()
+                << "\n";
+    }
+  } else if (specs.size() > 1) {
+    std::size_t okCount = 0;
+    for (const auto& [n, r] : reports)
+      okCount += r.ok() ? 1 : 0;
+    std::cout << summaryTable(reports);
+    std::cout << "(* = required: the legality of the layout's kind, or --require)\n";
+    std::cout << reports.size() << " layouts verified: " << okCount << " ok, "
+              << reports.size() - okCount << " failed";
+    if (specs.size() != reports.size())
+      std::cout << ", " << specs.size() - reports.size() << " not loaded (bad input)";
+    std::cout << "\n";
+  }
+  if (badInput)
+    return kExitBadInput;
+  return failed ? kExitViolated : kExitOk;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"llcheck: verify linear layouts (GPU tensor layouts as F2-linear maps, as in "
+               "Triton)"};
+  app.set_version_flag("--version", "llcheck 0.1.0");
+  app.require_subcommand(1);
+  app.footer("SPEC is a Layout JSON file, a file in Triton's printed form, a file holding an\n"
+             "attribute, or an inline attribute such as '#ttg.linear<{register = [[0, 1]], lane "
+             "= [...], warp = [...], block = []}>'.\n"
+             "Exit status: 0 all checked properties hold, 1 a property is violated, 2 bad input "
+             "or usage, 3 internal error.");
+
+  CommonOptions layoutOpts;
+  std::string layoutSpec;
+  CLI::App* layout = app.add_subcommand("layout", "Print the linear layout of SPEC");
+  layout->add_option("SPEC", layoutSpec, "The layout (file or inline attribute)")->required();
+  addCommonOptions(layout, layoutOpts);
+  layout->add_option("--format", layoutOpts.format,
+                     "text (Triton's printed form), json (Layout JSON v1) or attr (#ttg.linear)")
+      ->check(CLI::IsMember({"text", "json", "attr"}));
+
+  CommonOptions verifyOpts;
+  VerifyOptions vopts;
+  std::vector<std::string> verifySpecs;
+  std::string require;
+  CLI::App* verifyCmd = app.add_subcommand(
+      "verify", "Prove or refute every property of each SPEC; several SPECs give a summary table");
+  verifyCmd->add_option("SPEC", verifySpecs, "One or more layouts")->required();
+  addCommonOptions(verifyCmd, verifyOpts);
+  verifyCmd->add_option("--format", verifyOpts.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  verifyCmd->add_option("--require", require,
+                        "Comma-separated properties that must also hold (injective, surjective, "
+                        "invertible, distributed, memory)");
+  verifyCmd
+      ->add_option("--max-enumeration-bits", vopts.maxEnumerationBits,
+                   "Enumerate layouts with at most 2^N inputs as a second opinion (0-28)")
+      ->check(CLI::Range(0, 28));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    printError(std::string(e.what()) + " (run 'llcheck --help')");
+    return kExitBadInput;
+  }
+
+  if (*layout)
+    return runLayout(layoutSpec, layoutOpts);
+  std::stringstream ss(require);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!item.empty())
+      vopts.require.push_back(item);
+  return runVerify(verifySpecs, verifyOpts, vopts);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "llcheck: internal error (a bug in llcheck, please report it): " << e.what()
+              << "\n";
+    return kExitInternal;
+  }
+}

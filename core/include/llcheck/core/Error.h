@@ -1,0 +1,79 @@
+// The one error type of llcheck and the Result<T> that carries it. Bad input (a malformed
+// file, a non-power-of-two size, an operation whose preconditions the given layouts do not
+// meet) is a value the caller must look at; only the command-line driver turns it into a
+// message on stderr and exit status 2.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace llcheck {
+
+struct Error {
+  /// What is wrong, in the user's terms ("threadsPerWarp has 3 entries, shape has rank 2").
+  std::string message;
+  /// Where it is ("layout.json: ins[1].bases[2]", "attribute at column 31"); may be empty.
+  std::string where;
+
+  /// The one-line form printed to the user: "where: message".
+  [[nodiscard]] std::string str() const { return where.empty() ? message : where + ": " + message; }
+  /// The same error, located inside `outer` ("file.json" + "ins[1]" -> "file.json: ins[1]").
+  [[nodiscard]] Error within(const std::string& outer) const {
+    return Error{message, where.empty() ? outer : outer + ": " + where};
+  }
+};
+
+/// Thrown by Result::value() on an error, and by the few operations documented to throw
+/// (operator* on layouts). Code that has established the preconditions may use them.
+class LayoutError : public std::runtime_error {
+public:
+  explicit LayoutError(Error e) : std::runtime_error(e.str()), error_(std::move(e)) {}
+  [[nodiscard]] const Error& error() const { return error_; }
+
+private:
+  Error error_;
+};
+
+/// A value or an Error, in the spirit of std::expected (C++23).
+template <class T> class [[nodiscard]] Result {
+public:
+  Result(T value) : v_(std::move(value)) {}
+  Result(Error error) : v_(std::move(error)) {}
+
+  [[nodiscard]] bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+
+  /// The value; throws LayoutError if this holds an error.
+  T& value() & {
+    if (!ok())
+      throw LayoutError(error());
+    return std::get<0>(v_);
+  }
+  const T& value() const& {
+    if (!ok())
+      throw LayoutError(error());
+    return std::get<0>(v_);
+  }
+  T&& value() && {
+    if (!ok())
+      throw LayoutError(error());
+    return std::get<0>(std::move(v_));
+  }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+
+  [[nodiscard]] const Error& error() const { return std::get<1>(v_); }
+
+private:
+  std::variant<T, Error> v_;
+};
+
+inline Error makeError(std::string message, std::string where = {}) {
+  return Error{std::move(message), std::move(where)};
+}
+
+} // namespace llcheck

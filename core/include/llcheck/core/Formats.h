@@ -1,0 +1,56 @@
+// Reading and writing layouts in the three forms users hand us: Triton's printed form
+// (LinearLayout::toString), Layout JSON v1 (the design doc's contract) and the #ttg.linear
+// attribute. Every parser reports malformed input as an Error naming what and where (line and
+// column, or a JSON path); none of them crashes or hangs on any input.
+#pragma once
+
+#include "llcheck/core/Error.h"
+#include "llcheck/core/LinearLayout.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llcheck {
+
+/// Inputs larger than this are refused before parsing (no layout text comes close).
+inline constexpr std::size_t kMaxInputBytes = 16 * 1024 * 1024;
+/// JSON nesting deeper than this is refused (a layout needs 4 levels).
+inline constexpr int kMaxJsonDepth = 16;
+
+// ---- Triton's printed form --------------------------------------------------------------------
+
+/// Parses what LinearLayout::toString() prints:
+///    - register=1 -> (0, 1)
+///      register=2 -> (1, 0)
+///    - block is a size 1 dimension
+///   where out dims are: [dim0 (size 64), dim1 (size 16)]
+/// and "(empty layout)". Leading "//" comment markers (as in Triton's tests) and blank lines
+/// are ignored. `source` names the input in errors.
+[[nodiscard]] Result<LinearLayout> parseTritonString(std::string_view text,
+                                                     const std::string& source);
+
+// ---- Layout JSON v1 ---------------------------------------------------------------------------
+
+/// {"ins": [{"name", "size", "bases"}...], "outs": [{"name", "size"}...]}, plus the optional
+/// "version": 1 and "description": "...".
+[[nodiscard]] nlohmann::json toJson(const LinearLayout& layout);
+[[nodiscard]] Result<LinearLayout> layoutFromJson(const nlohmann::json& j);
+/// Parses JSON text (depth- and size-limited) into a json value.
+[[nodiscard]] Result<nlohmann::json> parseJsonText(std::string_view text,
+                                                   const std::string& source);
+
+// ---- #ttg.linear ------------------------------------------------------------------------------
+
+/// #ttg.linear<{register = [[..]], lane = [[..]], warp = [[..]], block = []}>. Requires the
+/// input dims to be exactly register, lane, warp, block (in that order) and outputs
+/// dim0, dim1, ...
+[[nodiscard]] Result<std::string> toLinearAttr(const LinearLayout& layout);
+
+/// Accepts "64x16" or "64,16": every size a power of two.
+[[nodiscard]] Result<std::vector<uint64_t>> parseShape(std::string_view text);
+
+} // namespace llcheck

@@ -1,0 +1,44 @@
+// A small reader for MLIR attribute syntax as Triton prints layout encodings:
+//   #ttg.blocked<{sizePerThread = [4, 2], threadsPerWarp = [8, 4], order = [1, 0]}>
+//   #ttg.shared_linear<{offset = [[0, 1], [0, 2]]}, alignment = 16>
+// It builds a generic value tree with positions; the encodings turn trees into layouts.
+#pragma once
+
+#include "llcheck/core/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace llcheck {
+
+struct AttrValue {
+  enum class Kind { Integer, Identifier, String, Array, Dict, Attribute, Alias };
+  Kind kind = Kind::Integer;
+  int64_t integer = 0;
+  /// Identifier/String text; "ttg.blocked" for an Attribute; "blocked1" for the alias #blocked1.
+  std::string text;
+  /// Array elements.
+  std::vector<AttrValue> elements;
+  /// Dict entries, and an Attribute's parameters (positional ones have an empty key).
+  std::vector<std::pair<std::string, AttrValue>> entries;
+  /// Where the value starts in the text (1-based line and column).
+  int line = 1;
+  int column = 1;
+
+  [[nodiscard]] const char* kindName() const;
+  /// The entry named `key` in a Dict or Attribute, or nullptr.
+  [[nodiscard]] const AttrValue* find(std::string_view key) const;
+};
+
+/// Parses one attribute starting with '#'. `source` prefixes locations in errors ("attribute"
+/// for an inline string, the file name otherwise), giving "attribute at column 31" or
+/// "file.mlir:3:31". Nesting and size are bounded; any input yields a value or an Error.
+[[nodiscard]] Result<AttrValue> parseAttribute(std::string_view text, const std::string& source);
+
+/// "attribute at column 31" / "file.mlir:3:31" for a value parsed from `source`.
+[[nodiscard]] std::string attrLocation(const std::string& source, const AttrValue& v);
+
+} // namespace llcheck

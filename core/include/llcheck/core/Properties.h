@@ -1,0 +1,81 @@
+// `verify`: every property of a layout, each established by the algebra and, where the layout
+// is small enough, by enumeration as a second opinion, each false one with a concrete
+// counterexample that has been re-checked by applying the layout before it is reported.
+#pragma once
+
+#include "llcheck/core/Enumeration.h"
+#include "llcheck/core/Error.h"
+#include "llcheck/core/LinearLayout.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llcheck {
+
+/// What the input dimensions say the layout is meant to be.
+enum class LayoutKind {
+  Distributed, ///< inputs among register, lane, warp, block (paper Def. 4.10 applies)
+  Memory,      ///< inputs offset and optionally block (paper Def. 4.14 applies)
+  Generic,     ///< anything else: no legality property is implied
+};
+[[nodiscard]] LayoutKind classify(const LinearLayout& layout);
+[[nodiscard]] const char* kindName(LayoutKind kind);
+
+struct PropertyResult {
+  std::string name;
+  bool holds = false;
+  /// How it was established: "algebra", "enumeration" (and later "z3").
+  std::vector<std::string> by;
+  /// Required for exit status 0 (the layout kind's legality, or --require).
+  bool required = false;
+  /// JSON null when the property holds; otherwise a concrete witness (see the README).
+  nlohmann::json counterexample;
+  /// One human line: why it fails, or a note.
+  std::string detail;
+};
+
+struct VerifyOptions {
+  int maxEnumerationBits = kDefaultMaxEnumerationBits;
+  /// Extra property names that must hold (injective, surjective, invertible, distributed,
+  /// memory).
+  std::vector<std::string> require;
+};
+
+struct VerifyReport {
+  LinearLayout layout;
+  LayoutKind kind = LayoutKind::Generic;
+  std::vector<PropertyResult> properties; // injective, surjective, invertible, distributed, memory
+  /// getFreeVariableMasks per input dim, and by what.
+  std::vector<std::pair<DimName, uint64_t>> freeVariables;
+  std::vector<std::string> freeVariablesBy;
+  /// getNumConsecutiveInOut with each output dim in the first position, and by what.
+  std::vector<std::pair<DimName, uint64_t>> contiguity;
+  std::vector<std::string> contiguityBy;
+  /// Why enumeration was skipped, if it was.
+  std::string enumerationSkipped;
+  /// Algebra and enumeration disagreeing: always a bug in llcheck, never a property of the
+  /// layout. Reported loudly and makes the check fail.
+  std::vector<std::string> disagreements;
+
+  /// Every required property holds and nothing disagreed.
+  [[nodiscard]] bool ok() const;
+  [[nodiscard]] const PropertyResult* find(const std::string& name) const;
+};
+
+/// Names accepted by VerifyOptions::require.
+[[nodiscard]] const std::vector<std::string>& propertyNames();
+
+[[nodiscard]] Result<VerifyReport> verify(const LinearLayout& layout, const VerifyOptions& options);
+
+[[nodiscard]] nlohmann::json toJson(const VerifyReport& report);
+/// The text report of one layout (several lines).
+[[nodiscard]] std::string toText(const VerifyReport& report, const std::string& title);
+/// "register 4, lane 0" for a point of the input space.
+[[nodiscard]] std::string describePoint(const Point& p);
+/// "(3, 4)" for an output point.
+[[nodiscard]] std::string describeOutput(const Point& p);
+
+} // namespace llcheck

@@ -1,0 +1,44 @@
+// What a user hands the command line as SPEC: a Layout JSON file, a file in Triton's printed
+// form, a file holding an attribute, or an inline attribute string. One function turns any of
+// them into a LinearLayout or one clear Error.
+#pragma once
+
+#include "llcheck/core/Error.h"
+#include "llcheck/core/LinearLayout.h"
+#include "llcheck/core/MlirAttr.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llcheck {
+
+struct SpecOptions {
+  /// --shape: the tensor shape an encoding attribute is laid over.
+  std::optional<std::vector<uint64_t>> shape;
+  /// --num-warps / --threads-per-warp: checked against what the attribute fixes.
+  std::optional<uint64_t> numWarps;
+  std::optional<uint64_t> threadsPerWarp;
+};
+
+struct LoadedLayout {
+  LinearLayout layout;
+  /// The file name, or "attribute" for an inline attribute.
+  std::string source;
+  /// "json", "triton", or the attribute name ("ttg.linear").
+  std::string format;
+  /// The JSON "description", if any.
+  std::string description;
+};
+
+[[nodiscard]] Result<LoadedLayout> loadSpec(const std::string& spec, const SpecOptions& options);
+
+/// Reads a whole file (regular files only, at most kMaxInputBytes).
+[[nodiscard]] Result<std::string> readInputFile(const std::string& path);
+
+/// The layout of an encoding attribute (today: #ttg.linear) over options.shape.
+[[nodiscard]] Result<LinearLayout> attributeToLayout(const AttrValue& attr,
+                                                     const SpecOptions& options,
+                                                     const std::string& source);
+
+} // namespace llcheck

@@ -1,0 +1,46 @@
+// The intern table behind DimName: names live for the whole program, ids are stable.
+#include "llcheck/core/DimName.h"
+
+#include <deque>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace llcheck {
+namespace {
+
+struct InternTable {
+  std::mutex mutex;
+  std::deque<std::string> names{std::string()}; // id 0 is the empty name
+  std::unordered_map<std::string_view, uint32_t> ids{{std::string_view(), 0}};
+};
+
+InternTable& table() {
+  static InternTable* t = new InternTable(); // never destroyed: names outlive static dtors
+  return *t;
+}
+
+} // namespace
+
+DimName::DimName(std::string_view name) {
+  InternTable& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.ids.find(name);
+  if (it != t.ids.end()) {
+    id_ = it->second;
+    return;
+  }
+  t.names.emplace_back(name);
+  id_ = static_cast<uint32_t>(t.names.size() - 1);
+  t.ids.emplace(std::string_view(t.names.back()), id_);
+}
+
+const std::string& DimName::str() const {
+  InternTable& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  return t.names[id_]; // deque elements never move
+}
+
+DimName dims::standardOut(int i) { return DimName("dim" + std::to_string(i)); }
+
+} // namespace llcheck

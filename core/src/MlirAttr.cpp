@@ -1,0 +1,268 @@
+// Recursive-descent reader for MLIR attribute syntax, with a depth bound so that no input can
+// exhaust the stack.
+#include "llcheck/core/MlirAttr.h"
+
+#include "llcheck/core/Formats.h"
+
+#include <cctype>
+#include <charconv>
+
+namespace llcheck {
+
+const char* AttrValue::kindName() const {
+  switch (kind) {
+  case Kind::Integer:
+    return "integer";
+  case Kind::Identifier:
+    return "identifier";
+  case Kind::String:
+    return "string";
+  case Kind::Array:
+    return "array";
+  case Kind::Dict:
+    return "dictionary";
+  case Kind::Attribute:
+    return "attribute";
+  case Kind::Alias:
+    return "attribute alias";
+  }
+  return "value";
+}
+
+const AttrValue* AttrValue::find(std::string_view key) const {
+  for (const auto& [k, v] : entries)
+    if (k == key)
+      return &v;
+  return nullptr;
+}
+
+std::string attrLocation(const std::string& source, const AttrValue& v) {
+  if (source == "attribute")
+    return "attribute at column " + std::to_string(v.column);
+  return source + ":" + std::to_string(v.line) + ":" + std::to_string(v.column);
+}
+
+namespace {
+
+constexpr int kMaxDepth = 32;
+
+class Parser {
+public:
+  Parser(std::string_view text, const std::string& source) : s_(text), source_(source) {}
+
+  Result<AttrValue> attribute() {
+    skip();
+    auto v = value(0);
+    if (!v.ok())
+      return v;
+    if (v->kind != AttrValue::Kind::Attribute && v->kind != AttrValue::Kind::Alias)
+      return error("expected an attribute starting with '#', e.g. #ttg.linear<{...}>", v->line,
+                   v->column);
+    skip();
+    if (pos_ < s_.size())
+      return error(std::string("unexpected '") + s_[pos_] + "' after the attribute");
+    return v;
+  }
+
+private:
+  std::string_view s_;
+  const std::string& source_;
+  std::size_t pos_ = 0;
+  int line_ = 1;
+  std::size_t lineStart_ = 0;
+
+  int column() const { return static_cast<int>(pos_ - lineStart_) + 1; }
+
+  Error error(const std::string& message) const { return error(message, line_, column()); }
+  Error error(const std::string& message, int line, int col) const {
+    AttrValue at;
+    at.line = line;
+    at.column = col;
+    return makeError(message, attrLocation(source_, at));
+  }
+
+  void skip() {
+    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) {
+      if (s_[pos_] == '\n') {
+        ++line_;
+        lineStart_ = pos_ + 1;
+      }
+      ++pos_;
+    }
+  }
+  bool peek(char c) {
+    skip();
+    return pos_ < s_.size() && s_[pos_] == c;
+  }
+  bool eat(char c) {
+    if (!peek(c))
+      return false;
+    ++pos_;
+    return true;
+  }
+  static bool identChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' ||
+           c == '-';
+  }
+  std::string found() const {
+    if (pos_ >= s_.size())
+      return "end of input";
+    char c = s_[pos_];
+    if (std::isprint(static_cast<unsigned char>(c)))
+      return std::string("'") + c + "'";
+    return "byte 0x" + std::string(1, "0123456789abcdef"[(c >> 4) & 15]) +
+           std::string(1, "0123456789abcdef"[c & 15]);
+  }
+
+  Result<AttrValue> value(int depth) {
+    if (depth > kMaxDepth)
+      return error("nested more than " + std::to_string(kMaxDepth) + " levels deep");
+    skip();
+    AttrValue v;
+    v.line = line_;
+    v.column = column();
+    if (pos_ >= s_.size())
+      return error("unexpected end of input: expected a value");
+    char c = s_[pos_];
+    if (c == '[') {
+      ++pos_;
+      v.kind = AttrValue::Kind::Array;
+      if (eat(']'))
+        return v;
+      while (true) {
+        auto e = value(depth + 1);
+        if (!e.ok())
+          return e;
+        v.elements.push_back(std::move(*e));
+        if (eat(']'))
+          return v;
+        if (!eat(','))
+          return error("expected ',' or ']' in the array, found " + found());
+      }
+    }
+    if (c == '{') {
+      ++pos_;
+      v.kind = AttrValue::Kind::Dict;
+      if (eat('}'))
+        return v;
+      auto r = entries(v, '}', depth);
+      if (!r.ok())
+        return r.error();
+      return v;
+    }
+    if (c == '#') {
+      ++pos_;
+      std::size_t start = pos_;
+      while (pos_ < s_.size() && identChar(s_[pos_]))
+        ++pos_;
+      v.text = std::string(s_.substr(start, pos_ - start));
+      if (v.text.empty())
+        return error("expected an attribute name after '#'");
+      if (pos_ < s_.size() && s_[pos_] == '<') {
+        ++pos_;
+        v.kind = AttrValue::Kind::Attribute;
+        if (eat('>'))
+          return v;
+        auto r = entries(v, '>', depth);
+        if (!r.ok())
+          return r.error();
+        return v;
+      }
+      v.kind = v.text.find('.') == std::string::npos ? AttrValue::Kind::Alias
+                                                     : AttrValue::Kind::Attribute;
+      return v;
+    }
+    if (c == '"') {
+      ++pos_;
+      v.kind = AttrValue::Kind::String;
+      while (pos_ < s_.size() && s_[pos_] != '"' && s_[pos_] != '\n') {
+        if (s_[pos_] == '\\' && pos_ + 1 < s_.size())
+          ++pos_;
+        v.text += s_[pos_++];
+      }
+      if (pos_ >= s_.size() || s_[pos_] != '"')
+        return error("unterminated string", v.line, v.column);
+      ++pos_;
+      return v;
+    }
+    if (c == '-' || std::isdigit(static_cast<unsigned char>(c))) {
+      v.kind = AttrValue::Kind::Integer;
+      auto [p, ec] = std::from_chars(s_.data() + pos_, s_.data() + s_.size(), v.integer);
+      if (ec == std::errc::result_out_of_range)
+        return error("integer out of range");
+      if (ec != std::errc() || p == s_.data() + pos_)
+        return error("expected a number, found " + found());
+      pos_ = static_cast<std::size_t>(p - s_.data());
+      if (pos_ < s_.size() && (s_[pos_] == '.' || s_[pos_] == 'e' || s_[pos_] == 'E'))
+        return error("expected an integer, found a fraction or exponent");
+      // An MLIR type suffix such as "4 : i32" is accepted and ignored.
+      skip();
+      if (pos_ < s_.size() && s_[pos_] == ':' && pos_ + 1 < s_.size() && s_[pos_ + 1] != ':') {
+        ++pos_;
+        skip();
+        while (pos_ < s_.size() && identChar(s_[pos_]))
+          ++pos_;
+      }
+      return v;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      v.kind = AttrValue::Kind::Identifier;
+      std::size_t start = pos_;
+      while (pos_ < s_.size() && identChar(s_[pos_]))
+        ++pos_;
+      v.text = std::string(s_.substr(start, pos_ - start));
+      return v;
+    }
+    return error("expected a value, found " + found());
+  }
+
+  /// "key = value, value, ..." up to `close`, into v.entries.
+  Result<bool> entries(AttrValue& v, char close, int depth) {
+    while (true) {
+      skip();
+      std::size_t save = pos_;
+      int saveLine = line_;
+      std::size_t saveLineStart = lineStart_;
+      std::string key;
+      while (pos_ < s_.size() && identChar(s_[pos_]))
+        key += s_[pos_++];
+      if (!key.empty() && eat('=')) {
+        auto e = value(depth + 1);
+        if (!e.ok())
+          return e.error();
+        v.entries.emplace_back(key, std::move(*e));
+      } else {
+        pos_ = save;
+        line_ = saveLine;
+        lineStart_ = saveLineStart;
+        auto e = value(depth + 1);
+        if (!e.ok())
+          return e.error();
+        if (v.kind == AttrValue::Kind::Dict && e->kind != AttrValue::Kind::Identifier)
+          return error("expected 'key = value' in the dictionary", e->line, e->column);
+        // A bare identifier in a dictionary is a unit attribute (key present, no value).
+        if (v.kind == AttrValue::Kind::Dict)
+          v.entries.emplace_back(e->text, std::move(*e));
+        else
+          v.entries.emplace_back(std::string(), std::move(*e));
+      }
+      if (eat(close))
+        return true;
+      if (!eat(','))
+        return error(std::string("expected ',' or '") + close + "', found " + found());
+    }
+  }
+};
+
+} // namespace
+
+Result<AttrValue> parseAttribute(std::string_view text, const std::string& source) {
+  if (text.size() > kMaxInputBytes)
+    return makeError("input is " + std::to_string(text.size()) + " bytes; the limit is " +
+                         std::to_string(kMaxInputBytes),
+                     source);
+  Parser p(text, source);
+  return p.attribute();
+}
+
+} // namespace llcheck

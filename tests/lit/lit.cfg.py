@@ -1,0 +1,18 @@
+# lit configuration for llcheck's command-line tests.
+import os
+import lit.formats
+
+config.name = "llcheck"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(os.path.dirname(config.llcheck_bin), "..", "tests", "lit-out")
+config.excludes = ["Inputs"]
+
+config.substitutions.append(("%llcheck", config.llcheck_bin))
+config.substitutions.append(("%corpus", os.path.join(config.source_root, "corpus", "layouts")))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(
+    ("%expect-exit", config.python + " " + os.path.join(config.test_source_root, "expect_exit.py")))
+config.substitutions.append(("%python", config.python))
+config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", "")])
