@@ -2,10 +2,12 @@
 # Debian 12 machine needs nothing but `make run` or `make test`.
 BUILD      ?= build
 SAN_BUILD  ?= build-sanitize
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 
-.PHONY: all setup configure build run test test-sanitize bench format format-check clean
+.PHONY: all setup configure build run test test-sanitize bench fuzz format format-check clean
 
 all: build
 
@@ -45,6 +47,16 @@ test-sanitize: setup $(SAN_BUILD)/build.ninja
 
 bench: build
 	$(BUILD)/bench/llcheck_bench --benchmark_min_time=0.05 $(BENCH_ARGS)
+
+# libFuzzer on every parser, FUZZ_SECONDS each, seeded with the corpus and the bad-input
+# catalog. A crash, a sanitizer report or a broken round trip fails the target.
+$(FUZZ_BUILD)/build.ninja: | setup
+	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+	  -DLLCHECK_SANITIZE=ON -DLLCHECK_FUZZ=ON -DLLCHECK_BUILD_TESTS=OFF -DLLCHECK_BUILD_BENCH=OFF $(CMAKE_ARGS)
+
+fuzz: setup $(FUZZ_BUILD)/build.ninja
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	bash scripts/run-fuzzers.sh $(FUZZ_BUILD)/fuzz $(FUZZ_SECONDS)
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cpp')

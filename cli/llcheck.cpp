@@ -21,52 +21,76 @@ constexpr int kExitViolated = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitInternal = 3;
 
-/// The one place that prints a user-facing error: a single line on stderr.
+/// The one place that prints a user-facing error: a single line on stderr, with control
+/// characters from the input made visible rather than written raw.
 void printError(const std::string& message) {
-  std::string line = message;
-  for (char& c : line)
-    if (c == '\n' || c == '\r')
-      c = ' ';
+  std::string line;
+  for (unsigned char c : message)
+    line += c == '\n' || c == '\r' ? ' ' : (c < 0x20 || c == 0x7f) ? '?' : static_cast<char>(c);
   std::cerr << "llcheck: error: " << line << "\n";
 }
 
 struct CommonOptions {
   std::string shape;
-  uint64_t numWarps = 0;
-  uint64_t threadsPerWarp = 0;
+  std::string numWarps;
+  std::string threadsPerWarp;
   std::string format = "text";
+  CLI::Option* shapeOpt = nullptr;
+  CLI::Option* numWarpsOpt = nullptr;
+  CLI::Option* threadsPerWarpOpt = nullptr;
 };
 
 void addCommonOptions(CLI::App* cmd, CommonOptions& o) {
-  cmd->add_option("--shape", o.shape,
-                  "Tensor shape for an encoding attribute, e.g. 64x16 (powers of two)");
-  cmd->add_option("--num-warps", o.numWarps,
-                  "Warps per CTA; checked against what the attribute fixes");
-  cmd->add_option("--threads-per-warp", o.threadsPerWarp,
-                  "Lanes per warp; checked against what the attribute fixes");
+  o.shapeOpt = cmd->add_option("--shape", o.shape,
+                               "Tensor shape, e.g. 64x16 (powers of two): the shape an encoding "
+                               "attribute is laid over; checked against a layout file's outputs");
+  o.numWarpsOpt = cmd->add_option("--num-warps", o.numWarps,
+                                  "Warps per CTA; checked against the layout's warp dimension");
+  o.threadsPerWarpOpt = cmd->add_option(
+      "--threads-per-warp", o.threadsPerWarp, "Lanes per warp; checked against the layout's lane "
+                                              "dimension");
+}
+
+/// A count option: a positive power of two, given in decimal.
+Result<uint64_t> parseCount(const std::string& text, const char* flag) {
+  uint64_t v = 0;
+  bool digits = !text.empty() && text.size() <= 12;
+  for (char c : text)
+    digits = digits && c >= '0' && c <= '9';
+  if (!digits)
+    return makeError("'" + text.substr(0, 32) + "' is not a positive integer", flag);
+  for (char c : text)
+    v = v * 10 + static_cast<uint64_t>(c - '0');
+  if (v == 0 || (v & (v - 1)) != 0)
+    return makeError(std::to_string(v) + " is not a power of two", flag);
+  return v;
 }
 
 Result<SpecOptions> specOptions(const CommonOptions& o) {
   SpecOptions s;
-  if (!o.shape.empty()) {
+  if (o.shapeOpt && o.shapeOpt->count() > 0) {
     auto shape = parseShape(o.shape);
     if (!shape.ok())
       return shape.error();
     s.shape = *shape;
   }
-  auto pow2 = [](uint64_t v) { return v != 0 && (v & (v - 1)) == 0; };
-  if (o.numWarps != 0) {
-    if (!pow2(o.numWarps))
-      return makeError(std::to_string(o.numWarps) + " is not a power of two", "--num-warps");
-    s.numWarps = o.numWarps;
+  if (o.numWarpsOpt && o.numWarpsOpt->count() > 0) {
+    auto n = parseCount(o.numWarps, "--num-warps");
+    if (!n.ok())
+      return n.error();
+    s.numWarps = *n;
   }
-  if (o.threadsPerWarp != 0) {
-    if (!pow2(o.threadsPerWarp))
-      return makeError(std::to_string(o.threadsPerWarp) + " is not a power of two",
-                       "--threads-per-warp");
-    s.threadsPerWarp = o.threadsPerWarp;
+  if (o.threadsPerWarpOpt && o.threadsPerWarpOpt->count() > 0) {
+    auto n = parseCount(o.threadsPerWarp, "--threads-per-warp");
+    if (!n.ok())
+      return n.error();
+    s.threadsPerWarp = *n;
   }
   return s;
+}
+
+std::string plural(std::size_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
 int runLayout(const std::string& spec, const CommonOptions& o) {
@@ -86,7 +110,7 @@ int runLayout(const std::string& spec, const CommonOptions& o) {
   } else if (o.format == "attr") {
     auto attr = toLinearAttr(l);
     if (!attr.ok()) {
-      printError(attr.error().str());
+      printError(attr.error().within(loaded->source).str());
       return kExitBadInput;
     }
     std::cout << *attr << "\n";
@@ -196,7 +220,7 @@ int runVerify(const std::vector<std::string>& specs, const CommonOptions& o,
       okCount += r.ok() ? 1 : 0;
     std::cout << summaryTable(reports);
     std::cout << "(* = required: the legality of the layout's kind, or --require)\n";
-    std::cout << reports.size() << " layouts verified: " << okCount << " ok, "
+    std::cout << plural(reports.size(), "layout") << " verified: " << okCount << " ok, "
               << reports.size() - okCount << " failed";
     if (specs.size() != reports.size())
       std::cout << ", " << specs.size() - reports.size() << " not loaded (bad input)";
@@ -245,6 +269,13 @@ int run(int argc, char** argv) {
                    "Enumerate layouts with at most 2^N inputs as a second opinion (0-28)")
       ->check(CLI::Range(0, 28));
 
+  // CLI11 reports an unknown first word only as "A subcommand is required"; name it.
+  if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "layout" &&
+      std::string(argv[1]) != "verify") {
+    printError("unknown command '" + std::string(argv[1]).substr(0, 64) +
+               "' (commands: layout, verify; run 'llcheck --help')");
+    return kExitBadInput;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

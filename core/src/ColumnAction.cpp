@@ -62,9 +62,11 @@ Result<LinearLayout> ColumnAction::apply(const LinearLayout& layout) const {
 Result<ColumnAction> ColumnAction::inverse() const {
   std::vector<int> sorted = action_;
   std::sort(sorted.begin(), sorted.end());
+  bool permutation = sorted.size() == static_cast<std::size_t>(inSizeLog2_);
   for (std::size_t i = 0; i < sorted.size(); ++i)
-    if (sorted.size() != static_cast<std::size_t>(inSizeLog2_) || sorted[i] != static_cast<int>(i))
-      return makeError(toString() + " is not a permutation, so it has no inverse", "ColumnAction");
+    permutation = permutation && sorted[i] == static_cast<int>(i);
+  if (!permutation)
+    return makeError(toString() + " is not a permutation, so it has no inverse", "ColumnAction");
   std::vector<int> inv(action_.size());
   for (std::size_t i = 0; i < action_.size(); ++i)
     inv[static_cast<std::size_t>(action_[i])] = static_cast<int>(i);

@@ -46,7 +46,28 @@ Result<EnumeratedLayout> EnumeratedLayout::build(const std::vector<DimBases>& ba
   return e;
 }
 
+namespace {
+/// Output spaces up to this size are tracked with a bitmap (at most 128 MiB); larger ones by
+/// sorting the values.
+constexpr uint64_t kBitmapOutputs = uint64_t{1} << 30;
+} // namespace
+
 std::optional<std::pair<uint64_t, uint64_t>> EnumeratedLayout::firstCollision() const {
+  if (totalOut_ != 0 && totalOut_ <= kBitmapOutputs) {
+    // The first input whose value was already seen is x2; x1 is the earlier input with it.
+    std::vector<uint64_t> seen((totalOut_ + 63) / 64, 0);
+    for (uint64_t x = 0; x < table_.size(); ++x) {
+      uint64_t v = table_[x];
+      if ((seen[v / 64] >> (v % 64)) & 1) {
+        uint64_t x1 = 0;
+        while (table_[x1] != v)
+          ++x1;
+        return std::make_pair(x1, x);
+      }
+      seen[v / 64] |= uint64_t{1} << (v % 64);
+    }
+    return std::nullopt;
+  }
   // Sort (value, input) pairs; in each run of equal values the first two inputs collide, and
   // the wanted pair is the one whose second input is smallest.
   std::vector<std::pair<uint64_t, uint64_t>> pairs(table_.size());
@@ -62,6 +83,18 @@ std::optional<std::pair<uint64_t, uint64_t>> EnumeratedLayout::firstCollision() 
 }
 
 std::optional<uint64_t> EnumeratedLayout::smallestMissingOutput() const {
+  if (totalOut_ != 0 && totalOut_ <= kBitmapOutputs) {
+    std::vector<uint64_t> seen((totalOut_ + 63) / 64, 0);
+    for (uint64_t v : table_)
+      seen[v / 64] |= uint64_t{1} << (v % 64);
+    for (uint64_t w = 0; w < seen.size(); ++w)
+      if (~seen[w] != 0) {
+        uint64_t v = w * 64 + static_cast<uint64_t>(std::countr_one(seen[w]));
+        if (v < totalOut_)
+          return v;
+      }
+    return std::nullopt;
+  }
   std::vector<uint64_t> values = table_;
   std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end()), values.end());
@@ -99,6 +132,10 @@ uint64_t EnumeratedLayout::numConsecutiveInOut(std::size_t outDim) const {
   uint64_t below = 1; // product of the sizes of the output dims before outDim
   for (std::size_t k = 0; k < outDim; ++k)
     below *= outs_[k].size;
+  // The dims before outDim hold all 2^64 outputs (the product wrapped to 0), so outDim has
+  // size 1: no input step moves along it.
+  if (below == 0)
+    return 1;
   const uint64_t size = outs_[outDim].size;
   auto digit = [&](uint64_t flat) { return flat / below % size; };
   auto others = [&](uint64_t flat) { return flat % below + flat / below / size * below; };

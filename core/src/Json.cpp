@@ -1,11 +1,26 @@
 // Layout JSON v1: the design doc's stable contract, read strictly.
 #include "llcheck/core/Formats.h"
 
+#include <algorithm>
 #include <bit>
+#include <cctype>
 
 namespace llcheck {
 
 using nlohmann::json;
+
+std::optional<Error> checkDimName(std::string_view name) {
+  if (name.empty())
+    return makeError("dimension name is empty");
+  if (name.size() > 64)
+    return makeError("dimension name is " + std::to_string(name.size()) +
+                     " characters long (at most 64)");
+  for (unsigned char ch : name)
+    if (!(std::isalnum(ch) || ch == '_' || ch == '-' || ch == '.'))
+      return makeError("dimension name \"" + std::string(name.substr(0, 64)) +
+                       "\" has characters other than letters, digits, '_', '-' and '.'");
+  return std::nullopt;
+}
 
 json toJson(const LinearLayout& layout) {
   json ins = json::array();
@@ -21,13 +36,19 @@ json toJson(const LinearLayout& layout) {
 
 namespace {
 
-std::string typeName(const json& j) { return j.type_name(); }
+/// "an array", "an object", "a string", ...
+std::string typeName(const json& j) {
+  std::string t = j.type_name();
+  return (t[0] == 'a' || t[0] == 'o' ? "an " : "a ") + t;
+}
 
 /// A size field: a positive power-of-two integer.
 Result<uint64_t> readSize(const json& j, const std::string& path) {
+  if (j.is_number_float() && j.get<double>() >= 9.2e18)
+    return makeError("size " + j.dump() + " is too large (at most 2^63)", path);
   if (!j.is_number_integer())
     return makeError("size must be an integer, got " +
-                         (j.is_number() ? j.dump() : std::string("a ") + typeName(j)),
+                         (j.is_number() ? j.dump() : typeName(j)),
                      path);
   if (j.is_number_unsigned() ? false : j.get<int64_t>() <= 0)
     return makeError("size must be positive, got " + j.dump(), path);
@@ -41,18 +62,10 @@ Result<uint64_t> readSize(const json& j, const std::string& path) {
 
 Result<std::string> readName(const json& j, const std::string& path) {
   if (!j.is_string())
-    return makeError("name must be a string, got a " + typeName(j), path);
+    return makeError("name must be a string, got " + typeName(j), path);
   std::string s = j.get<std::string>();
-  if (s.empty())
-    return makeError("name is empty", path);
-  if (s.size() > 64)
-    return makeError("name is " + std::to_string(s.size()) + " characters long (at most 64)",
-                     path);
-  for (unsigned char ch : s)
-    if (!(std::isalnum(ch) || ch == '_' || ch == '-' || ch == '.'))
-      return makeError("name \"" + j.get<std::string>().substr(0, 64) +
-                           "\" has characters other than letters, digits, '_', '-' and '.'",
-                       path);
+  if (auto e = checkDimName(s))
+    return e->within(path);
   return s;
 }
 
@@ -80,7 +93,7 @@ Error checkKeys(const json& obj, std::initializer_list<const char*> allowed,
 
 Result<LinearLayout> layoutFromJson(const json& j) {
   if (!j.is_object())
-    return makeError("a layout must be a JSON object with \"ins\" and \"outs\", got a " +
+    return makeError("a layout must be a JSON object with \"ins\" and \"outs\", got " +
                      typeName(j));
   if (Error e = checkKeys(j, {"ins", "outs", "version", "description"}, {"ins", "outs"}, "");
       !e.message.empty())
@@ -93,9 +106,9 @@ Result<LinearLayout> layoutFromJson(const json& j) {
   const json& jouts = j["outs"];
   const json& jins = j["ins"];
   if (!jouts.is_array())
-    return makeError("must be an array, got a " + typeName(jouts), "outs");
+    return makeError("must be an array, got " + typeName(jouts), "outs");
   if (!jins.is_array())
-    return makeError("must be an array, got a " + typeName(jins), "ins");
+    return makeError("must be an array, got " + typeName(jins), "ins");
   if (jouts.size() > kMaxDims || jins.size() > kMaxDims)
     return makeError("at most " + std::to_string(kMaxDims) +
                      " input and output dimensions are supported");
@@ -105,7 +118,7 @@ Result<LinearLayout> layoutFromJson(const json& j) {
     std::string path = "outs[" + std::to_string(k) + "]";
     const json& o = jouts[k];
     if (!o.is_object())
-      return makeError("must be an object {\"name\", \"size\"}, got a " + typeName(o), path);
+      return makeError("must be an object {\"name\", \"size\"}, got " + typeName(o), path);
     if (Error e = checkKeys(o, {"name", "size"}, {"name", "size"}, path); !e.message.empty())
       return e;
     auto name = readName(o["name"], path + ".name");
@@ -125,7 +138,7 @@ Result<LinearLayout> layoutFromJson(const json& j) {
     std::string path = "ins[" + std::to_string(i) + "]";
     const json& d = jins[i];
     if (!d.is_object())
-      return makeError("must be an object {\"name\", \"size\", \"bases\"}, got a " + typeName(d),
+      return makeError("must be an object {\"name\", \"size\", \"bases\"}, got " + typeName(d),
                        path);
     if (Error e = checkKeys(d, {"name", "size", "bases"}, {"name", "size", "bases"}, path);
         !e.message.empty())
@@ -142,7 +155,7 @@ Result<LinearLayout> layoutFromJson(const json& j) {
       return size.error();
     const json& jb = d["bases"];
     if (!jb.is_array())
-      return makeError("must be an array of bases, got a " + typeName(jb), path + ".bases");
+      return makeError("must be an array of bases, got " + typeName(jb), path + ".bases");
     int log2 = std::countr_zero(*size);
     if (static_cast<int>(jb.size()) != log2)
       return makeError("size " + std::to_string(*size) + " needs " + std::to_string(log2) +
@@ -154,7 +167,7 @@ Result<LinearLayout> layoutFromJson(const json& j) {
       const json& basis = jb[b];
       if (!basis.is_array())
         return makeError("must be an array of " + std::to_string(outs.size()) +
-                             " integers (one per output dimension), got a " + typeName(basis),
+                             " integers (one per output dimension), got " + typeName(basis),
                          bpath);
       if (basis.size() != outs.size())
         return makeError("has " + std::to_string(basis.size()) + " values but there are " +
@@ -166,7 +179,7 @@ Result<LinearLayout> layoutFromJson(const json& j) {
         std::string vpath = bpath + "[" + std::to_string(k) + "]";
         if (!v.is_number_integer())
           return makeError("must be an integer, got " +
-                               (v.is_number() ? v.dump() : std::string("a ") + typeName(v)),
+                               (v.is_number() ? v.dump() : typeName(v)),
                            vpath);
         if (v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() < 0)
           return makeError("negative value " + v.dump(), vpath);
@@ -191,18 +204,40 @@ Result<json> parseJsonText(std::string_view text, const std::string& source) {
                          std::to_string(kMaxInputBytes),
                      source);
   struct TooDeep {};
+  struct DuplicateKey {
+    std::string key;
+  };
+  // JSON leaves repeated keys to the reader, and nlohmann keeps the last one: a layout file with
+  // "ins" twice would silently lose one. Track the keys of each open object and refuse.
+  std::vector<std::vector<std::string>> openObjects;
   try {
     return json::parse(
         text.begin(), text.end(),
-        [](int depth, json::parse_event_t, json&) {
+        [&openObjects](int depth, json::parse_event_t event, json& parsed) {
           if (depth > kMaxJsonDepth)
             throw TooDeep{};
+          if (event == json::parse_event_t::object_start) {
+            openObjects.emplace_back();
+          } else if (event == json::parse_event_t::object_end) {
+            if (!openObjects.empty())
+              openObjects.pop_back();
+          } else if (event == json::parse_event_t::key && !openObjects.empty()) {
+            std::string key = parsed.get<std::string>();
+            auto& keys = openObjects.back();
+            if (std::find(keys.begin(), keys.end(), key) != keys.end())
+              throw DuplicateKey{key};
+            keys.push_back(std::move(key));
+          }
           return true;
         },
         /*allow_exceptions=*/true, /*ignore_comments=*/false);
   } catch (const TooDeep&) {
     return makeError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
                          " levels; a layout needs 4",
+                     source);
+  } catch (const DuplicateKey& d) {
+    return makeError("invalid JSON: key \"" + d.key.substr(0, 64) +
+                         "\" appears twice in one object",
                      source);
   } catch (const json::parse_error& e) {
     // Turn nlohmann's byte offset into line:column.
@@ -228,6 +263,13 @@ Result<json> parseJsonText(std::string_view text, const std::string& source) {
         ch = '?';
     return makeError("invalid JSON: " + detail,
                      source + ":" + std::to_string(line) + ":" + std::to_string(byte - lineStart + 1));
+  } catch (const json::exception& e) {
+    // e.g. out_of_range.406, a number too large for any JSON number type; it carries no
+    // position, so name the problem.
+    std::string what = e.what();
+    auto end = what.find("] ");
+    return makeError("invalid JSON: " + (end == std::string::npos ? what : what.substr(end + 2)),
+                     source);
   }
 }
 

@@ -69,7 +69,8 @@ using FieldMoves = FixedVec<FieldMove, kMaxDims>;
 uint64_t applyMoves(const FieldMoves& moves, uint64_t word) {
   uint64_t out = 0;
   for (const FieldMove& m : moves)
-    out |= ((word >> m.srcOff) & lowMask(m.len)) << m.dstOff;
+    if (m.len > 0) // a size-1 dim has no bits, and its offset may be 64
+      out |= ((word >> m.srcOff) & lowMask(m.len)) << m.dstOff;
   return out;
 }
 
@@ -85,6 +86,12 @@ FieldMoves outMoves(std::span<const Dim> from, std::span<const Dim> to) {
     srcOff += d.sizeLog2;
   }
   return moves;
+}
+
+/// True when the output packing of `from` is the packing of `to` (same dims, order and sizes),
+/// so that outMoves(from, to) would be the identity and can be skipped.
+bool samePacking(std::span<const Dim> from, std::span<const Dim> to) {
+  return std::equal(from.begin(), from.end(), to.begin(), to.end());
 }
 
 Error opError(const std::string& op, std::string message) {
@@ -337,7 +344,7 @@ Point LinearLayout::unpackOut(uint64_t packed) const {
   Point p;
   int off = 0;
   for (const Dim& d : outs_) {
-    p.emplace_back(d.name, (packed >> off) & lowMask(d.sizeLog2));
+    p.emplace_back(d.name, off < 64 ? (packed >> off) & lowMask(d.sizeLog2) : 0);
     off += d.sizeLog2;
   }
   return p;
@@ -357,7 +364,7 @@ uint64_t LinearLayout::packIn(const Point& ins) const {
   uint64_t flat = 0;
   for (const auto& [name, v] : ins) {
     int i = inDimIndex(name);
-    if (i >= 0)
+    if (i >= 0 && ins_[i].sizeLog2 > 0)
       flat |= (v & lowMask(ins_[i].sizeLog2)) << inDimOffset(i);
   }
   return flat;
@@ -492,23 +499,69 @@ std::optional<std::vector<DimName>> supremum(const std::vector<DimName>& x,
   return out;
 }
 
+std::vector<DimName> mergeDimOrder(const std::vector<DimName>& x, const std::vector<DimName>& y) {
+  // Triton's `supremum` (lib/Tools/LayoutUtils.cpp), step by step. Its "Supremum does not
+  // exist" branches are unreachable, so it returns a merged list for any two lists.
+  constexpr std::size_t kNone = ~std::size_t{0};
+  auto pos = [](const std::vector<DimName>& v, DimName d) {
+    auto it = std::find(v.begin(), v.end(), d);
+    return it == v.end() ? kNone : static_cast<std::size_t>(it - v.begin());
+  };
+  std::vector<DimName> out;
+  auto taken = [&out](DimName d) { return std::find(out.begin(), out.end(), d) != out.end(); };
+  std::size_t i = 0, j = 0;
+  while (i < x.size() || j < y.size()) {
+    while (i < x.size() && taken(x[i]))
+      ++i;
+    while (j < y.size() && taken(y[j]))
+      ++j;
+    if (i >= x.size() && j >= y.size())
+      break;
+    if (i < x.size() && j < y.size() && x[i] == y[j]) {
+      out.push_back(x[i]);
+      ++i, ++j;
+      continue;
+    }
+    // Where the next name of each list sits in the other list (kNone: absent or passed).
+    std::size_t candX = kNone, candY = kNone;
+    if (i < x.size()) {
+      std::size_t p = pos(y, x[i]);
+      if (p != kNone && p >= j)
+        candX = p;
+    }
+    if (j < y.size()) {
+      std::size_t p = pos(x, y[j]);
+      if (p != kNone && p >= i)
+        candY = p;
+    }
+    if (i < x.size() && candX == kNone) {
+      out.push_back(x[i++]);
+      continue;
+    }
+    if (j < y.size() && candY == kNone) {
+      out.push_back(y[j++]);
+      continue;
+    }
+    if (candX <= candY)
+      out.push_back(x[i++]);
+    else
+      out.push_back(y[j++]);
+  }
+  return out;
+}
+
 Result<LinearLayout> product(const LinearLayout& inner, const LinearLayout& outer) {
-  auto inNames = supremum(inner.getInDimNames(), outer.getInDimNames());
-  if (!inNames)
-    return opError("product", "the input dimensions " + namesOf(inner.inDims()) + " and " +
-                                  namesOf(outer.inDims()) + " share names in different orders");
-  auto outNames = supremum(inner.getOutDimNames(), outer.getOutDimNames());
-  if (!outNames)
-    return opError("product", "the output dimensions " + namesOf(inner.outDims()) + " and " +
-                                  namesOf(outer.outDims()) +
-                                  " share names in different orders");
-  if (inNames->size() > kMaxDims || outNames->size() > kMaxDims)
+  // Triton merges the dim orders with its `supremum`, which never fails: common dims in
+  // different orders ([a, b] and [b, a]) are merged too (to [a, b]).
+  auto inNames = mergeDimOrder(inner.getInDimNames(), outer.getInDimNames());
+  auto outNames = mergeDimOrder(inner.getOutDimNames(), outer.getOutDimNames());
+  if (inNames.size() > kMaxDims || outNames.size() > kMaxDims)
     return opError("product", "the result would have more than " + std::to_string(kMaxDims) +
                                   " dimensions on one side");
   FixedVec<Dim, kMaxDims> ins, outs;
-  for (DimName d : *outNames)
+  for (DimName d : outNames)
     outs.push_back({d, inner.getOutDimSizeLog2(d) + outer.getOutDimSizeLog2(d)});
-  for (DimName d : *inNames)
+  for (DimName d : inNames)
     ins.push_back({d, inner.getInDimSizeLog2(d) + outer.getInDimSizeLog2(d)});
   std::span<const Dim> outSpan{outs.begin(), outs.size()};
   std::span<const Dim> inSpan{ins.begin(), ins.size()};
@@ -555,7 +608,6 @@ Result<LinearLayout> LinearLayout::compose(const LinearLayout& outer) const {
     return opError("compose", "the output dimensions " + namesOf(outDims()) +
                                   " are not the input dimensions " + namesOf(outer.inDims()) +
                                   " of the outer layout");
-  bool samePacking = true;
   for (std::size_t k = 0; k < outs_.size(); ++k) {
     int i = outer.inDimIndex(outs_[k].name);
     if (outs_[k].sizeLog2 > outer.ins_[i].sizeLog2)
@@ -563,23 +615,28 @@ Result<LinearLayout> LinearLayout::compose(const LinearLayout& outer) const {
                                     std::to_string(pow2(outs_[k].sizeLog2)) +
                                     ", larger than the outer layout's input size " +
                                     std::to_string(pow2(outer.ins_[i].sizeLog2)));
-    samePacking = samePacking && i == static_cast<int>(k) &&
-                  outs_[k].sizeLog2 == outer.ins_[i].sizeLog2;
   }
   // A packed output of this layout is a flattened input of outer once the fields are moved
   // to outer's input offsets (no move at all when order and sizes agree).
-  FieldMoves moves = outMoves(outDims(), outer.inDims());
+  bool repack = !samePacking(outDims(), outer.inDims());
+  FieldMoves moves;
+  if (repack)
+    moves = outMoves(outDims(), outer.inDims());
   LinearLayout r;
   r.ins_ = ins_;
   r.outs_ = outer.outs_;
-  for (uint64_t c : columns_) {
-    uint64_t x = samePacking ? c : applyMoves(moves, c);
+  // Indexed stores rather than push_back: FixedVec's uint8_t size_ may alias any store, so
+  // push_back reloads and stores it every iteration, a dependency chain through memory.
+  std::size_t n = columns_.size();
+  r.columns_.resize(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    uint64_t x = repack ? applyMoves(moves, columns_[j]) : columns_[j];
     uint64_t out = 0;
     while (x != 0) {
       out ^= outer.columns_[std::countr_zero(x)];
       x &= x - 1;
     }
-    r.columns_.push_back(out);
+    r.columns_[j] = out;
   }
   return r;
 }
@@ -601,11 +658,8 @@ Result<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout& outer) c
                          ", larger than in the outer layout (" + std::to_string(pow2(a)) + ")");
     sameOutSizes = sameOutSizes && a == d.sizeLog2;
   }
-  if (!A.isSurjective())
-    return opError("invertAndCompose", "the outer layout is not surjective, so it has no "
-                                       "right inverse (rank " +
-                                           std::to_string(A.rank()) + " < " +
-                                           std::to_string(A.getTotalOutDimSizeLog2()) + ")");
+  // As in Triton, the outer layout need not be surjective: it must cover this layout's image,
+  // which the solve below checks.
 
   // Triton's broadcasting heuristic: an input dim whose sublayouts agree maps by the identity.
   FieldMoves bToA = outMoves(B.outDims(), A.outDims());
@@ -623,7 +677,6 @@ Result<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout& outer) c
   for (std::size_t ai = 0; ai < A.ins_.size(); ++ai)
     if (isIdentityDim(static_cast<int>(ai)))
       identityDims |= uint64_t{1} << ai;
-
   // Least squares with the free variables at 0: insert A's columns in order, tagging each
   // with its own flattened input bit; dependent columns are dropped, so every solution is
   // supported on pivot columns only.
@@ -646,8 +699,11 @@ Result<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout& outer) c
       }
       auto x = basis.solve(applyMoves(bToA, B.columns_[j]));
       if (!x)
-        return opError("invertAndCompose", "internal: an image of this layout is outside the "
-                                           "span of the outer layout");
+        return opError("invertAndCompose",
+                       "the outer layout does not cover this layout's image: " +
+                           B.ins_[bi].name.str() + "=" + std::to_string(uint64_t{1} << b) +
+                           " maps outside it (once the input dims both layouts map alike are "
+                           "set aside)");
       r.columns_.push_back(*x);
     }
   }
@@ -880,7 +936,7 @@ Result<LinearLayout> LinearLayout::resizeOutDim(DimName dim, uint64_t newSize) c
   FieldMoves moves = outMoves(outDims(), {outs.begin(), outs.size()});
   std::vector<uint64_t> cols;
   for (uint64_t c : columns_) {
-    uint64_t v = (c >> off) & lowMask(outs_[k].sizeLog2);
+    uint64_t v = outs_[k].sizeLog2 > 0 ? (c >> off) & lowMask(outs_[k].sizeLog2) : 0;
     if (v >= newSize) // Triton drops such values rather than masking them
       c &= ~(lowMask(outs_[k].sizeLog2) << off);
     cols.push_back(applyMoves(moves, c));
@@ -892,6 +948,8 @@ Result<LinearLayout> LinearLayout::renameInDim(DimName from, DimName to) const {
   int i = inDimIndex(from);
   if (i < 0)
     return opError("renameInDim", "'" + from.str() + "' is not an input dimension");
+  if (to.empty())
+    return opError("renameInDim", "the new name of '" + from.str() + "' is empty");
   if (from != to && hasInDim(to))
     return opError("renameInDim", "'" + to.str() + "' is already an input dimension");
   LinearLayout r = *this;
@@ -903,6 +961,8 @@ Result<LinearLayout> LinearLayout::renameOutDim(DimName from, DimName to) const 
   int k = outDimIndex(from);
   if (k < 0)
     return opError("renameOutDim", "'" + from.str() + "' is not an output dimension");
+  if (to.empty())
+    return opError("renameOutDim", "the new name of '" + from.str() + "' is empty");
   if (from != to && hasOutDim(to))
     return opError("renameOutDim", "'" + to.str() + "' is already an output dimension");
   LinearLayout r = *this;

@@ -30,9 +30,9 @@ const char* AttrValue::kindName() const {
 }
 
 const AttrValue* AttrValue::find(std::string_view key) const {
-  for (const auto& [k, v] : entries)
-    if (k == key)
-      return &v;
+  for (const AttrEntry& e : entries)
+    if (e.first == key)
+      return &e.second;
   return nullptr;
 }
 
@@ -223,6 +223,7 @@ private:
       std::size_t save = pos_;
       int saveLine = line_;
       std::size_t saveLineStart = lineStart_;
+      int keyColumn = column();
       std::string key;
       while (pos_ < s_.size() && identChar(s_[pos_]))
         key += s_[pos_++];
@@ -230,7 +231,7 @@ private:
         auto e = value(depth + 1);
         if (!e.ok())
           return e.error();
-        v.entries.emplace_back(key, std::move(*e));
+        v.entries.push_back({key, std::move(*e), saveLine, keyColumn});
       } else {
         pos_ = save;
         line_ = saveLine;
@@ -242,9 +243,15 @@ private:
           return error("expected 'key = value' in the dictionary", e->line, e->column);
         // A bare identifier in a dictionary is a unit attribute (key present, no value).
         if (v.kind == AttrValue::Kind::Dict)
-          v.entries.emplace_back(e->text, std::move(*e));
+          {
+          int l = e->line, col = e->column;
+          v.entries.push_back({e->text, std::move(*e), l, col});
+        }
         else
-          v.entries.emplace_back(std::string(), std::move(*e));
+          {
+          int l = e->line, col = e->column;
+          v.entries.push_back({std::string(), std::move(*e), l, col});
+        }
       }
       if (eat(close))
         return true;

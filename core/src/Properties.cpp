@@ -131,8 +131,14 @@ json collisionJson(const LinearLayout& l, std::pair<uint64_t, uint64_t> c) {
   return {{"inputs", {pointJson(a), pointJson(b)}}, {"output", pointJson(*ya)}};
 }
 
+/// The point without its size-1 dimensions (always 0), for text a person reads.
+Point withoutUnitDims(const LinearLayout& l, Point p) {
+  std::erase_if(p, [&l](const auto& e) { return l.getInDimSizeLog2(e.first) == 0; });
+  return p;
+}
+
 std::string collisionText(const LinearLayout& l, std::pair<uint64_t, uint64_t> c) {
-  Point a = l.unpackIn(c.first), b = l.unpackIn(c.second);
+  Point a = withoutUnitDims(l, l.unpackIn(c.first)), b = withoutUnitDims(l, l.unpackIn(c.second));
   Point y = l.unpackOut(l.applyFlat(c.first));
   return describePoint(a) + " -> " + describeOutput(y) + " and " + describePoint(b) + " -> " +
          describeOutput(y);

@@ -116,17 +116,23 @@ Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& op
                      "[...], warp = [...], block = [...]}>",
                      attrLocation(source, attr));
   const AttrValue& dict = attr.entries[0].second;
-  for (const auto& [key, v] : dict.entries) {
+  for (const AttrEntry& entry : dict.entries) {
+    const std::string& key = entry.first;
     bool known = false;
     for (const char* k : kKeys)
       known = known || key == k;
+    AttrValue at;
+    at.line = entry.keyLine;
+    at.column = entry.keyColumn;
     if (!known)
       return makeError("unknown key '" + key.substr(0, 64) +
                            "' in #ttg.linear (expected register, lane, warp, block)",
-                       attrLocation(source, v));
-    for (const auto& [key2, v2] : dict.entries)
-      if (&v2 != &v && key2 == key && v2.column < v.column)
-        return makeError("key '" + key + "' appears twice", attrLocation(source, v));
+                       attrLocation(source, at));
+    for (const AttrEntry& other : dict.entries)
+      if (&other != &entry && other.first == key &&
+          (other.keyLine < entry.keyLine ||
+           (other.keyLine == entry.keyLine && other.keyColumn < entry.keyColumn)))
+        return makeError("key '" + key + "' appears twice", attrLocation(source, at));
   }
   std::optional<std::size_t> rank;
   std::vector<DimBases> bases;
@@ -240,17 +246,71 @@ Result<LinearLayout> attributeToLayout(const AttrValue& attr, const SpecOptions&
                    attrLocation(source, attr));
 }
 
-Result<LoadedLayout> loadSpec(const std::string& spec, const SpecOptions& options) {
-  std::string_view trimmed = trimLeft(spec);
-  if (startsWith(trimmed, "#"))
-    return loadAttributeText(spec, options, "attribute");
+namespace {
 
+std::string describeOuts(const LinearLayout& l) {
+  std::string s;
+  for (const DimSize& o : l.getOutDims())
+    s += (s.empty() ? "" : " x ") + o.name.str() + " (" + std::to_string(o.size) + ")";
+  return s.empty() ? "none" : s;
+}
+
+/// --shape, --num-warps and --threads-per-warp must agree with any layout they are given with:
+/// a file that fixes them is checked, never silently overridden.
+Error checkAgainstOptions(const LinearLayout& l, const SpecOptions& options,
+                          const std::string& source) {
+  if (options.shape) {
+    const auto& shape = *options.shape;
+    bool same = shape.size() == static_cast<std::size_t>(l.getNumOutDims());
+    for (std::size_t d = 0; same && d < shape.size(); ++d)
+      same = l.outDims()[d].name == dims::standardOut(static_cast<int>(d)) &&
+             l.getOutDimSize(l.outDims()[d].name) == shape[d];
+    if (!same) {
+      std::string given;
+      for (uint64_t v : shape)
+        given += (given.empty() ? "" : "x") + std::to_string(v);
+      return makeError("--shape " + given + " disagrees with the layout, whose outputs are " +
+                           describeOuts(l),
+                       source);
+    }
+  }
+  auto checkCount = [&](const std::optional<uint64_t>& given, DimName dim,
+                        const char* flag) -> Error {
+    if (!given)
+      return Error{};
+    if (!l.hasInDim(dim))
+      return makeError(std::string(flag) + " is given but the layout has no " + dim.str() +
+                           " dimension",
+                       source);
+    if (l.getInDimSize(dim) != *given)
+      return makeError(std::string(flag) + " " + std::to_string(*given) +
+                           " disagrees with the layout, which has " +
+                           std::to_string(l.getInDimSize(dim)) + " " + dim.str() + "s",
+                       source);
+    return Error{};
+  };
+  if (Error e = checkCount(options.numWarps, dims::kWarp, "--num-warps"); !e.message.empty())
+    return e;
+  return checkCount(options.threadsPerWarp, dims::kLane, "--threads-per-warp");
+}
+
+Result<LoadedLayout> checked(Result<LoadedLayout> loaded, const SpecOptions& options) {
+  if (!loaded.ok())
+    return loaded;
+  if (Error e = checkAgainstOptions(loaded->layout, options, loaded->source); !e.message.empty())
+    return e;
+  return loaded;
+}
+
+Result<LoadedLayout> loadFileSpec(const std::string& spec, const SpecOptions& options) {
   auto text = readInputFile(spec);
   if (!text.ok()) {
     if (text.error().message == "no such file")
       return makeError("no such file, and not an attribute (attributes start with '#')", spec);
     return text.error();
   }
+  if (startsWith(*text, "\xEF\xBB\xBF")) // a UTF-8 byte order mark, as some editors write
+    text->erase(0, 3);
   std::string_view body = trimLeft(*text);
   if (body.empty())
     return makeError("empty file: expected Layout JSON, Triton's printed form or an attribute",
@@ -281,19 +341,32 @@ Result<LoadedLayout> loadSpec(const std::string& spec, const SpecOptions& option
                    spec);
 }
 
+} // namespace
+
+Result<LoadedLayout> loadSpec(const std::string& spec, const SpecOptions& options) {
+  if (startsWith(trimLeft(spec), "#"))
+    return checked(loadAttributeText(spec, options, "attribute"), options);
+  return checked(loadFileSpec(spec, options), options);
+}
+
 Result<std::string> toLinearAttr(const LinearLayout& layout) {
   static const char* kKeys[] = {"register", "lane", "warp", "block"};
   auto names = layout.getInDimNames();
-  if (names.size() != 4)
-    return makeError("#ttg.linear needs the input dims register, lane, warp, block");
-  for (std::size_t i = 0; i < 4; ++i)
-    if (names[i].str() != kKeys[i])
-      return makeError("#ttg.linear needs the input dims register, lane, warp, block in that "
-                       "order");
+  std::string found;
+  for (DimName n : names)
+    found += (found.empty() ? "" : ", ") + n.str();
+  bool ok = names.size() == 4;
+  for (std::size_t i = 0; ok && i < 4; ++i)
+    ok = names[i].str() == kKeys[i];
+  if (!ok)
+    return makeError("#ttg.linear needs the input dims register, lane, warp, block in that order; "
+                     "this layout has " +
+                     (found.empty() ? std::string("none") : found));
   auto outs = layout.getOutDimNames();
   for (std::size_t d = 0; d < outs.size(); ++d)
     if (outs[d] != dims::standardOut(static_cast<int>(d)))
-      return makeError("#ttg.linear needs the output dims dim0, dim1, ...");
+      return makeError("#ttg.linear needs the output dims dim0, dim1, ...; this layout has " +
+                       outs[d].str() + " in position " + std::to_string(d));
   std::string s = "#ttg.linear<{";
   auto bases = layout.getBases();
   for (std::size_t i = 0; i < bases.size(); ++i) {

@@ -21,6 +21,10 @@ inline constexpr std::size_t kMaxInputBytes = 16 * 1024 * 1024;
 /// JSON nesting deeper than this is refused (a layout needs 4 levels).
 inline constexpr int kMaxJsonDepth = 16;
 
+/// Dimension names in files: 1 to 64 characters from letters, digits, '_', '-' and '.'. One
+/// rule for every format, so that whatever one parser accepts the others can print and read.
+[[nodiscard]] std::optional<Error> checkDimName(std::string_view name);
+
 // ---- Triton's printed form --------------------------------------------------------------------
 
 /// Parses what LinearLayout::toString() prints:

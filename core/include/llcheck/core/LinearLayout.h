@@ -252,8 +252,9 @@ public:
 
   /// The direct sum (Def. 4.3): inner acts on its inputs, outer on its inputs, and outputs they
   /// share are concatenated with the outer's bits above the inner's (outer bases are shifted
-  /// left by the inner's output size). Dimensions common to both keep their relative order; the
-  /// merged order is the supremum of both lists (error when none exists, e.g. [a,b] vs [b,a]).
+  /// left by the inner's output size). The merged dim orders are mergeDimOrder(inner, outer):
+  /// the supremum of both lists when it exists, and Triton's merge of them otherwise (as in
+  /// Triton, [a,b] * [b,a] is not an error: the result is ordered [a,b]).
   /// Postcondition: surjective if both operands are. Associative, not commutative; empty() is
   /// its identity.
   friend Result<LinearLayout> product(const LinearLayout& inner, const LinearLayout& outer);
@@ -267,12 +268,17 @@ public:
   [[nodiscard]] Result<LinearLayout> compose(const LinearLayout& outer) const;
 
   /// C with this(x) = outer(C(x)) for all x: C = outer^-1 ∘ this when outer is invertible, and
-  /// otherwise the minimal solution in Triton's sense. Requires the same output dims (any order),
-  /// outer.getOutDimSize(d) >= this->getOutDimSize(d), and outer surjective.
+  /// otherwise the minimal solution in Triton's sense. Requires the same output dims (any order)
+  /// and outer.getOutDimSize(d) >= this->getOutDimSize(d). As in Triton, outer need not be
+  /// surjective: it is an error only when outer does not cover this layout's image (after step
+  /// 1 below).
   ///
   /// Which solution, when outer is not injective (exactly Triton's rule):
-  /// 1. An input dim present in both whose sublayouts are equal is mapped by the identity (two
-  ///    layouts that broadcast warps alike convert warp w to warp w).
+  /// 1. An input dim present in both whose sublayouts are equal (same bases, and every output
+  ///    dim of the same size in both) is mapped by the identity (two layouts that broadcast
+  ///    warps alike convert warp w to warp w). Triton 3.6 aborts when this leaves input dims
+  ///    on one side only (e.g. this = [warp], outer = [register, warp] with equal warps); we
+  ///    return the solution, which tests check by its defining equation.
   /// 2. The rest is solved by Gaussian elimination with the free variables of outer set to 0:
   ///    each image is built from pivot columns only, i.e. it is the numerically smallest preimage
   ///    (the smallest offset, the lowest register). When outer's non-zero columns are linearly
@@ -372,6 +378,13 @@ private:
 /// exists (the lists order two common names differently).
 [[nodiscard]] std::optional<std::vector<DimName>> supremum(const std::vector<DimName>& x,
                                                            const std::vector<DimName>& y);
+
+/// The dim order of a product: Triton's `supremum` (lib/Tools/LayoutUtils.cpp) exactly. It
+/// equals supremum(x, y) whenever that exists; when x and y order common names differently it
+/// still returns a list of all names (Triton's "Supremum does not exist" checks are
+/// unreachable), e.g. ([a,b], [b,a]) -> [a,b] and ([a,b], [b,c,a]) -> [b,c,a].
+[[nodiscard]] std::vector<DimName> mergeDimOrder(const std::vector<DimName>& x,
+                                                 const std::vector<DimName>& y);
 
 /// A permutation (or selection) of the bases of one input dimension: the result's basis i is
 /// the layout's basis action[i]. Used to reorder registers so a conversion becomes a tile.

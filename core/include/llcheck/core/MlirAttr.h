@@ -14,6 +14,8 @@
 
 namespace llcheck {
 
+struct AttrEntry;
+
 struct AttrValue {
   enum class Kind { Integer, Identifier, String, Array, Dict, Attribute, Alias };
   Kind kind = Kind::Integer;
@@ -23,7 +25,7 @@ struct AttrValue {
   /// Array elements.
   std::vector<AttrValue> elements;
   /// Dict entries, and an Attribute's parameters (positional ones have an empty key).
-  std::vector<std::pair<std::string, AttrValue>> entries;
+  std::vector<AttrEntry> entries;
   /// Where the value starts in the text (1-based line and column).
   int line = 1;
   int column = 1;
@@ -31,6 +33,15 @@ struct AttrValue {
   [[nodiscard]] const char* kindName() const;
   /// The entry named `key` in a Dict or Attribute, or nullptr.
   [[nodiscard]] const AttrValue* find(std::string_view key) const;
+};
+
+/// One `key = value` of a dictionary or attribute (key empty for a positional parameter).
+struct AttrEntry {
+  std::string first;
+  AttrValue second;
+  /// Where the key starts (the value's own position is in `second`).
+  int keyLine = 1;
+  int keyColumn = 1;
 };
 
 /// Parses one attribute starting with '#'. `source` prefixes locations in errors ("attribute"

@@ -1,0 +1,156 @@
+// toLinearAttr and loadSpec of '#ttg.linear<...>': the attribute round trip.
+#include "TestLayouts.h"
+
+#include "llcheck/core/Formats.h"
+#include "llcheck/core/Spec.h"
+
+namespace llcheck::test {
+namespace {
+
+/// A random layout on exactly (register, lane, warp, block) -> (dim0, ..., dim{k-1}).
+LinearLayout randomLinear(Gen& g, bool surjective) {
+  Gen::Shape sh;
+  int n = g.range(0, 10);
+  std::vector<int> ins = g.split(n, 4);
+  const char* names[] = {"register", "lane", "warp", "block"};
+  for (int i = 0; i < 4; ++i)
+    sh.ins.emplace_back(DimName(names[i]), ins[static_cast<std::size_t>(i)]);
+  int k = g.range(1, 3);
+  int m = surjective ? g.range(0, n) : g.range(0, 10);
+  std::vector<int> outs = g.split(m, static_cast<std::size_t>(k));
+  for (int i = 0; i < k; ++i)
+    sh.outs.emplace_back(dims::standardOut(i), outs[static_cast<std::size_t>(i)]);
+  return surjective ? Gen::fromPacked(sh, g.surjectiveColumns(n, m)) : g.fill(sh);
+}
+
+TEST(LinearAttr, SurjectiveLayoutsRoundTrip) {
+  Gen g(2701);
+  for (int t = 0; t < kTrials; ++t) {
+    LinearLayout l = randomLinear(g, true);
+    auto attr = toLinearAttr(l);
+    LL_ASSERT_OK(attr);
+    auto loaded = loadSpec(*attr, {});
+    bool anyBasis = l.getTotalInDimSizeLog2() > 0;
+    if (!anyBasis) { // no basis to tell the rank: --shape is needed
+      EXPECT_FALSE(loaded.ok());
+      continue;
+    }
+    LL_ASSERT_OK(loaded);
+    EXPECT_EQ(loaded->layout, l) << *attr;
+    EXPECT_EQ(loaded->format, "ttg.linear");
+    // With --shape equal to the output sizes as well.
+    SpecOptions o;
+    o.shape = std::vector<uint64_t>{};
+    for (const DimSize& d : l.getOutDims())
+      o.shape->push_back(d.size);
+    EXPECT_EQ(loadSpec(*attr, o).value().layout, l);
+  }
+}
+
+TEST(LinearAttr, OutputSizesAreInferredFromTheBases) {
+  Gen g(2702);
+  for (int t = 0; t < kTrials; ++t) {
+    LinearLayout l = randomLinear(g, false);
+    if (l.getTotalInDimSizeLog2() == 0)
+      continue;
+    auto loaded = loadSpec(toLinearAttr(l).value(), {});
+    LL_ASSERT_OK(loaded);
+    // Each size is the smallest power of two above the largest basis value of the dim.
+    LinearLayout expected = l;
+    for (const DimSize& d : l.getOutDims()) {
+      uint64_t maxValue = 0;
+      for (const DimBases& db : l.getBases())
+        for (const auto& b : db.bases)
+          maxValue = std::max(maxValue, b[static_cast<std::size_t>(l.outDimIndex(d.name))]);
+      uint64_t size = 1;
+      while (size <= maxValue)
+        size *= 2;
+      expected = expected.resizeOutDim(d.name, size).value();
+    }
+    EXPECT_EQ(loaded->layout, expected);
+  }
+}
+
+TEST(LinearAttr, ExactText) {
+  LinearLayout l = LinearLayout::create({{S("register"), {{0, 1}, {1, 0}}},
+                                         {S("lane"), {{0, 2}}},
+                                         {S("warp"), {}},
+                                         {S("block"), {}}},
+                                        {S("dim0"), S("dim1")})
+                       .value();
+  EXPECT_EQ(toLinearAttr(l).value(),
+            "#ttg.linear<{register = [[0, 1], [1, 0]], lane = [[0, 2]], warp = [], block = []}>");
+}
+
+TEST(LinearAttr, ToLinearAttrErrors) {
+  // Input dims must be exactly register, lane, warp, block, in that order; outputs dim0, ...
+  EXPECT_FALSE(toLinearAttr(identity1D(4, S("register"), S("dim0"))).ok());
+  LinearLayout swapped = identity1D(2, S("lane"), S("dim0")) *
+                         identity1D(2, S("register"), S("dim0")) *
+                         identity1D(1, S("warp"), S("dim0")) * identity1D(1, S("block"), S("dim0"));
+  EXPECT_FALSE(toLinearAttr(swapped).ok());
+  LinearLayout good = identity1D(2, S("register"), S("dim0")) *
+                      identity1D(2, S("lane"), S("dim0")) * identity1D(1, S("warp"), S("dim0")) *
+                      identity1D(1, S("block"), S("dim0"));
+  EXPECT_TRUE(toLinearAttr(good).ok());
+  EXPECT_FALSE(toLinearAttr(good.renameOutDim(S("dim0"), S("dim1")).value()).ok());
+  EXPECT_FALSE(toLinearAttr(good.renameInDim(S("block"), S("cta")).value()).ok());
+}
+
+TEST(LinearAttr, LoadSpecErrors) {
+  auto expectError = [](const std::string& spec, const std::string& fragment,
+                        const SpecOptions& o = {}) {
+    auto r = loadSpec(spec, o);
+    ASSERT_FALSE(r.ok()) << spec;
+    EXPECT_NE(r.error().str().find(fragment), std::string::npos)
+        << "'" << r.error().str() << "' lacks '" << fragment << "'";
+  };
+  const std::string ok =
+      "#ttg.linear<{register = [[0, 1]], lane = [[1, 0]], warp = [], block = []}>";
+  ASSERT_TRUE(loadSpec(ok, {}).ok());
+  expectError("#ttg.linear<{register = [[0, 1]], lane = [[1, 0]], warp = []}>", "missing 'block'");
+  expectError("#ttg.linear<{register = [[0, 1]], lane = [], warp = [], block = [], cta = []}>",
+              "unknown key 'cta'");
+  expectError("#ttg.linear<{register = [[0, 1]], register = [], lane = [], warp = [], block = []}>",
+              "twice");
+  expectError("#ttg.linear<{register = [[0, -1]], lane = [], warp = [], block = []}>", "negative");
+  expectError("#ttg.linear<{register = [[0, 1]], lane = [[1]], warp = [], block = []}>",
+              "the first basis has 2");
+  expectError("#ttg.linear<{register = 3, lane = [], warp = [], block = []}>", "must be an array");
+  expectError("#ttg.linear<{register = [], lane = [], warp = [], block = []}>", "--shape");
+  expectError("#ttg.blocked<{sizePerThread = [1]}>", "not supported");
+  expectError("#blocked1", "alias");
+  expectError("#ttg.linear<{register = [[0, 1]]", "");
+  SpecOptions shape;
+  shape.shape = std::vector<uint64_t>{1, 2};
+  expectError(ok, "beyond --shape", shape);
+  shape.shape = std::vector<uint64_t>{2};
+  expectError(ok, "rank", shape);
+  shape.shape = std::vector<uint64_t>{4, 2};
+  expectError(ok, "not supported yet", shape);
+  SpecOptions warps;
+  warps.numWarps = 4;
+  expectError(ok, "--num-warps 4", warps);
+  SpecOptions lanes;
+  lanes.threadsPerWarp = 32;
+  expectError(ok, "--threads-per-warp 32", lanes);
+  lanes.threadsPerWarp = 2;
+  EXPECT_TRUE(loadSpec(ok, lanes).ok());
+  expectError("/no/such/file.json", "no such file");
+}
+
+TEST(LinearAttr, ParseShape) {
+  EXPECT_EQ(parseShape("64x16").value(), (std::vector<uint64_t>{64, 16}));
+  EXPECT_EQ(parseShape("64,16").value(), (std::vector<uint64_t>{64, 16}));
+  EXPECT_EQ(parseShape("1").value(), (std::vector<uint64_t>{1}));
+  EXPECT_FALSE(parseShape("").ok());
+  EXPECT_FALSE(parseShape("6x4").ok());
+  EXPECT_FALSE(parseShape("0").ok());
+  EXPECT_FALSE(parseShape("4x").ok());
+  EXPECT_FALSE(parseShape("x4").ok());
+  EXPECT_FALSE(parseShape("-4").ok());
+  EXPECT_FALSE(parseShape("99999999999999999999999").ok());
+}
+
+} // namespace
+} // namespace llcheck::test

@@ -1,0 +1,1 @@
+#ttg.linear
