@@ -45,8 +45,12 @@ test-sanitize: setup $(SAN_BUILD)/build.ninja
 	cmake --build $(SAN_BUILD) -j $(JOBS)
 	ctest --test-dir $(SAN_BUILD) --output-on-failure -j $(JOBS)
 
-bench: build
-	$(BUILD)/bench/llcheck_bench --benchmark_min_time=0.05 $(BENCH_ARGS)
+# Benchmarks build in their own Release tree, so a test build with the suite off is no obstacle.
+BENCH_BUILD ?= build-bench
+bench: setup
+	cmake -S . -B $(BENCH_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DLLCHECK_BUILD_BENCH=ON -DLLCHECK_BUILD_TESTS=OFF $(CMAKE_ARGS)
+	cmake --build $(BENCH_BUILD) -j $(JOBS) --target llcheck_bench
+	$(BENCH_BUILD)/bench/llcheck_bench --benchmark_min_time=0.05 $(BENCH_ARGS)
 
 # libFuzzer on every parser, FUZZ_SECONDS each, seeded with the corpus and the bad-input
 # catalog. A crash, a sanitizer report or a broken round trip fails the target.

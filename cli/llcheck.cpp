@@ -43,12 +43,15 @@ struct CommonOptions {
 void addCommonOptions(CLI::App* cmd, CommonOptions& o) {
   o.shapeOpt = cmd->add_option("--shape", o.shape,
                                "Tensor shape, e.g. 64x16 (powers of two): the shape an encoding "
-                               "attribute is laid over; checked against a layout file's outputs");
+                               "attribute is laid over; checked against a layout file's outputs")
+                   ->type_name("SHAPE");
   o.numWarpsOpt = cmd->add_option("--num-warps", o.numWarps,
-                                  "Warps per CTA; checked against the layout's warp dimension");
-  o.threadsPerWarpOpt = cmd->add_option(
-      "--threads-per-warp", o.threadsPerWarp, "Lanes per warp; checked against the layout's lane "
-                                              "dimension");
+                                  "Warps per CTA; checked against the layout's warp dimension")
+                      ->type_name("N");
+  o.threadsPerWarpOpt = cmd->add_option("--threads-per-warp", o.threadsPerWarp,
+                                        "Lanes per warp; checked against the layout's lane "
+                                        "dimension")
+                            ->type_name("N");
 }
 
 /// A count option: a positive power of two, given in decimal.
@@ -139,7 +142,8 @@ std::string summaryTable(const std::vector<std::pair<std::string, VerifyReport>>
     std::string freeVars;
     for (const auto& [d, m] : r.freeVariables)
       if (m != 0)
-        freeVars += (freeVars.empty() ? "" : " ") + d.str() + ":" + std::to_string(std::popcount(m));
+        freeVars +=
+            (freeVars.empty() ? "" : " ") + d.str() + ":" + std::to_string(std::popcount(m));
     std::string contig;
     for (const auto& [d, n] : r.contiguity)
       contig += (contig.empty() ? "" : " ") + std::to_string(n);
@@ -158,7 +162,8 @@ std::string summaryTable(const std::vector<std::pair<std::string, VerifyReport>>
   std::ostringstream os;
   for (std::size_t r = 0; r < cells.size(); ++r) {
     for (std::size_t c = 0; c < cells[r].size(); ++c)
-      os << cells[r][c] << (c + 1 < cells[r].size() ? std::string(width[c] - cells[r][c].size() + 2, ' ') : "");
+      os << cells[r][c]
+         << (c + 1 < cells[r].size() ? std::string(width[c] - cells[r][c].size() + 2, ' ') : "");
     os << "\n";
   }
   return os.str();
@@ -247,8 +252,9 @@ int run(int argc, char** argv) {
   CLI::App* layout = app.add_subcommand("layout", "Print the linear layout of SPEC");
   layout->add_option("SPEC", layoutSpec, "The layout (file or inline attribute)")->required();
   addCommonOptions(layout, layoutOpts);
-  layout->add_option("--format", layoutOpts.format,
-                     "text (Triton's printed form), json (Layout JSON v1) or attr (#ttg.linear)")
+  layout
+      ->add_option("--format", layoutOpts.format,
+                   "text (Triton's printed form), json (Layout JSON v1) or attr (#ttg.linear)")
       ->check(CLI::IsMember({"text", "json", "attr"}));
 
   CommonOptions verifyOpts;

@@ -6,8 +6,7 @@
 
 namespace llcheck {
 
-Result<ColumnAction> ColumnAction::create(std::vector<int> action, DimName inDim,
-                                          int inSizeLog2) {
+Result<ColumnAction> ColumnAction::create(std::vector<int> action, DimName inDim, int inSizeLog2) {
   if (inSizeLog2 < 0 || inSizeLog2 > 63)
     return makeError("input size 2^" + std::to_string(inSizeLog2) + " is out of range",
                      "ColumnAction");

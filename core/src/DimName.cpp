@@ -41,6 +41,8 @@ const std::string& DimName::str() const {
   return t.names[id_]; // deque elements never move
 }
 
-DimName dims::standardOut(int i) { return DimName("dim" + std::to_string(i)); }
+DimName dims::standardOut(int i) {
+  return DimName("dim" + std::to_string(i));
+}
 
 } // namespace llcheck

@@ -25,9 +25,8 @@ std::optional<Error> checkDimName(std::string_view name) {
 json toJson(const LinearLayout& layout) {
   json ins = json::array();
   for (const DimBases& d : layout.getBases())
-    ins.push_back({{"name", d.name.str()},
-                   {"size", uint64_t{1} << d.bases.size()},
-                   {"bases", d.bases}});
+    ins.push_back(
+        {{"name", d.name.str()}, {"size", uint64_t{1} << d.bases.size()}, {"bases", d.bases}});
   json outs = json::array();
   for (const DimSize& o : layout.getOutDims())
     outs.push_back({{"name", o.name.str()}, {"size", o.size}});
@@ -47,8 +46,7 @@ Result<uint64_t> readSize(const json& j, const std::string& path) {
   if (j.is_number_float() && j.get<double>() >= 9.2e18)
     return makeError("size " + j.dump() + " is too large (at most 2^63)", path);
   if (!j.is_number_integer())
-    return makeError("size must be an integer, got " +
-                         (j.is_number() ? j.dump() : typeName(j)),
+    return makeError("size must be an integer, got " + (j.is_number() ? j.dump() : typeName(j)),
                      path);
   if (j.is_number_unsigned() ? false : j.get<int64_t>() <= 0)
     return makeError("size must be positive, got " + j.dump(), path);
@@ -178,8 +176,7 @@ Result<LinearLayout> layoutFromJson(const json& j) {
         const json& v = basis[k];
         std::string vpath = bpath + "[" + std::to_string(k) + "]";
         if (!v.is_number_integer())
-          return makeError("must be an integer, got " +
-                               (v.is_number() ? v.dump() : typeName(v)),
+          return makeError("must be an integer, got " + (v.is_number() ? v.dump() : typeName(v)),
                            vpath);
         if (v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() < 0)
           return makeError("negative value " + v.dump(), vpath);
@@ -236,9 +233,8 @@ Result<json> parseJsonText(std::string_view text, const std::string& source) {
                          " levels; a layout needs 4",
                      source);
   } catch (const DuplicateKey& d) {
-    return makeError("invalid JSON: key \"" + d.key.substr(0, 64) +
-                         "\" appears twice in one object",
-                     source);
+    return makeError(
+        "invalid JSON: key \"" + d.key.substr(0, 64) + "\" appears twice in one object", source);
   } catch (const json::parse_error& e) {
     // Turn nlohmann's byte offset into line:column.
     std::size_t byte = e.byte == 0 ? 0 : e.byte - 1;
@@ -261,8 +257,8 @@ Result<json> parseJsonText(std::string_view text, const std::string& source) {
     for (char& ch : detail)
       if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f)
         ch = '?';
-    return makeError("invalid JSON: " + detail,
-                     source + ":" + std::to_string(line) + ":" + std::to_string(byte - lineStart + 1));
+    return makeError("invalid JSON: " + detail, source + ":" + std::to_string(line) + ":" +
+                                                    std::to_string(byte - lineStart + 1));
   } catch (const json::exception& e) {
     // e.g. out_of_range.406, a number too large for any JSON number type; it carries no
     // position, so name the problem.

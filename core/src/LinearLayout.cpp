@@ -10,11 +10,17 @@
 namespace llcheck {
 namespace {
 
-uint64_t lowMask(int bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+uint64_t lowMask(int bits) {
+  return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+}
 
-bool isPow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+bool isPow2(uint64_t v) {
+  return v != 0 && (v & (v - 1)) == 0;
+}
 
-int log2Exact(uint64_t v) { return std::countr_zero(v); }
+int log2Exact(uint64_t v) {
+  return std::countr_zero(v);
+}
 
 std::string joinNames(const std::vector<DimName>& names) {
   std::string s = "[";
@@ -115,8 +121,8 @@ Result<LinearLayout> LinearLayout::build(std::span<const Dim> ins, std::span<con
         return makeError(std::string(what) + " dimension " + std::to_string(i) +
                          " has an empty name");
       if (side[i].sizeLog2 < 0 || side[i].sizeLog2 > 63)
-        return makeError(std::string(what) + " dimension '" + side[i].name.str() +
-                         "' has 2^" + std::to_string(side[i].sizeLog2) +
+        return makeError(std::string(what) + " dimension '" + side[i].name.str() + "' has 2^" +
+                         std::to_string(side[i].sizeLog2) +
                          " elements; at most 2^63 are supported");
       for (std::size_t j = 0; j < i; ++j)
         if (side[j].name == side[i].name)
@@ -126,9 +132,8 @@ Result<LinearLayout> LinearLayout::build(std::span<const Dim> ins, std::span<con
   }
   int inBits = totalBits(ins), outBits = totalBits(outs);
   if (inBits > kMaxBits)
-    return makeError("the input dimensions have " + std::to_string(inBits) +
-                     " bits in total (2^" + std::to_string(inBits) +
-                     " elements); llcheck supports at most 64");
+    return makeError("the input dimensions have " + std::to_string(inBits) + " bits in total (2^" +
+                     std::to_string(inBits) + " elements); llcheck supports at most 64");
   if (outBits > kMaxBits)
     return makeError("the output dimensions have " + std::to_string(outBits) +
                      " bits in total (2^" + std::to_string(outBits) +
@@ -162,11 +167,15 @@ Result<LinearLayout> LinearLayout::strided1D(uint64_t size, uint64_t stride, Dim
   if (!isPow2(stride))
     return makeError("stride " + std::to_string(stride) + " is not a power of two", "strided1D");
   int n = log2Exact(size), s = log2Exact(stride);
+  if (n + s > 63)
+    return makeError("size * stride = 2^" + std::to_string(n + s) +
+                         " exceeds the 2^63 limit of one dimension",
+                     "strided1D");
   Dim ins[1] = {{in, n}};
   Dim outs[1] = {{out, n + s}};
-  std::vector<uint64_t> cols;
+  std::vector<uint64_t> cols(static_cast<std::size_t>(n), 0);
   for (int i = 0; i < n; ++i)
-    cols.push_back(uint64_t{1} << (i + s));
+    cols[static_cast<std::size_t>(i)] = uint64_t{1} << (i + s);
   return build(ins, outs, cols);
 }
 
@@ -220,8 +229,8 @@ Result<LinearLayout> LinearLayout::create(const std::vector<DimBases>& bases,
   std::vector<uint64_t> cols;
   for (const DimBases& d : bases) {
     if (d.bases.size() > 63)
-      return makeError("has " + std::to_string(d.bases.size()) +
-                           " bases (2^" + std::to_string(d.bases.size()) +
+      return makeError("has " + std::to_string(d.bases.size()) + " bases (2^" +
+                           std::to_string(d.bases.size()) +
                            " elements); at most 63 bases per dimension are supported",
                        "input dimension '" + d.name.str() + "'");
     ins.push_back({d.name, static_cast<int>(d.bases.size())});
@@ -287,8 +296,12 @@ std::vector<DimSize> LinearLayout::getInDims() const {
   return v;
 }
 
-int LinearLayout::inDimIndex(DimName d) const { return indexOf(inDims(), d); }
-int LinearLayout::outDimIndex(DimName d) const { return indexOf(outDims(), d); }
+int LinearLayout::inDimIndex(DimName d) const {
+  return indexOf(inDims(), d);
+}
+int LinearLayout::outDimIndex(DimName d) const {
+  return indexOf(outDims(), d);
+}
 
 int LinearLayout::getInDimSizeLog2(DimName d) const {
   int i = inDimIndex(d);
@@ -300,9 +313,15 @@ int LinearLayout::getOutDimSizeLog2(DimName d) const {
   return i < 0 ? 0 : outs_[i].sizeLog2;
 }
 
-int LinearLayout::getTotalOutDimSizeLog2() const { return totalBits(outDims()); }
-int LinearLayout::inDimOffset(int i) const { return offsetOf(inDims(), i); }
-int LinearLayout::outDimOffset(int i) const { return offsetOf(outDims(), i); }
+int LinearLayout::getTotalOutDimSizeLog2() const {
+  return totalBits(outDims());
+}
+int LinearLayout::inDimOffset(int i) const {
+  return offsetOf(inDims(), i);
+}
+int LinearLayout::outDimOffset(int i) const {
+  return offsetOf(outDims(), i);
+}
 
 // ---- Bases ----------------------------------------------------------------------------------
 
@@ -388,8 +407,7 @@ Result<Point> LinearLayout::apply(const Point& ins) const {
   }
   for (std::size_t i = 0; i < ins_.size(); ++i)
     if (!seen[i])
-      return makeError("no value given for input dimension '" + ins_[i].name.str() + "'",
-                       "apply");
+      return makeError("no value given for input dimension '" + ins_[i].name.str() + "'", "apply");
   return unpackOut(applyFlat(packIn(ins)));
 }
 
@@ -652,10 +670,10 @@ Result<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout& outer) c
   for (const Dim& d : B.outs_) {
     int a = A.getOutDimSizeLog2(d.name);
     if (a < d.sizeLog2)
-      return opError("invertAndCompose",
-                     "output dimension '" + d.name.str() + "' has size " +
-                         std::to_string(pow2(d.sizeLog2)) +
-                         ", larger than in the outer layout (" + std::to_string(pow2(a)) + ")");
+      return opError("invertAndCompose", "output dimension '" + d.name.str() + "' has size " +
+                                             std::to_string(pow2(d.sizeLog2)) +
+                                             ", larger than in the outer layout (" +
+                                             std::to_string(pow2(a)) + ")");
     sameOutSizes = sameOutSizes && a == d.sizeLog2;
   }
   // As in Triton, the outer layout need not be surjective: it must cover this layout's image,
@@ -663,13 +681,16 @@ Result<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout& outer) c
 
   // Triton's broadcasting heuristic: an input dim whose sublayouts agree maps by the identity.
   FieldMoves bToA = outMoves(B.outDims(), A.outDims());
+  // Usually both pack their outputs alike (always in pseudoinvert): then no move is needed.
+  const bool repack = !samePacking(B.outDims(), A.outDims());
+  auto toA = [&](uint64_t c) { return repack ? applyMoves(bToA, c) : c; };
   auto isIdentityDim = [&](int ai) {
     int bi = B.inDimIndex(A.ins_[ai].name);
     if (bi < 0 || !sameOutSizes || A.ins_[ai].sizeLog2 != B.ins_[bi].sizeLog2)
       return false;
     int aOff = A.inDimOffset(ai), bOff = B.inDimOffset(bi);
     for (int b = 0; b < A.ins_[ai].sizeLog2; ++b)
-      if (applyMoves(bToA, B.columns_[bOff + b]) != A.columns_[aOff + b])
+      if (toA(B.columns_[bOff + b]) != A.columns_[aOff + b])
         return false;
     return true;
   };
@@ -697,7 +718,7 @@ Result<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout& outer) c
         r.columns_.push_back(uint64_t{1} << (A.inDimOffset(ai) + b));
         continue;
       }
-      auto x = basis.solve(applyMoves(bToA, B.columns_[j]));
+      auto x = basis.solve(toA(B.columns_[j]));
       if (!x)
         return opError("invertAndCompose",
                        "the outer layout does not cover this layout's image: " +
@@ -721,9 +742,8 @@ Result<LinearLayout> LinearLayout::invert() const {
 
 Result<LinearLayout> LinearLayout::pseudoinvert() const {
   if (!isSurjective())
-    return opError("pseudoinvert", "the layout is not surjective (rank " +
-                                       std::to_string(rank()) + " < " +
-                                       std::to_string(getTotalOutDimSizeLog2()) +
+    return opError("pseudoinvert", "the layout is not surjective (rank " + std::to_string(rank()) +
+                                       " < " + std::to_string(getTotalOutDimSizeLog2()) +
                                        " output bits), so it has no right inverse");
   LinearLayout identity;
   identity.ins_ = outs_;
@@ -739,12 +759,12 @@ Result<LinearLayout> LinearLayout::sublayout(const std::vector<DimName>& inNames
                                              const std::vector<DimName>& outNames) const {
   for (DimName d : inNames)
     if (!hasInDim(d))
-      return opError("sublayout", "'" + d.str() + "' is not an input dimension of " +
-                                      namesOf(inDims()));
+      return opError("sublayout",
+                     "'" + d.str() + "' is not an input dimension of " + namesOf(inDims()));
   for (DimName d : outNames)
     if (!hasOutDim(d))
-      return opError("sublayout", "'" + d.str() + "' is not an output dimension of " +
-                                      namesOf(outDims()));
+      return opError("sublayout",
+                     "'" + d.str() + "' is not an output dimension of " + namesOf(outDims()));
   auto keep = [](const std::vector<DimName>& v, DimName d) {
     return std::find(v.begin(), v.end(), d) != v.end();
   };
@@ -763,8 +783,7 @@ Result<LinearLayout> LinearLayout::sublayout(const std::vector<DimName>& inNames
       if (kept)
         cols.push_back(applyMoves(moves, columns_[j]));
   }
-  return build({ins.begin(), ins.size()}, {outs.begin(), outs.size()},
-               {cols.begin(), cols.size()});
+  return build({ins.begin(), ins.size()}, {outs.begin(), outs.size()}, {cols.begin(), cols.size()});
 }
 
 Result<bool> LinearLayout::sublayoutIsZero(const std::vector<DimName>& inNames,
@@ -835,13 +854,13 @@ Result<LinearLayout> LinearLayout::transposeIns(const std::vector<DimName>& orde
   for (DimName d : order) {
     int i = inDimIndex(d);
     if (i < 0)
-      return opError("transposeIns", "'" + d.str() + "' is not an input dimension of " +
-                                         namesOf(inDims()));
+      return opError("transposeIns",
+                     "'" + d.str() + "' is not an input dimension of " + namesOf(inDims()));
     ins.push_back(ins_[i]);
   }
   if (!sameNameSet({ins.begin(), ins.size()}, inDims()))
-    return opError("transposeIns", joinNames(order) + " is not a permutation of " +
-                                       namesOf(inDims()));
+    return opError("transposeIns",
+                   joinNames(order) + " is not a permutation of " + namesOf(inDims()));
   FixedVec<uint64_t, kMaxBits> cols;
   for (const Dim& d : ins) {
     int off = inDimOffset(inDimIndex(d.name));
@@ -856,13 +875,13 @@ Result<LinearLayout> LinearLayout::transposeOuts(const std::vector<DimName>& ord
   for (DimName d : order) {
     int k = outDimIndex(d);
     if (k < 0)
-      return opError("transposeOuts", "'" + d.str() + "' is not an output dimension of " +
-                                          namesOf(outDims()));
+      return opError("transposeOuts",
+                     "'" + d.str() + "' is not an output dimension of " + namesOf(outDims()));
     outs.push_back(outs_[k]);
   }
   if (!sameNameSet({outs.begin(), outs.size()}, outDims()))
-    return opError("transposeOuts", joinNames(order) + " is not a permutation of " +
-                                        namesOf(outDims()));
+    return opError("transposeOuts",
+                   joinNames(order) + " is not a permutation of " + namesOf(outDims()));
   FieldMoves moves = outMoves(outDims(), {outs.begin(), outs.size()});
   FixedVec<uint64_t, kMaxBits> cols;
   for (uint64_t c : columns_)
@@ -872,8 +891,8 @@ Result<LinearLayout> LinearLayout::transposeOuts(const std::vector<DimName>& ord
 
 Result<LinearLayout> LinearLayout::concatIns(const LinearLayout& other) const {
   if (!(outs_ == other.outs_))
-    return opError("concatIns", "the output dimensions differ: " + namesOf(outDims()) +
-                                    " and " + namesOf(other.outDims()) +
+    return opError("concatIns", "the output dimensions differ: " + namesOf(outDims()) + " and " +
+                                    namesOf(other.outDims()) +
                                     " (names, order and sizes must match)");
   std::vector<Dim> ins(ins_.begin(), ins_.end());
   ins.insert(ins.end(), other.ins_.begin(), other.ins_.end());
@@ -1049,9 +1068,7 @@ bool LinearLayout::equalIgnoringOutDimSizes(const LinearLayout& other) const {
 
 std::size_t LinearLayout::hash() const {
   std::size_t h = 0xcbf29ce484222325ull;
-  auto mix = [&h](uint64_t v) {
-    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-  };
+  auto mix = [&h](uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); };
   for (const Dim& d : ins_) {
     mix(d.name.id());
     mix(static_cast<uint64_t>(d.sizeLog2));

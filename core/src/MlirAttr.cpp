@@ -242,13 +242,10 @@ private:
         if (v.kind == AttrValue::Kind::Dict && e->kind != AttrValue::Kind::Identifier)
           return error("expected 'key = value' in the dictionary", e->line, e->column);
         // A bare identifier in a dictionary is a unit attribute (key present, no value).
-        if (v.kind == AttrValue::Kind::Dict)
-          {
+        if (v.kind == AttrValue::Kind::Dict) {
           int l = e->line, col = e->column;
           v.entries.push_back({e->text, std::move(*e), l, col});
-        }
-        else
-          {
+        } else {
           int l = e->line, col = e->column;
           v.entries.push_back({std::string(), std::move(*e), l, col});
         }

@@ -174,10 +174,10 @@ Result<LinearLayout> parseTritonString(std::string_view text, const std::string&
       auto point = c.number();
       std::size_t i = cur.bases.size();
       if (!point || i >= 63 || *point != (uint64_t{1} << i))
-        return c.error("expected " + dim + "=" +
-                       (i < 63 ? std::to_string(uint64_t{1} << i) : std::string("2^") +
-                                                                       std::to_string(i)) +
-                       " (bases are listed for 1, 2, 4, ... in order)");
+        return c.error(
+            "expected " + dim + "=" +
+            (i < 63 ? std::to_string(uint64_t{1} << i) : std::string("2^") + std::to_string(i)) +
+            " (bases are listed for 1, 2, 4, ... in order)");
       if (!c.eat("->") || !c.eat("("))
         return c.error("expected '-> ('");
       std::vector<uint64_t> values;
@@ -238,8 +238,9 @@ Result<LinearLayout> parseTritonString(std::string_view text, const std::string&
       sawOuts = true;
   }
   if (!sawOuts && !sawEmpty)
-    return makeError(bases.empty() ? "empty input: no layout found"
-                                   : "truncated layout: missing the line 'where out dims are: [...]'",
+    return makeError(bases.empty()
+                         ? "empty input: no layout found"
+                         : "truncated layout: missing the line 'where out dims are: [...]'",
                      source);
   // Check each basis against the out dims on the basis's own line.
   for (std::size_t d = 0; d < bases.size(); ++d)

@@ -168,7 +168,8 @@ std::string columnName(const LinearLayout& l, int flatBit) {
   int d = 0;
   while (d + 1 < l.getNumInDims() && l.inDimOffset(d + 1) <= flatBit)
     ++d;
-  return l.inDims()[d].name.str() + "=" + std::to_string(uint64_t{1} << (flatBit - l.inDimOffset(d)));
+  return l.inDims()[d].name.str() + "=" +
+         std::to_string(uint64_t{1} << (flatBit - l.inDimOffset(d)));
 }
 
 std::string inputDimNames(const LinearLayout& l) {
@@ -191,8 +192,8 @@ ColumnCheck distributedColumns(std::span<const uint64_t> cols, const LinearLayou
                                        " non-zero bits; a distributed layout allows at most one"};
     for (std::size_t i = 0; i < j; ++i)
       if (cols[j] != 0 && cols[i] == cols[j])
-        return {static_cast<int>(j), "repeats the non-zero column of " +
-                                         columnName(l, static_cast<int>(i))};
+        return {static_cast<int>(j),
+                "repeats the non-zero column of " + columnName(l, static_cast<int>(i))};
   }
   return {};
 }
@@ -245,7 +246,8 @@ Result<VerifyReport> verify(const LinearLayout& l, const VerifyOptions& options)
                                    enumeration);
   };
   auto pairText = [](std::optional<std::pair<uint64_t, uint64_t>> p) {
-    return p ? "inputs " + std::to_string(p->first) + " and " + std::to_string(p->second) + " collide"
+    return p ? "inputs " + std::to_string(p->first) + " and " + std::to_string(p->second) +
+                   " collide"
              : std::string("no collision");
   };
   auto missingText = [](std::optional<uint64_t> m) {
@@ -306,8 +308,8 @@ Result<VerifyReport> verify(const LinearLayout& l, const VerifyOptions& options)
         p.detail = sizes + "not injective: " + collisionText(l, *w.collision);
       } else {
         p.counterexample = surjectiveCx;
-        p.detail = sizes + "not surjective: no input maps to " +
-                   describeOutput(l.unpackOut(*w.missing));
+        p.detail =
+            sizes + "not surjective: no input maps to " + describeOutput(l.unpackOut(*w.missing));
       }
     }
     report.properties.push_back(std::move(p));
@@ -400,18 +402,18 @@ json toJson(const VerifyReport& r) {
   json contig = json::object();
   for (const auto& [d, n] : r.contiguity)
     contig[d.str()] = n;
-  return {{"layout", toJson(r.layout)},
-          {"kind", kindName(r.kind)},
-          {"properties", props},
-          {"free_variables", {{"masks", masks}, {"by", r.freeVariablesBy}}},
-          {"contiguity",
-           {{"num_consecutive", r.layout.getNumConsecutiveInOut()},
-            {"per_out_dim", contig},
-            {"by", r.contiguityBy}}},
-          {"enumeration",
-           {{"done", r.enumerationSkipped.empty()}, {"skipped", r.enumerationSkipped}}},
-          {"disagreements", r.disagreements},
-          {"ok", r.ok()}};
+  return {
+      {"layout", toJson(r.layout)},
+      {"kind", kindName(r.kind)},
+      {"properties", props},
+      {"free_variables", {{"masks", masks}, {"by", r.freeVariablesBy}}},
+      {"contiguity",
+       {{"num_consecutive", r.layout.getNumConsecutiveInOut()},
+        {"per_out_dim", contig},
+        {"by", r.contiguityBy}}},
+      {"enumeration", {{"done", r.enumerationSkipped.empty()}, {"skipped", r.enumerationSkipped}}},
+      {"disagreements", r.disagreements},
+      {"ok", r.ok()}};
 }
 
 std::string toText(const VerifyReport& r, const std::string& title) {

@@ -208,7 +208,9 @@ Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& op
   return l;
 }
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool startsWith(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
 
 std::string_view trimLeft(std::string_view s) {
   std::size_t i = 0;

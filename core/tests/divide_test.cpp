@@ -89,8 +89,16 @@ TEST(Divide, AnyQuotientFoundIsCorrect) {
     LinearLayout A = g.any(7);
     LinearLayout B = g.any(3);
     if (t % 2 && A.getNumInDims() > 0) {
+      // A prefix of A's first dim, the other dims of size 1, often with the dims reordered.
       DimName d = A.getInDimNames()[0];
       B = A.resizeInDim(d, uint64_t{1} << g.range(0, A.getInDimSizeLog2(d))).value();
+      for (DimName other : A.getInDimNames())
+        if (other != d)
+          B = B.resizeInDim(other, 1).value();
+      std::vector<DimName> ins = B.getInDimNames(), outs = B.getOutDimNames();
+      g.shuffle(ins);
+      g.shuffle(outs);
+      B = B.transposeIns(ins).value().transposeOuts(outs).value();
     }
     if (auto D = divideLeft(A, B)) {
       ++left;
@@ -141,6 +149,15 @@ TEST(Divide, NoQuotient) {
   LinearLayout swapped = LinearLayout::create({{i, {{2}, {1}}}}, {{o, 4}}, false).value();
   EXPECT_FALSE(divideRight(swapped, identity1D(2, i, o)).has_value());
   EXPECT_FALSE(divideLeft(swapped, identity1D(2, i, o)).has_value());
+  // B orders the dims unlike A: B * C cannot be A (its order would be B's), so no quotient.
+  LinearLayout ab = identity1D(2, S("a"), o) * identity1D(2, S("b"), S("p"));
+  LinearLayout ba = zeros1D(1, S("b"), S("p")) * zeros1D(1, S("a"), o);
+  EXPECT_FALSE(divideLeft(ab, ba).has_value());
+  // C * B takes C's (= A's) order first, so divideRight succeeds.
+  auto right = divideRight(ab, ba);
+  ASSERT_TRUE(right.has_value());
+  EXPECT_EQ(product(*right, ba).value(), ab);
+  EXPECT_TRUE(divideLeft(ab, zeros1D(1, S("a"), o) * zeros1D(1, S("b"), S("p"))).has_value());
 }
 
 } // namespace

@@ -118,5 +118,37 @@ TEST(Enumeration, QueriesMatchTheirDefinitions) {
   }
 }
 
+TEST(Enumeration, WideOutputSpacesGiveTheSameAnswers) {
+  // More than 2^30 outputs: the queries cannot keep a bitmap of the outputs and sort instead.
+  Gen g(2802);
+  for (int t = 0; t < kTrials / 2; ++t) {
+    LinearLayout l = g.any(8) * zeros1D(1, S("pad"), S("wide"), uint64_t{1} << 40);
+    auto e = EnumeratedLayout::build(l);
+    LL_ASSERT_OK(e);
+    Ref r(l);
+    std::vector<uint64_t> table = r.table();
+    std::optional<std::pair<uint64_t, uint64_t>> collision;
+    for (uint64_t x2 = 0; x2 < table.size() && !collision; ++x2)
+      for (uint64_t x1 = 0; x1 < x2 && !collision; ++x1)
+        if (table[x1] == table[x2])
+          collision = std::make_pair(x1, x2);
+    EXPECT_EQ(e->firstCollision(), collision) << l.toString();
+    std::set<uint64_t> reached(table.begin(), table.end());
+    uint64_t missing = 0;
+    while (reached.count(missing))
+      ++missing;
+    EXPECT_EQ(e->smallestMissingOutput(), missing);
+  }
+  // Outputs of 2^64 and more: nothing can be missing beyond what the inputs cover.
+  LinearLayout huge = identity1D(4, S("i"), S("o")) *
+                      zeros1D(1, S("pad"), S("w1"), uint64_t{1} << 40) *
+                      zeros1D(1, S("pad2"), S("w2"), uint64_t{1} << 22);
+  auto h = EnumeratedLayout::build(huge);
+  LL_ASSERT_OK(h);
+  EXPECT_EQ(h->totalOutputs(), 0u); // 2^64: saturated
+  EXPECT_EQ(h->smallestMissingOutput(), 4u);
+  EXPECT_EQ(h->firstCollision(), std::nullopt);
+}
+
 } // namespace
 } // namespace llcheck::test

@@ -23,7 +23,7 @@ inline void checkLayout(const LinearLayout& l) {
   if (!fromJson.ok() || !(*fromJson == l))
     fail("toJson -> layoutFromJson did not round-trip");
   VerifyOptions options;
-  options.maxEnumerationBits = 12; // keep each input fast
+  options.maxEnumerationBits = 12;  // keep each input fast
   auto report = verify(l, options); // throws LayoutError on an unconfirmed counterexample
   if (!report.ok())
     fail("verify() rejected a layout that parsed");

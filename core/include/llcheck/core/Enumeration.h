@@ -21,11 +21,11 @@ class EnumeratedLayout {
 public:
   /// Computes L(x) for every input x. An Error when the layout has more than 2^maxInputBits
   /// inputs.
-  [[nodiscard]] static Result<EnumeratedLayout> build(const std::vector<DimBases>& bases,
-                                                      const std::vector<DimSize>& outDims,
-                                                      int maxInputBits = kDefaultMaxEnumerationBits);
-  [[nodiscard]] static Result<EnumeratedLayout> build(const LinearLayout& layout,
-                                                      int maxInputBits = kDefaultMaxEnumerationBits) {
+  [[nodiscard]] static Result<EnumeratedLayout>
+  build(const std::vector<DimBases>& bases, const std::vector<DimSize>& outDims,
+        int maxInputBits = kDefaultMaxEnumerationBits);
+  [[nodiscard]] static Result<EnumeratedLayout>
+  build(const LinearLayout& layout, int maxInputBits = kDefaultMaxEnumerationBits) {
     return build(layout.getBases(), layout.getOutDims(), maxInputBits);
   }
 

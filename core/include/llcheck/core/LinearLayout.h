@@ -84,7 +84,7 @@ public:
   [[nodiscard]] static constexpr std::size_t capacity() { return N; }
   void push_back(const T& v) { data_[size_++] = v; }
   void clear() { size_ = 0; }
-  void resize(std::size_t n) { size_ = static_cast<uint8_t>(n); }
+  void resize(std::size_t n) { size_ = static_cast<uint32_t>(n); }
   T& operator[](std::size_t i) { return data_[i]; }
   const T& operator[](std::size_t i) const { return data_[i]; }
   T* begin() { return data_.data(); }
@@ -97,7 +97,7 @@ public:
 
 private:
   std::array<T, N> data_;
-  uint8_t size_ = 0;
+  uint32_t size_ = 0; // 32-bit: a byte-sized counter serialises push_back through memory
 };
 
 /// One dimension: its name and log2 of its size.
@@ -267,11 +267,11 @@ public:
   /// inputs and outer's outputs.
   [[nodiscard]] Result<LinearLayout> compose(const LinearLayout& outer) const;
 
-  /// C with this(x) = outer(C(x)) for all x: C = outer^-1 ∘ this when outer is invertible, and
-  /// otherwise the minimal solution in Triton's sense. Requires the same output dims (any order)
+  /// C with this(x) = outer(C(x)) for all x, chosen by Triton's rule below (for an invertible
+  /// outer and no identity dims, C = outer^-1 ∘ this). Requires the same output dims (any order)
   /// and outer.getOutDimSize(d) >= this->getOutDimSize(d). As in Triton, outer need not be
-  /// surjective: it is an error only when outer does not cover this layout's image (after step
-  /// 1 below).
+  /// surjective; it is an error when outer does not cover this layout's image once the identity
+  /// dims of step 1 are fixed, even where another C would exist (Triton asserts there).
   ///
   /// Which solution, when outer is not injective (exactly Triton's rule):
   /// 1. An input dim present in both whose sublayouts are equal (same bases, and every output
@@ -370,8 +370,7 @@ private:
 /// A's remaining bases are C's shifted above B's outputs. C has A's dimensions.
 [[nodiscard]] std::optional<LinearLayout> divideLeft(const LinearLayout& A, const LinearLayout& B);
 /// C with A = C * B, if one exists.
-[[nodiscard]] std::optional<LinearLayout> divideRight(const LinearLayout& A,
-                                                      const LinearLayout& B);
+[[nodiscard]] std::optional<LinearLayout> divideRight(const LinearLayout& A, const LinearLayout& B);
 
 /// The supremum of two ordered lists of names: a list containing both that keeps each one's
 /// relative order, preferring the first list's elements when several exist. nullopt if none
@@ -403,7 +402,7 @@ public:
   template <class T> [[nodiscard]] Result<std::vector<T>> apply(const std::vector<T>& values) const;
   /// The inverse permutation; an error if the action is not a permutation.
   [[nodiscard]] Result<ColumnAction> inverse() const;
-  /// ret[i] = this[other[i]]: first other's selection, then this one's, as Triton's.
+  /// ret[i] = this[other[i]], as Triton's: a.leftCompose(b).apply(L) == b.apply(a.apply(L)).
   [[nodiscard]] Result<ColumnAction> leftCompose(const ColumnAction& other) const;
   [[nodiscard]] bool isIdentity() const;
   [[nodiscard]] const std::vector<int>& action() const { return action_; }
@@ -416,8 +415,7 @@ private:
   int inSizeLog2_ = 0;
 };
 
-template <class T>
-Result<std::vector<T>> ColumnAction::apply(const std::vector<T>& values) const {
+template <class T> Result<std::vector<T>> ColumnAction::apply(const std::vector<T>& values) const {
   if (values.size() != (std::size_t{1} << inSizeLog2_))
     return makeError("ColumnAction on " + inDim_.str() + " expects " +
                      std::to_string(std::size_t{1} << inSizeLog2_) + " values, got " +

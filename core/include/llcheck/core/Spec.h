@@ -37,8 +37,7 @@ struct LoadedLayout {
 [[nodiscard]] Result<std::string> readInputFile(const std::string& path);
 
 /// The layout of an encoding attribute (today: #ttg.linear) over options.shape.
-[[nodiscard]] Result<LinearLayout> attributeToLayout(const AttrValue& attr,
-                                                     const SpecOptions& options,
-                                                     const std::string& source);
+[[nodiscard]] Result<LinearLayout>
+attributeToLayout(const AttrValue& attr, const SpecOptions& options, const std::string& source);
 
 } // namespace llcheck
