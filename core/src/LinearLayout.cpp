@@ -100,6 +100,15 @@ bool samePacking(std::span<const Dim> from, std::span<const Dim> to) {
   return std::equal(from.begin(), from.end(), to.begin(), to.end());
 }
 
+/// `all` without the names in `removed`, order kept.
+std::vector<DimName> without(const std::vector<DimName>& all, const std::vector<DimName>& removed) {
+  std::vector<DimName> rest;
+  for (DimName d : all)
+    if (std::find(removed.begin(), removed.end(), d) == removed.end())
+      rest.push_back(d);
+  return rest;
+}
+
 Error opError(const std::string& op, std::string message) {
   return makeError(std::move(message), op);
 }
@@ -454,13 +463,8 @@ bool LinearLayout::isTrivialOver(const std::vector<DimName>& dimNames) const {
   for (DimName d : dimNames)
     if (!hasInDim(d) || !hasOutDim(d) || getInDimSizeLog2(d) != getOutDimSizeLog2(d))
       return false;
-  std::vector<DimName> restIns, restOuts;
-  for (DimName d : getInDimNames())
-    if (std::find(dimNames.begin(), dimNames.end(), d) == dimNames.end())
-      restIns.push_back(d);
-  for (DimName d : getOutDimNames())
-    if (std::find(dimNames.begin(), dimNames.end(), d) == dimNames.end())
-      restOuts.push_back(d);
+  std::vector<DimName> restIns = without(getInDimNames(), dimNames);
+  std::vector<DimName> restOuts = without(getOutDimNames(), dimNames);
   // [[A, B], [C, D]] acting on (rest, dims): D must be the identity and B, C zero.
   auto square = sublayout(dimNames, dimNames);
   if (!square.ok())
@@ -475,13 +479,8 @@ bool LinearLayout::isTrivialOver(const std::vector<DimName>& dimNames) const {
 std::optional<LinearLayout> LinearLayout::quotient(const std::vector<DimName>& dimNames) const {
   if (!isTrivialOver(dimNames))
     return std::nullopt;
-  std::vector<DimName> restIns, restOuts;
-  for (DimName d : getInDimNames())
-    if (std::find(dimNames.begin(), dimNames.end(), d) == dimNames.end())
-      restIns.push_back(d);
-  for (DimName d : getOutDimNames())
-    if (std::find(dimNames.begin(), dimNames.end(), d) == dimNames.end())
-      restOuts.push_back(d);
+  std::vector<DimName> restIns = without(getInDimNames(), dimNames);
+  std::vector<DimName> restOuts = without(getOutDimNames(), dimNames);
   return sublayout(restIns, restOuts).value();
 }
 
