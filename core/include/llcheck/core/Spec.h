@@ -36,7 +36,8 @@ struct LoadedLayout {
 /// Reads a whole file (regular files only, at most kMaxInputBytes).
 [[nodiscard]] Result<std::string> readInputFile(const std::string& path);
 
-/// The layout of an encoding attribute (today: #ttg.linear) over options.shape.
+/// The layout of an encoding attribute (#ttg.linear, #ttg.blocked, #ttg.slice) over
+/// options.shape (required for #ttg.blocked and #ttg.slice).
 [[nodiscard]] Result<LinearLayout>
 attributeToLayout(const AttrValue& attr, const SpecOptions& options, const std::string& source);
 

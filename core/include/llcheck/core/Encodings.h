@@ -1,0 +1,63 @@
+// Triton's encoding attributes as linear layouts: the pure algorithms, after the attribute text
+// has been read (see Spec.cpp for the parsing). Each function returns exactly the LinearLayout
+// Triton 3.9's toLinearLayout(shape, attr) computes.
+#pragma once
+
+#include "llcheck/core/Error.h"
+#include "llcheck/core/LinearLayout.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace llcheck {
+
+/// The parameters of #ttg.blocked, one entry per tensor dim (cgaBases: one basis per block bit,
+/// each with one value per tensor dim; empty for a single CTA).
+struct BlockedParams {
+  std::vector<uint64_t> sizePerThread;
+  std::vector<uint64_t> threadsPerWarp;
+  std::vector<uint64_t> warpsPerCTA;
+  std::vector<uint64_t> order;
+  std::vector<std::vector<uint64_t>> cgaBases;
+};
+
+/// identity1D(n[order[0]], inDim, dim<order[0]>) * identity1D(n[order[1]], ...) * ...; the
+/// outputs stay in `order` (Triton transposes them to dim0, dim1, ... only after the CTA layout
+/// has been fitted to the shape, which grows the layout in this order: the data shows it).
+[[nodiscard]] Result<LinearLayout> identityND(DimName inDim, const std::vector<uint64_t>& sizes,
+                                              const std::vector<uint64_t>& order);
+
+/// The CGA layout block -> dim0.. from its bases; out sizes inferred from the bases.
+[[nodiscard]] Result<LinearLayout> makeCgaLayout(const std::vector<std::vector<uint64_t>>& bases,
+                                                 std::size_t rank);
+
+/// Shrinks each output dim larger than its desired size: the non-zero basis values of that dim
+/// (over all input dims) are zeroed from the largest down until the dim fits. With
+/// broadcastRegisters false, register bases that become all-zero are removed instead.
+[[nodiscard]] Result<LinearLayout> ensureLayoutNotLargerThan(const LinearLayout& layout,
+                                                             const std::vector<DimSize>& shape,
+                                                             bool broadcastRegisters = true);
+
+/// Grows each output dim smaller than its desired size by multiplying with
+/// identity1D(desired / actual, register, dim), in the layout's out-dim order.
+[[nodiscard]] Result<LinearLayout> ensureLayoutNotSmallerThan(const LinearLayout& layout,
+                                                              const std::vector<DimSize>& shape);
+
+/// Lays a CTA layout (register, lane, warp -> dims, in any order of dim0..) and a CGA layout
+/// (block -> dims) over `shape`: the result has exactly `shape` as its out sizes, outputs dim0,
+/// dim1, ...
+[[nodiscard]] Result<LinearLayout> combineCtaCgaWithShape(const LinearLayout& cta,
+                                                          const LinearLayout& cga,
+                                                          const std::vector<uint64_t>& shape);
+
+/// #ttg.blocked over `shape`. Parameters must be validated by the caller (equal lengths, powers
+/// of two, order a permutation); violations still give an Error, not a crash.
+[[nodiscard]] Result<LinearLayout> blockedToLinearLayout(const BlockedParams& params,
+                                                         const std::vector<uint64_t>& shape);
+
+/// #ttg.slice: the parent's layout (computed over the shape with a size-1 dim inserted at
+/// `dim`) with output `dim` removed, the later dims renumbered, and the register bases that
+/// became zero dropped.
+[[nodiscard]] Result<LinearLayout> sliceToLinearLayout(const LinearLayout& parent, int dim);
+
+} // namespace llcheck
