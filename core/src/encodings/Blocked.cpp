@@ -42,6 +42,16 @@ uint64_t desiredSize(const std::vector<DimSize>& shape, DimName d, uint64_t othe
   return otherwise;
 }
 
+/// Removes the register bases that map to 0: Triton drops registers that would only hold
+/// copies of other registers' elements.
+void dropZeroRegisterBases(std::vector<DimBases>& bases) {
+  for (DimBases& db : bases)
+    if (db.name == dims::kRegister)
+      std::erase_if(db.bases, [](const std::vector<uint64_t>& b) {
+        return std::all_of(b.begin(), b.end(), [](uint64_t v) { return v == 0; });
+      });
+}
+
 } // namespace
 
 Result<LinearLayout> identityND(DimName inDim, const std::vector<uint64_t>& sizes,
@@ -118,11 +128,7 @@ Result<LinearLayout> ensureLayoutNotLargerThan(const LinearLayout& layout,
     outDims[o].size = desired;
   }
   if (!broadcastRegisters)
-    for (DimBases& db : bases)
-      if (db.name == dims::kRegister)
-        std::erase_if(db.bases, [](const std::vector<uint64_t>& b) {
-          return std::all_of(b.begin(), b.end(), [](uint64_t v) { return v == 0; });
-        });
+    dropZeroRegisterBases(bases);
   return LinearLayout::create(bases, outDims, /*requireSurjective=*/false);
 }
 
@@ -228,11 +234,7 @@ Result<LinearLayout> blockedToLinearLayout(const BlockedParams& params,
     return combined.error();
   // Triton 3.9 drops the registers that broadcast (zero register bases) from a blocked layout.
   std::vector<DimBases> bases = combined->getBases();
-  for (DimBases& db : bases)
-    if (db.name == dims::kRegister)
-      std::erase_if(db.bases, [](const std::vector<uint64_t>& b) {
-        return std::all_of(b.begin(), b.end(), [](uint64_t v) { return v == 0; });
-      });
+  dropZeroRegisterBases(bases);
   auto ret = LinearLayout::create(bases, combined->getOutDims(), /*requireSurjective=*/false);
   if (!ret.ok())
     return ret.error();
@@ -248,14 +250,10 @@ Result<LinearLayout> sliceToLinearLayout(const LinearLayout& parent, int dim) {
     if (parent.outDims()[d].name != dims::standardOut(d))
       return makeError("the parent layout's outputs must be dim0, dim1, ...");
   std::vector<DimBases> bases = parent.getBases();
-  for (DimBases& db : bases) {
+  for (DimBases& db : bases)
     for (auto& b : db.bases)
       b.erase(b.begin() + dim);
-    if (db.name == dims::kRegister)
-      std::erase_if(db.bases, [](const std::vector<uint64_t>& b) {
-        return std::all_of(b.begin(), b.end(), [](uint64_t v) { return v == 0; });
-      });
-  }
+  dropZeroRegisterBases(bases);
   std::vector<DimSize> outs;
   for (int d = 0, k = 0; d < rank; ++d)
     if (d != dim)
