@@ -1,0 +1,56 @@
+// Private to core: the pieces every encoding reader shares (checked dictionaries, integer
+// arrays, bases, the shape), and the reader of each encoding family. A reader takes the parsed
+// attribute, checks every field with its position in the text, and calls the pure algorithm in
+// llcheck/core/Encodings.h. Spec.cpp dispatches on the attribute name.
+#pragma once
+
+#include "llcheck/core/Error.h"
+#include "llcheck/core/LinearLayout.h"
+#include "llcheck/core/MlirAttr.h"
+#include "llcheck/core/Spec.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llcheck::encodings {
+
+/// The one dictionary of `#NAME<{...}>`, its keys checked against `known` (each at most once)
+/// and `required` present.
+[[nodiscard]] Result<const AttrValue*> encodingDict(const AttrValue& attr, const std::string& name,
+                                                    const std::vector<std::string>& known,
+                                                    const std::vector<std::string>& required,
+                                                    const std::string& source);
+
+/// [a, b, ...] of non-negative integers (at most 2^32), exactly `rank` of them.
+[[nodiscard]] Result<std::vector<uint64_t>> readIntArray(const AttrValue& v, const std::string& key,
+                                                         std::size_t rank, bool powerOfTwo,
+                                                         const std::string& source);
+
+/// [[a, b], [c, d], ...] -> bases, every inner array of the same length (the rank); `rank` is
+/// set from the first basis when not given.
+[[nodiscard]] Result<std::vector<std::vector<uint64_t>>>
+readBasesArray(const AttrValue& v, const std::string& key, std::optional<std::size_t>& rank,
+               const std::string& source);
+
+/// "64x16".
+[[nodiscard]] std::string shapeText(const std::vector<uint64_t>& shape);
+
+/// options.shape, which the encodings whose layout depends on it require (rank >= 1, powers of
+/// two).
+[[nodiscard]] Result<std::vector<uint64_t>> requireShape(const AttrValue& attr,
+                                                         const std::string& name,
+                                                         const SpecOptions& options,
+                                                         const std::string& source);
+
+// The readers, one per encoding (the name without '#', "ttg.blocked").
+[[nodiscard]] Result<LinearLayout> linearEncoding(const AttrValue& attr,
+                                                  const SpecOptions& options,
+                                                  const std::string& source);
+[[nodiscard]] Result<LinearLayout> blockedEncoding(const AttrValue& attr,
+                                                   const SpecOptions& options,
+                                                   const std::string& source);
+[[nodiscard]] Result<LinearLayout> sliceEncoding(const AttrValue& attr, const SpecOptions& options,
+                                                 const std::string& source);
+
+} // namespace llcheck::encodings
