@@ -44,13 +44,22 @@ readBasesArray(const AttrValue& v, const std::string& key, std::optional<std::si
                                                          const std::string& source);
 
 // The readers, one per encoding (the name without '#', "ttg.blocked").
-[[nodiscard]] Result<LinearLayout> linearEncoding(const AttrValue& attr,
-                                                  const SpecOptions& options,
+[[nodiscard]] Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& options,
                                                   const std::string& source);
-[[nodiscard]] Result<LinearLayout> blockedEncoding(const AttrValue& attr,
-                                                   const SpecOptions& options,
-                                                   const std::string& source);
+[[nodiscard]] Result<LinearLayout>
+blockedEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
 [[nodiscard]] Result<LinearLayout> sliceEncoding(const AttrValue& attr, const SpecOptions& options,
                                                  const std::string& source);
+
+} // namespace llcheck::encodings
+
+namespace llcheck::encodings {
+
+/// #ttg.dot_op<{opIdx, parent = #ttg.amd_mfma<...> or #ttg.amd_wmma<...>, kWidth}> over
+/// options.shape: the dot_op reader (NvidiaAttr.cpp) hands AMD parents to this one (AmdAttr.cpp).
+[[nodiscard]] Result<LinearLayout> amdDotOperandEncoding(const AttrValue& attr,
+                                                         const AttrValue& parent, int64_t opIdx,
+                                                         int64_t kWidth, const SpecOptions& options,
+                                                         const std::string& source);
 
 } // namespace llcheck::encodings
