@@ -13,6 +13,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <string>
 
 #ifndef LLCHECK_SOURCE_DIR
@@ -23,12 +24,15 @@ namespace llcheck::enctest {
 
 using json = nlohmann::json;
 
-inline const json& cases() {
-  static const json j = [] {
-    std::ifstream in(LLCHECK_SOURCE_DIR "/tests/triton_reference/encodings/encoding_cases.json");
-    return json::parse(in);
-  }();
-  return j;
+/// A case file under tests/triton_reference/encodings/ (same format as encoding_cases.json).
+inline const json& cases(const std::string& file = "encoding_cases.json") {
+  static std::map<std::string, json> loaded;
+  auto it = loaded.find(file);
+  if (it == loaded.end()) {
+    std::ifstream in(LLCHECK_SOURCE_DIR "/tests/triton_reference/encodings/" + file);
+    it = loaded.emplace(file, json::parse(in)).first;
+  }
+  return it->second;
 }
 
 inline LinearLayout tritonLayout(const json& layout) {
@@ -64,9 +68,10 @@ struct Counts {
 /// Checks every case of `encoding` for which `skip` (when given) returns an empty reason;
 /// skipped cases are counted and printed with the reason.
 inline Counts checkEncoding(const std::string& encoding,
-                            const std::function<std::string(const json&)>& skip = {}) {
+                            const std::function<std::string(const json&)>& skip = {},
+                            const std::string& file = "encoding_cases.json") {
   Counts c;
-  for (const json& tc : cases()["encodings"][encoding]) {
+  for (const json& tc : cases(file)["encodings"][encoding]) {
     std::string id = tc["id"].get<std::string>();
     if (std::string why = skip ? skip(tc) : std::string(); !why.empty()) {
       ++c.skipped;
