@@ -112,6 +112,7 @@ Result<LinearLayout> attributeToLayout(const AttrValue& attr, const SpecOptions&
       {"ttg.linear", encodings::linearEncoding},
       {"ttg.blocked", encodings::blockedEncoding},
       {"ttg.slice", encodings::sliceEncoding},
+      {"ttg.dot_op", encodings::dotOperandEncoding},
   };
   std::string supported;
   for (const Entry& e : kReaders) {

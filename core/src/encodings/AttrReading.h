@@ -55,8 +55,17 @@ blockedEncoding(const AttrValue& attr, const SpecOptions& options, const std::st
 
 namespace llcheck::encodings {
 
-/// #ttg.dot_op<{opIdx, parent = #ttg.amd_mfma<...> or #ttg.amd_wmma<...>, kWidth}> over
-/// options.shape: the dot_op reader (NvidiaAttr.cpp) hands AMD parents to this one (AmdAttr.cpp).
+/// #ttg.dot_op<{opIdx, parent, kWidth}>: DotOperandAttr.cpp reads and checks the three fields
+/// and hands the parent to its family's reader below. kWidth is 0 where the attribute has none.
+[[nodiscard]] Result<LinearLayout>
+dotOperandEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
+
+/// dot_op of #ttg.nvidia_mma (versionMajor 2 or 3) or #ttg.blocked (NvidiaAttr.cpp).
+[[nodiscard]] Result<LinearLayout>
+nvidiaDotOperandEncoding(const AttrValue& attr, const AttrValue& parent, int64_t opIdx,
+                         int64_t kWidth, const SpecOptions& options, const std::string& source);
+
+/// dot_op of #ttg.amd_mfma or #ttg.amd_wmma (AmdAttr.cpp).
 [[nodiscard]] Result<LinearLayout> amdDotOperandEncoding(const AttrValue& attr,
                                                          const AttrValue& parent, int64_t opIdx,
                                                          int64_t kWidth, const SpecOptions& options,
