@@ -34,8 +34,13 @@ run: build
 	@$(BUILD)/cli/llcheck verify corpus/illegal/*.json || [ $$? -eq 1 ]
 	@echo "every layout in corpus/illegal/ was caught, as it must be"
 
+# The C++ tests and lit (ctest), then llcheck against Triton itself on the conformance grid
+# (pytest, in the virtualenv that scripts/setup-python.sh keeps).
+VENV ?= .venv
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	@LLCHECK_VENV=$(VENV) bash scripts/setup-python.sh
+	LLCHECK=$(BUILD)/cli/llcheck $(VENV)/bin/python -m pytest tests/triton -q -p no:cacheprovider
 
 $(SAN_BUILD)/build.ninja: | setup
 	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLLCHECK_WERROR=ON \

@@ -1,6 +1,7 @@
 // The llcheck command line: parses arguments, loads SPECs, calls the libraries and prints.
 // It holds no algorithm of its own. Exit status: 0 every checked property holds, 1 a property
 // is violated or a check failed, 2 bad input or usage (one line on stderr), 3 internal error.
+#include "Batch.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
 #include "llcheck/core/Spec.h"
@@ -275,11 +276,21 @@ int run(int argc, char** argv) {
                    "Enumerate layouts with at most 2^N inputs as a second opinion (0-28)")
       ->check(CLI::Range(0, 28));
 
+  std::string batchFile;
+  CLI::App* batch = app.add_subcommand(
+      "batch", "Print the linear layouts of many attributes, one JSON object per line (see "
+               "README: 'llcheck batch')");
+  batch
+      ->add_option("FILE", batchFile,
+                   "JSON lines {\"id\", \"attr\", \"shape\", \"num_warps\", "
+                   "\"threads_per_warp\"}, or - for stdin")
+      ->required();
+
   // CLI11 reports an unknown first word only as "A subcommand is required"; name it.
   if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "layout" &&
-      std::string(argv[1]) != "verify") {
+      std::string(argv[1]) != "verify" && std::string(argv[1]) != "batch") {
     printError("unknown command '" + std::string(argv[1]).substr(0, 64) +
-               "' (commands: layout, verify; run 'llcheck --help')");
+               "' (commands: layout, verify, batch; run 'llcheck --help')");
     return kExitBadInput;
   }
   try {
@@ -297,6 +308,13 @@ int run(int argc, char** argv) {
 
   if (*layout)
     return runLayout(layoutSpec, layoutOpts);
+  if (*batch) {
+    std::string message;
+    int status = cli::runBatch(batchFile, std::cout, message);
+    if (!message.empty())
+      printError(message);
+    return status;
+  }
   std::stringstream ss(require);
   for (std::string item; std::getline(ss, item, ',');)
     if (!item.empty())

@@ -261,4 +261,61 @@ Result<LinearLayout> sliceToLinearLayout(const LinearLayout& parent, int dim) {
   return LinearLayout::create(bases, outs, /*requireSurjective=*/false);
 }
 
+Result<LinearLayout> linearToShape(const LinearLayout& layout, const std::vector<uint64_t>& shape) {
+  const std::size_t rank = shape.size();
+  if (static_cast<std::size_t>(layout.getNumOutDims()) != rank)
+    return makeError("the layout has " + std::to_string(layout.getNumOutDims()) +
+                     " output dims but the shape has rank " + std::to_string(rank));
+  std::vector<DimName> canonical;
+  for (const DimSize& o : layout.getOutDims())
+    canonical.push_back(o.name);
+  std::vector<std::size_t> order;
+  auto note = [&](std::size_t d) {
+    if (std::find(order.begin(), order.end(), d) == order.end())
+      order.push_back(d);
+  };
+  if (layout.hasInDim(dims::kRegister)) {
+    const auto bases = layout.getBases();
+    for (const DimBases& in : bases) {
+      if (in.name != dims::kRegister)
+        continue;
+      for (std::size_t i = 0; i < in.bases.size(); ++i) {
+        const auto& basis = in.bases[i];
+        std::size_t nonZero = 0;
+        std::size_t first = rank;
+        for (std::size_t d = 0; d < rank; ++d)
+          if (basis[d] != 0) {
+            ++nonZero;
+            first = std::min(first, d);
+          }
+        if (nonZero > 1 || (nonZero == 1 && !std::has_single_bit(basis[first])))
+          return makeError("register basis " + std::to_string(i) +
+                           " moves in more than one dim or by a non-power of two (a swizzled "
+                           "basis): Triton cannot order such a #ttg.linear to lay it over a "
+                           "shape");
+        if (nonZero == 1)
+          note(first);
+      }
+    }
+  }
+  for (std::size_t d = rank; d-- > 0;)
+    note(d);
+  std::vector<DimName> permuted;
+  std::vector<DimSize> named;
+  for (std::size_t d : order) {
+    permuted.push_back(canonical[d]);
+    named.push_back({canonical[d], shape[d]});
+  }
+  auto l = layout.transposeOuts(permuted);
+  if (!l.ok())
+    return l.error();
+  l = ensureLayoutNotSmallerThan(*l, named);
+  if (!l.ok())
+    return l.error();
+  l = ensureLayoutNotLargerThan(*l, named, /*broadcastRegisters=*/false);
+  if (!l.ok())
+    return l.error();
+  return l->transposeOuts(canonical);
+}
+
 } // namespace llcheck

@@ -68,6 +68,9 @@ Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& op
                        attrLocation(source, attr));
     outs.push_back({dims::standardOut(static_cast<int>(d)), std::bit_ceil(maxValue + 1)});
   }
+  auto l = LinearLayout::create(bases, outs, /*requireSurjective=*/false);
+  if (!l.ok())
+    return l.error().within(attrLocation(source, attr));
   if (options.shape) {
     const auto& shape = *options.shape;
     if (shape.size() != *rank)
@@ -75,23 +78,11 @@ Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& op
                            std::to_string(*rank) + ") but --shape has rank " +
                            std::to_string(shape.size()),
                        attrLocation(source, attr));
-    for (std::size_t d = 0; d < *rank; ++d) {
-      if (shape[d] < outs[d].size)
-        return makeError("the bases reach index " + std::to_string(outs[d].size - 1) + " of dim" +
-                             std::to_string(d) + ", beyond --shape's size " +
-                             std::to_string(shape[d]),
-                         attrLocation(source, attr));
-      if (shape[d] > outs[d].size)
-        return makeError("--shape's dim" + std::to_string(d) + " is " + std::to_string(shape[d]) +
-                             " but the bases cover only " + std::to_string(outs[d].size) +
-                             "; tiling a #ttg.linear layout over a larger shape is not "
-                             "supported yet",
-                         attrLocation(source, attr));
-    }
+    auto tiled = linearToShape(*l, shape);
+    if (!tiled.ok())
+      return tiled.error().within(attrLocation(source, attr));
+    l = std::move(tiled);
   }
-  auto l = LinearLayout::create(bases, outs, /*requireSurjective=*/false);
-  if (!l.ok())
-    return l.error().within(attrLocation(source, attr));
   auto checkCount = [&](const std::optional<uint64_t>& given, DimName dim,
                         const char* flag) -> Error {
     if (given && *given != l->getInDimSize(dim))

@@ -60,4 +60,13 @@ struct BlockedParams {
 /// became zero dropped.
 [[nodiscard]] Result<LinearLayout> sliceToLinearLayout(const LinearLayout& parent, int dim);
 
+/// #ttg.linear laid over `shape` (Triton's LinearEncodingAttr::toLinearLayout): the out dims are
+/// put in the layout's order (the dims the register bases move in, first-seen first, then the
+/// rest from the last dim down), grown with ensureLayoutNotSmallerThan, cut with
+/// ensureLayoutNotLargerThan (register bases that become zero are dropped) and put back in
+/// dim0, dim1, ... order. Each register basis must move in at most one dim by a power of two:
+/// Triton cannot order swizzled register bases and aborts on them.
+[[nodiscard]] Result<LinearLayout> linearToShape(const LinearLayout& layout,
+                                                 const std::vector<uint64_t>& shape);
+
 } // namespace llcheck

@@ -1,0 +1,206 @@
+"""The conformance grid: Triton's own answers for a large set of (encoding, shape, num_warps) cases.
+
+The parameter sets come from the random generators of
+tests/triton_reference/encodings/generate.py (the recorded reference data), run with their own
+seed and GRID_SCALE times as many cases per encoding, so the grid is an independent, larger
+sample of the same parameter spaces. For each case Triton is asked, through Gluon, exactly as
+generate.py documents:
+
+    attr = <Gluon layout>._to_ir(b)                      b = gluon_ir.GluonOpBuilder(ctx)
+    text = the '#...' part of str(b.get_distributed_ty(f32, shape, attr))      distributed
+           or of str(b.get_shared_mem_desc_ty(elem, shape, attr, shape))        shared
+    ll   = b.to_linear_layout(attr, shape)
+
+Nothing about the answer is computed here. A case Triton rejects (a Python exception, or an
+abort that kills the process) is recorded as {"error": ...}. The cases run in forked workers that
+stream one result per case; when a worker aborts, the case it was on is recorded as an error and a
+new worker carries on after it.
+
+Run alone to write the grid as JSON lines (for the benchmark in bench/):
+    python tests/triton/grid.py -o build/triton_grid.jsonl
+"""
+
+import argparse
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "tests", "triton_reference", "encodings"))
+
+import generate as reference  # noqa: E402  (the recorded data's generators and helpers)
+import triton  # noqa: E402
+import triton._C.libtriton as lt  # noqa: E402
+
+GRID_SEED = "llcheck-grid-1"
+GRID_SCALE = 20
+# Shapes to print an attribute with when the case's own shape is refused by the type verifier:
+# the attribute text does not depend on the shape, only its printing needs a valid type.
+FALLBACK_SIZES = [16, 64, 256, 1, 4]
+
+
+def grid_cases(scale=GRID_SCALE):
+    """[(case id, encoding, spec, meta, shape)], deterministic for a given generate.py."""
+    cases = []
+    for name, gen, count in reference.GENERATORS:
+        rng = random.Random(f"{GRID_SEED}-{name}")
+        for i, (spec, meta, shape) in enumerate(gen(rng, count * scale)):
+            cases.append((f"{name}-{i:05d}", name, spec, meta, shape))
+    return cases
+
+
+def _type_text(b, encoding, spec, attr, shape):
+    if encoding in reference.SHARED_ENCODINGS:
+        bw = spec["args"].get("element_bitwidth", 16)
+        ety = getattr(b, reference.ELEM_TY.get(bw, "get_half_ty"))()
+        return str(b.get_shared_mem_desc_ty(ety, shape, attr, shape))
+    return str(b.get_distributed_ty(b.get_float_ty(), shape, attr))
+
+
+def _answer(b, case):
+    """Triton's answer for one case, as a JSON-able dict."""
+    cid, encoding, spec, meta, shape = case
+    rec = {"id": cid, "encoding": encoding, "shape": shape, "meta": meta}
+    try:
+        layout = reference.gluon_layout(spec)
+        rec["gluon"] = repr(layout)
+        attr = layout._to_ir(b)
+    except Exception as e:  # noqa: BLE001 - Gluon refused the parameters
+        rec["error"] = reference._exc(e)
+        rec["error_stage"] = "gluon layout"
+        return rec
+    for candidate in [shape] + [[s] * len(shape) for s in FALLBACK_SIZES]:
+        try:
+            rec["attr"] = reference._attr_from_type(_type_text(b, encoding, spec, attr, candidate))
+            if candidate is not shape:
+                rec["attr_printed_with_shape"] = candidate
+            break
+        except Exception:  # noqa: BLE001 - the type verifier refused attr+shape
+            continue
+    try:
+        res = b.to_linear_layout(attr, shape)
+    except Exception as e:  # noqa: BLE001
+        rec["error"] = reference._exc(e)
+        rec["error_stage"] = "to_linear_layout"
+        return rec
+    if encoding in reference.SHARED_ENCODINGS:
+        rec["ins"] = [["offset", [list(x) for x in res.offset_bases]],
+                      ["block", [list(x) for x in res.block_bases]]]
+        rec["outs"] = None
+        rec["alignment"] = res.alignment
+    else:
+        rec["ins"] = [["register", [list(x) for x in res.reg_bases]],
+                      ["lane", [list(x) for x in res.lane_bases]],
+                      ["warp", [list(x) for x in res.warp_bases]],
+                      ["block", [list(x) for x in res.block_bases]]]
+        rec["outs"] = list(res.shape)
+        rec["num_warps"] = 1 << len(res.warp_bases)
+        rec["threads_per_warp"] = 1 << len(res.lane_bases)
+    return rec
+
+
+def _worker(cases, start, fd):
+    """Child: answers cases[start:], one JSON line each, written as soon as it is known."""
+    ctx = lt.ir.context()
+    lt.ir.load_dialects(ctx)
+    b = lt.gluon_ir.GluonOpBuilder(ctx)
+    for i in range(start, len(cases)):
+        os.write(fd, (json.dumps([i, _answer(b, cases[i])]) + "\n").encode())
+
+
+def _run_range(cases):
+    """Answers every case of `cases` in forked workers; an abort costs one case."""
+    answers = [None] * len(cases)
+    start = 0
+    while start < len(cases):
+        r, w = os.pipe()
+        err = tempfile.TemporaryFile()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.close(r)
+                os.dup2(err.fileno(), 2)
+                os.dup2(err.fileno(), 1)
+                _worker(cases, start, w)
+            finally:
+                os._exit(0)
+        os.close(w)
+        with os.fdopen(r, "rb") as f:
+            data = f.read()
+        os.waitpid(pid, 0)
+        last = start - 1
+        for line in data.decode().splitlines():
+            try:
+                i, rec = json.loads(line)
+            except ValueError:
+                break  # a line cut short by the abort
+            answers[i] = rec
+            last = i
+        if last == len(cases) - 1:
+            break
+        # The worker died on case last + 1: Triton aborted (an LLVM fatal error or assertion).
+        err.seek(0)
+        cid, encoding, spec, meta, shape = cases[last + 1]
+        answers[last + 1] = {"id": cid, "encoding": encoding, "shape": shape, "meta": meta,
+                             "error": reference._clean_error(err.read().decode(errors="replace")),
+                             "error_stage": "abort"}
+        err.close()
+        start = last + 2
+    return answers
+
+
+def triton_grid(scale=GRID_SCALE, workers=2):
+    """Triton's answers for the whole grid, in case order."""
+    cases = grid_cases(scale)
+    chunk = (len(cases) + workers - 1) // workers
+    parts = [cases[i:i + chunk] for i in range(0, len(cases), chunk)]
+    if workers <= 1 or len(parts) <= 1:
+        return _run_range(cases)
+    # One forked process per part, each running its own abort-tolerant loop.
+    paths = []
+    pids = []
+    for part in parts:
+        fd, path = tempfile.mkstemp(suffix=".json")
+        os.close(fd)
+        paths.append(path)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                with open(path, "w") as f:
+                    json.dump(_run_range(part), f)
+            finally:
+                os._exit(0)
+        pids.append(pid)
+    answers = []
+    for pid, path in zip(pids, paths):
+        os.waitpid(pid, 0)
+        with open(path) as f:
+            answers.extend(json.load(f))
+        os.unlink(path)
+    return answers
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-o", "--output", required=True, help="JSON lines, one case per line")
+    ap.add_argument("--scale", type=int, default=GRID_SCALE)
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    answers = triton_grid(args.scale)
+    with open(args.output, "w") as f:
+        for a in answers:
+            f.write(json.dumps(a) + "\n")
+    print(f"triton {triton.__version__}: {len(answers)} cases in {time.perf_counter() - t0:.1f} s"
+          f" -> {args.output}")
+
+
+if __name__ == "__main__":
+    main()
