@@ -78,8 +78,8 @@ std::vector<Case> loadCases(const std::string& path) {
   while (std::getline(in, line))
     if (!line.empty()) {
       nlohmann::json j = nlohmann::json::parse(line);
-      cases.push_back(fromJson(j, j["id"].is_string() ? j["id"].get<std::string>()
-                                                        : j["id"].dump()));
+      cases.push_back(
+          fromJson(j, j["id"].is_string() ? j["id"].get<std::string>() : j["id"].dump()));
     }
   return cases;
 }
@@ -89,9 +89,9 @@ void BM_ConvertAll(benchmark::State& state) {
     for (const Case& c : gCases)
       benchmark::DoNotOptimize(convert(c));
   state.counters["cases"] = static_cast<double>(gCases.size());
-  state.counters["per_case"] =
-      benchmark::Counter(static_cast<double>(gCases.size()),
-                         benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["per_case"] = benchmark::Counter(static_cast<double>(gCases.size()),
+                                                  benchmark::Counter::kIsIterationInvariantRate |
+                                                      benchmark::Counter::kInvert);
 }
 
 void BM_Convert(benchmark::State& state, const Case* c) {

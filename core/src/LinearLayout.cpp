@@ -182,10 +182,10 @@ Result<LinearLayout> LinearLayout::strided1D(uint64_t size, uint64_t stride, Dim
                      "strided1D");
   Dim ins[1] = {{in, n}};
   Dim outs[1] = {{out, n + s}};
-  std::vector<uint64_t> cols(static_cast<std::size_t>(n), 0);
+  std::array<uint64_t, kMaxBits> cols{};
   for (int i = 0; i < n; ++i)
     cols[static_cast<std::size_t>(i)] = uint64_t{1} << (i + s);
-  return build(ins, outs, cols);
+  return build(ins, outs, {cols.data(), static_cast<std::size_t>(n)});
 }
 
 Result<LinearLayout> LinearLayout::identity1D(uint64_t size, DimName in, DimName out) {
@@ -201,8 +201,8 @@ Result<LinearLayout> LinearLayout::zeros1D(uint64_t size, DimName in, DimName ou
                      "zeros1D");
   Dim ins[1] = {{in, log2Exact(size)}};
   Dim outs[1] = {{out, log2Exact(outSize)}};
-  std::vector<uint64_t> cols(static_cast<std::size_t>(log2Exact(size)), 0);
-  return build(ins, outs, cols);
+  std::array<uint64_t, kMaxBits> cols{};
+  return build(ins, outs, {cols.data(), static_cast<std::size_t>(log2Exact(size))});
 }
 
 Result<LinearLayout> LinearLayout::create(const std::vector<DimBases>& bases,

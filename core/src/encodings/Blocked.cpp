@@ -17,22 +17,96 @@ std::string joinSizes(const std::vector<uint64_t>& v) {
   return s;
 }
 
+/// A layout taken apart for editing column by column (see LinearLayout.h, "Representation"):
+/// the encodings reshape layouts often, and the packed form needs no heap allocation.
+struct Packed {
+  FixedVec<Dim, kMaxDims> ins;
+  FixedVec<Dim, kMaxDims> outs;
+  FixedVec<uint64_t, kMaxBits> columns;
+
+  static Packed of(const LinearLayout& l) {
+    Packed p;
+    for (const Dim& d : l.inDims())
+      p.ins.push_back(d);
+    for (const Dim& d : l.outDims())
+      p.outs.push_back(d);
+    for (uint64_t c : l.columns())
+      p.columns.push_back(c);
+    return p;
+  }
+  [[nodiscard]] Result<LinearLayout> build() const {
+    return LinearLayout::fromColumns({ins.begin(), ins.size()}, {outs.begin(), outs.size()},
+                                     {columns.begin(), columns.size()});
+  }
+  [[nodiscard]] int inOffset(std::size_t i) const {
+    int off = 0;
+    for (std::size_t k = 0; k < i; ++k)
+      off += ins[k].sizeLog2;
+    return off;
+  }
+  [[nodiscard]] int outOffset(std::size_t o) const {
+    int off = 0;
+    for (std::size_t k = 0; k < o; ++k)
+      off += outs[k].sizeLog2;
+    return off;
+  }
+  /// Removes the columns of in dim `i` for which `drop(column)` holds.
+  template <class Pred> void dropColumns(std::size_t i, Pred drop) {
+    int begin = inOffset(i);
+    int end = begin + ins[i].sizeLog2;
+    FixedVec<uint64_t, kMaxBits> kept;
+    for (int j = 0; j < static_cast<int>(columns.size()); ++j) {
+      if (j >= begin && j < end && drop(columns[static_cast<std::size_t>(j)])) {
+        --ins[i].sizeLog2;
+        continue;
+      }
+      kept.push_back(columns[static_cast<std::size_t>(j)]);
+    }
+    columns = kept;
+  }
+  /// Removes bit field [offset, offset + width) from every column (the bits above move down).
+  void removeOutField(int offset, int width) {
+    uint64_t low = offset == 0 ? 0 : (~uint64_t{0} >> (64 - offset));
+    for (uint64_t& c : columns) {
+      uint64_t high = offset + width >= 64 ? 0 : (c >> (offset + width)) << offset;
+      c = (c & low) | high;
+    }
+  }
+};
+
+uint64_t fieldMask(int width) {
+  return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+}
+
 /// The layout with the in-dims register, lane, warp, block (missing ones of size 1), in that
 /// order, as Triton's distributed layouts always have them.
 Result<LinearLayout> withDistributedInDims(const LinearLayout& l) {
-  std::vector<DimBases> bases;
+  Packed in = Packed::of(l);
+  Packed out;
+  out.outs = in.outs;
+  for (const Dim& d : in.ins)
+    if (d.name != dims::kRegister && d.name != dims::kLane && d.name != dims::kWarp &&
+        d.name != dims::kBlock)
+      return makeError("unexpected input dimension " + d.name.str() + " in a distributed layout");
   for (DimName name : {dims::kRegister, dims::kLane, dims::kWarp, dims::kBlock}) {
-    DimBases db{name, {}};
-    if (l.hasInDim(name))
-      for (int i = 0; i < l.getInDimSizeLog2(name); ++i)
-        db.bases.push_back(l.getBasis(name, i));
-    bases.push_back(std::move(db));
+    int i = l.inDimIndex(name);
+    out.ins.push_back({name, i < 0 ? 0 : in.ins[static_cast<std::size_t>(i)].sizeLog2});
+    if (i >= 0)
+      for (int b = 0; b < in.ins[static_cast<std::size_t>(i)].sizeLog2; ++b)
+        out.columns.push_back(in.columns[static_cast<std::size_t>(in.inOffset(i) + b)]);
   }
-  for (DimName name : l.getInDimNames())
-    if (name != dims::kRegister && name != dims::kLane && name != dims::kWarp &&
-        name != dims::kBlock)
-      return makeError("unexpected input dimension " + name.str() + " in a distributed layout");
-  return LinearLayout::create(bases, l.getOutDims(), /*requireSurjective=*/false);
+  return out.build();
+}
+
+/// Removes the register bases that map to 0: Triton drops registers that would only hold
+/// copies of other registers' elements.
+Result<LinearLayout> dropZeroRegisterBases(const LinearLayout& l) {
+  int r = l.inDimIndex(dims::kRegister);
+  if (r < 0)
+    return l;
+  Packed p = Packed::of(l);
+  p.dropColumns(static_cast<std::size_t>(r), [](uint64_t c) { return c == 0; });
+  return p.build();
 }
 
 uint64_t desiredSize(const std::vector<DimSize>& shape, DimName d, uint64_t otherwise) {
@@ -42,16 +116,6 @@ uint64_t desiredSize(const std::vector<DimSize>& shape, DimName d, uint64_t othe
   return otherwise;
 }
 
-/// Removes the register bases that map to 0: Triton drops registers that would only hold
-/// copies of other registers' elements.
-void dropZeroRegisterBases(std::vector<DimBases>& bases) {
-  for (DimBases& db : bases)
-    if (db.name == dims::kRegister)
-      std::erase_if(db.bases, [](const std::vector<uint64_t>& b) {
-        return std::all_of(b.begin(), b.end(), [](uint64_t v) { return v == 0; });
-      });
-}
-
 } // namespace
 
 Result<LinearLayout> identityND(DimName inDim, const std::vector<uint64_t>& sizes,
@@ -59,19 +123,27 @@ Result<LinearLayout> identityND(DimName inDim, const std::vector<uint64_t>& size
   if (sizes.size() != order.size())
     return makeError(std::to_string(sizes.size()) + " sizes for an order of " +
                      std::to_string(order.size()) + " dims");
-  LinearLayout ret;
+  if (order.size() > kMaxDims)
+    return makeError("rank " + std::to_string(order.size()) + " is too large");
+  // The product of identity1D(sizes[d], inDim, dim<d>) over `order`: the out dims in that order,
+  // and input bit k mapped to packed output bit k.
+  Packed p;
+  int total = 0;
   for (uint64_t d : order) {
     if (d >= sizes.size())
       return makeError("order entry " + std::to_string(d) + " is out of range");
-    auto one = LinearLayout::identity1D(sizes[d], inDim, dims::standardOut(static_cast<int>(d)));
-    if (!one.ok())
-      return one.error();
-    auto p = product(ret, *one);
-    if (!p.ok())
-      return p.error();
-    ret = *p;
+    if (!std::has_single_bit(sizes[d]))
+      return makeError("size " + std::to_string(sizes[d]) + " is not a power of two");
+    int bits = std::countr_zero(sizes[d]);
+    p.outs.push_back({dims::standardOut(static_cast<int>(d)), bits});
+    total += bits;
+    if (total > kMaxBits)
+      return makeError("the layout would have more than " + std::to_string(kMaxBits) + " bits");
   }
-  return ret;
+  p.ins.push_back({inDim, total});
+  for (int k = 0; k < total; ++k)
+    p.columns.push_back(uint64_t{1} << k);
+  return p.build();
 }
 
 Result<LinearLayout> makeCgaLayout(const std::vector<std::vector<uint64_t>>& bases,
@@ -99,37 +171,41 @@ Result<LinearLayout> makeCgaLayout(const std::vector<std::vector<uint64_t>>& bas
 Result<LinearLayout> ensureLayoutNotLargerThan(const LinearLayout& layout,
                                                const std::vector<DimSize>& shape,
                                                bool broadcastRegisters) {
-  std::vector<DimBases> bases = layout.getBases();
-  std::vector<DimSize> outDims = layout.getOutDims();
-  for (std::size_t o = 0; o < outDims.size(); ++o) {
-    uint64_t desired = desiredSize(shape, outDims[o].name, outDims[o].size);
-    uint64_t actual = outDims[o].size;
-    if (actual <= desired)
+  Packed p = Packed::of(layout);
+  for (std::size_t o = 0; o < p.outs.size(); ++o) {
+    uint64_t desired = desiredSize(shape, p.outs[o].name, uint64_t{1} << p.outs[o].sizeLog2);
+    if (!std::has_single_bit(desired))
+      return makeError("size " + std::to_string(desired) + " for " + p.outs[o].name.str() +
+                       " is not a power of two");
+    int want = std::countr_zero(desired);
+    int width = p.outs[o].sizeLog2;
+    if (width <= want)
       continue;
-    // (in dim, basis index, value), largest value first; ties keep in-dim then basis order.
-    struct Entry {
-      std::size_t in;
-      std::size_t idx;
-      uint64_t value;
-    };
-    std::vector<Entry> entries;
-    for (std::size_t i = 0; i < bases.size(); ++i)
-      for (std::size_t b = 0; b < bases[i].bases.size(); ++b)
-        if (bases[i].bases[b][o] != 0)
-          entries.push_back({i, b, bases[i].bases[b][o]});
-    std::stable_sort(entries.begin(), entries.end(),
-                     [](const Entry& a, const Entry& b) { return a.value > b.value; });
-    for (const Entry& e : entries) {
-      if (actual <= desired)
-        break;
-      bases[e.in].bases[e.idx][o] = 0;
-      actual >>= 1;
-    }
-    outDims[o].size = desired;
+    // Zero the largest values of this dim (over all in dims) until it fits; equal values keep
+    // their order (in dim, then basis), as Triton's stable sort does.
+    int offset = p.outOffset(o);
+    std::array<std::pair<uint64_t, int>, kMaxBits> entries{};
+    std::size_t n = 0;
+    for (std::size_t j = 0; j < p.columns.size(); ++j)
+      if (uint64_t v = (p.columns[j] >> offset) & fieldMask(width); v != 0)
+        entries[n++] = {v, static_cast<int>(j)};
+    std::stable_sort(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(n),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    int excess = width - want;
+    for (std::size_t e = 0; e < n && excess > 0; ++e, --excess)
+      p.columns[static_cast<std::size_t>(entries[e].second)] &= ~(fieldMask(width) << offset);
+    for (uint64_t c : p.columns)
+      if (((c >> offset) & fieldMask(width)) >= desired)
+        return makeError(
+            "a basis still reaches " + std::to_string((c >> offset) & fieldMask(width)) + " in " +
+            p.outs[o].name.str() + " after shrinking it to " + std::to_string(desired));
+    p.removeOutField(offset + want, width - want);
+    p.outs[o].sizeLog2 = want;
   }
   if (!broadcastRegisters)
-    dropZeroRegisterBases(bases);
-  return LinearLayout::create(bases, outDims, /*requireSurjective=*/false);
+    if (int r = layout.inDimIndex(dims::kRegister); r >= 0)
+      p.dropColumns(static_cast<std::size_t>(r), [](uint64_t c) { return c == 0; });
+  return p.build();
 }
 
 Result<LinearLayout> ensureLayoutNotSmallerThan(const LinearLayout& layout,
@@ -233,9 +309,7 @@ Result<LinearLayout> blockedToLinearLayout(const BlockedParams& params,
   if (!combined.ok())
     return combined.error();
   // Triton 3.9 drops the registers that broadcast (zero register bases) from a blocked layout.
-  std::vector<DimBases> bases = combined->getBases();
-  dropZeroRegisterBases(bases);
-  auto ret = LinearLayout::create(bases, combined->getOutDims(), /*requireSurjective=*/false);
+  auto ret = dropZeroRegisterBases(*combined);
   if (!ret.ok())
     return ret.error();
   return withDistributedInDims(*ret);
@@ -249,16 +323,17 @@ Result<LinearLayout> sliceToLinearLayout(const LinearLayout& parent, int dim) {
   for (int d = 0; d < rank; ++d)
     if (parent.outDims()[d].name != dims::standardOut(d))
       return makeError("the parent layout's outputs must be dim0, dim1, ...");
-  std::vector<DimBases> bases = parent.getBases();
-  for (DimBases& db : bases)
-    for (auto& b : db.bases)
-      b.erase(b.begin() + dim);
-  dropZeroRegisterBases(bases);
-  std::vector<DimSize> outs;
+  Packed p = Packed::of(parent);
+  p.removeOutField(p.outOffset(static_cast<std::size_t>(dim)),
+                   p.outs[static_cast<std::size_t>(dim)].sizeLog2);
+  FixedVec<Dim, kMaxDims> outs;
   for (int d = 0, k = 0; d < rank; ++d)
     if (d != dim)
-      outs.push_back({dims::standardOut(k++), parent.getOutDimSize(dims::standardOut(d))});
-  return LinearLayout::create(bases, outs, /*requireSurjective=*/false);
+      outs.push_back({dims::standardOut(k++), p.outs[static_cast<std::size_t>(d)].sizeLog2});
+  p.outs = outs;
+  if (int r = parent.inDimIndex(dims::kRegister); r >= 0)
+    p.dropColumns(static_cast<std::size_t>(r), [](uint64_t c) { return c == 0; });
+  return p.build();
 }
 
 Result<LinearLayout> linearToShape(const LinearLayout& layout, const std::vector<uint64_t>& shape) {

@@ -79,9 +79,16 @@ Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& op
                            std::to_string(shape.size()),
                        attrLocation(source, attr));
     auto tiled = linearToShape(*l, shape);
-    if (!tiled.ok())
+    bool sameShape = true;
+    for (std::size_t d = 0; d < *rank; ++d)
+      sameShape = sameShape && outs[d].size == shape[d];
+    // Triton aborts on swizzled register bases even when the shape needs no tiling; the layout
+    // is then exactly what the attribute says, so llcheck gives it (tests/triton/
+    // known_differences.json lists this).
+    if (!tiled.ok() && !sameShape)
       return tiled.error().within(attrLocation(source, attr));
-    l = std::move(tiled);
+    if (tiled.ok())
+      l = std::move(tiled);
   }
   auto checkCount = [&](const std::optional<uint64_t>& given, DimName dim,
                         const char* flag) -> Error {
