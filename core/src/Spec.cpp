@@ -108,12 +108,16 @@ Result<LinearLayout> attributeToLayout(const AttrValue& attr, const SpecOptions&
     Reader read;
   };
   // One row per encoding; the readers live in encodings/.
+  // clang-format off
   static constexpr Entry kReaders[] = {
       {"ttg.linear", encodings::linearEncoding},
       {"ttg.blocked", encodings::blockedEncoding},
       {"ttg.slice", encodings::sliceEncoding},
       {"ttg.dot_op", encodings::dotOperandEncoding},
+      {"ttg.amd_mfma", encodings::amdMfmaEncoding},
+      {"ttg.amd_wmma", encodings::amdWmmaEncoding},
   };
+  // clang-format on
   std::string supported;
   for (const Entry& e : kReaders) {
     if (name == e.name)

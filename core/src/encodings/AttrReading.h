@@ -65,6 +65,12 @@ dotOperandEncoding(const AttrValue& attr, const SpecOptions& options, const std:
 nvidiaDotOperandEncoding(const AttrValue& attr, const AttrValue& parent, int64_t opIdx,
                          int64_t kWidth, const SpecOptions& options, const std::string& source);
 
+/// #ttg.amd_mfma and #ttg.amd_wmma (AmdAttr.cpp).
+[[nodiscard]] Result<LinearLayout>
+amdMfmaEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
+[[nodiscard]] Result<LinearLayout>
+amdWmmaEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
+
 /// dot_op of #ttg.amd_mfma or #ttg.amd_wmma (AmdAttr.cpp).
 [[nodiscard]] Result<LinearLayout> amdDotOperandEncoding(const AttrValue& attr,
                                                          const AttrValue& parent, int64_t opIdx,

@@ -1,0 +1,1 @@
+#ttg.amd_wmma<{version = 2, isTranspose = true}>
