@@ -50,8 +50,8 @@ std::string ttgirText(const TtgirModule& m, bool withOps, bool asAttr) {
      << m.notUnderstood.size() << " not understood\n";
   for (std::size_t i = 0; i < m.layouts.size(); ++i) {
     const TtgirLayout& l = m.layouts[i];
-    os << "\nlayout " << i << ": " << l.encoding << " over " << shapeText(l.shape) << " ("
-       << l.kind << ", line " << l.line << ")\n";
+    os << "\nlayout " << i << ": " << l.encoding << " over " << shapeText(l.shape) << " (" << l.kind
+       << ", line " << l.line << ")\n";
     if (l.attribute != l.encoding)
       os << "  " << l.attribute << "\n";
     if (!l.layout) {
@@ -93,15 +93,16 @@ nlohmann::json ttgirJson(const TtgirModule& m, bool withOps) {
   j["aliases"] = aliases;
   nlohmann::json types = nlohmann::json::array();
   for (const TtgirType& t : m.types) {
-    nlohmann::json o = {{"kind", t.kind == TtgirType::Kind::Tensor ? "tensor" : "memdesc"},
-                        {"text", t.text},
-                        {"shape", t.shape},
-                        {"element_type", t.elementType},
-                        {"encoding", t.encoding},
-                        {"layout", t.layout < 0 ? nlohmann::json(nullptr) : nlohmann::json(t.layout)},
-                        {"line", t.line},
-                        {"column", t.column},
-                        {"count", t.count}};
+    nlohmann::json o = {
+        {"kind", t.kind == TtgirType::Kind::Tensor ? "tensor" : "memdesc"},
+        {"text", t.text},
+        {"shape", t.shape},
+        {"element_type", t.elementType},
+        {"encoding", t.encoding},
+        {"layout", t.layout < 0 ? nlohmann::json(nullptr) : nlohmann::json(t.layout)},
+        {"line", t.line},
+        {"column", t.column},
+        {"count", t.count}};
     if (t.kind == TtgirType::Kind::MemDesc) {
       o["memory_space"] = t.memorySpace;
       o["mutable"] = t.isMutable;

@@ -97,8 +97,8 @@ Error checkStructure(std::string_view text, const std::string& source) {
       stack.push_back({c, line, col(i)});
       continue;
     }
-    bool closesAngle = c == '>' && !(i > 0 && text[i - 1] == '-') && !stack.empty() &&
-                       stack.back().c == '<';
+    bool closesAngle =
+        c == '>' && !(i > 0 && text[i - 1] == '-') && !stack.empty() && stack.back().c == '<';
     if (c == ')' || c == ']' || c == '}' || closesAngle) {
       if (stack.empty())
         return makeError(std::string("unexpected '") + c + "': nothing is open here",
@@ -190,9 +190,8 @@ std::string_view trailingLoc(std::string_view line) {
 
 /// Follows a location to a file position: "file":L:C, a named location "x"(inner), a call site
 /// (the callee first), a fused location (its first resolvable part), or an alias #locN.
-std::optional<std::string> resolveLoc(std::string_view loc,
-                                      const std::map<std::string, std::string>& locAliases,
-                                      int depth) {
+std::optional<std::string>
+resolveLoc(std::string_view loc, const std::map<std::string, std::string>& locAliases, int depth) {
   loc = trim(loc);
   if (depth > kMaxLocDepth || loc.empty())
     return std::nullopt;
@@ -557,8 +556,9 @@ private:
         } else if (type.kind == TtgirType::Kind::MemDesc && attrs == 1) {
           type.memorySpace = written;
         } else {
-          return typeProblem(l, at, makeError("unexpected attribute " + written + " in the type",
-                                              where(source_, l.number, column(s))));
+          return typeProblem(l, at,
+                             makeError("unexpected attribute " + written + " in the type",
+                                       where(source_, l.number, column(s))));
         }
         ++attrs;
       } else if (type.kind == TtgirType::Kind::MemDesc && startsWith(t.substr(i), "mutable")) {
@@ -577,9 +577,8 @@ private:
             ++i;
         }
       } else {
-        return typeProblem(l, at,
-                           makeError("unexpected text in the type",
-                                     where(source_, l.number, column(i))));
+        return typeProblem(
+            l, at, makeError("unexpected text in the type", where(source_, l.number, column(i))));
       }
       while (i < t.size() && t[i] == ' ')
         ++i;
@@ -695,19 +694,18 @@ private:
       return false;
     // Ops of these dialects that touch memory descriptors but move no tensor data.
     static const std::set<std::string> kNotMoving = {
-        "ttg.local_dealloc",     "ttg.async_commit_group", "ttg.async_wait",
-        "ttng.init_barrier",     "ttng.inval_barrier",     "ttng.wait_barrier",
-        "ttng.barrier_expect",   "ttng.arrive_barrier",    "ttng.fence_async_shared",
-        "ttng.tc_gen5_mma",      "ttng.tc_gen5_commit",    "ttng.warp_group_dot",
+        "ttg.local_dealloc", "ttg.async_commit_group", "ttg.async_wait", "ttng.init_barrier",
+        "ttng.inval_barrier", "ttng.wait_barrier", "ttng.barrier_expect", "ttng.arrive_barrier",
+        "ttng.fence_async_shared", "ttng.tc_gen5_mma", "ttng.tc_gen5_commit", "ttng.warp_group_dot",
         "ttng.warp_group_dot_wait",
         // Global memory <-> registers in one layout, like tt.load / tt.store.
-        "amdg.buffer_load",      "amdg.buffer_store",      "amdg.buffer_atomic_rmw",
+        "amdg.buffer_load", "amdg.buffer_store", "amdg.buffer_atomic_rmw",
         "amdg.buffer_atomic_cas"};
     if (kNotMoving.count(name))
       return false;
-    static const char* kWords[] = {"local_", "async_copy", "tma", "tmem_", "convert", "memdesc_",
-                                   "load", "store", "alloc", "transpose", "copy", "gather",
-                                   "scatter", "shuffle"};
+    static const char* kWords[] = {"local_",   "async_copy", "tma",     "tmem_",  "convert",
+                                   "memdesc_", "load",       "store",   "alloc",  "transpose",
+                                   "copy",     "gather",     "scatter", "shuffle"};
     for (const char* w : kWords)
       if (name.find(w) != std::string::npos)
         return true;
@@ -815,9 +813,9 @@ private:
       }
       auto it = aliases_.find(v.text);
       if (it == aliases_.end())
-        return makeError(
-            "#" + v.text + " is used but never defined (no line '#" + v.text + " = ...')",
-            attrLocation(source_, v));
+        return makeError("#" + v.text + " is used but never defined (no line '#" + v.text +
+                             " = ...')",
+                         attrLocation(source_, v));
       v = it->second;
       return substitute(v, depth + 1, broken);
     }
@@ -917,7 +915,8 @@ private:
           if (!unsupported && usesLinear(enc) &&
               l.error().message.find("--shape") != std::string::npos) {
             unsupported = true;
-            layout.error += " (#ttg.linear over a shape other than its bases' is not supported yet)";
+            layout.error +=
+                " (#ttg.linear over a shape other than its bases' is not supported yet)";
           }
           notUnderstood("encoding", what, at, layout.error, unsupported);
         }
@@ -941,12 +940,19 @@ private:
 const std::vector<std::string>& ttgirDataMovingOps() {
   // Each is printed as `OP operands : SOURCE -> DESTINATION` (local_alloc: `() -> DESTINATION`
   // when it allocates without a value).
-  static const std::vector<std::string> kOps = {
-      "ttg.convert_layout",   "ttg.local_alloc",         "ttg.local_load",
-      "ttg.local_store",      "ttg.async_copy_global_to_local",
-      "ttg.memdesc_index",    "ttg.memdesc_subslice",    "ttg.memdesc_trans",
-      "ttg.memdesc_reshape",  "ttng.tmem_alloc",         "ttng.tmem_load",
-      "ttng.tmem_store",      "amdg.in_thread_transpose"};
+  static const std::vector<std::string> kOps = {"ttg.convert_layout",
+                                                "ttg.local_alloc",
+                                                "ttg.local_load",
+                                                "ttg.local_store",
+                                                "ttg.async_copy_global_to_local",
+                                                "ttg.memdesc_index",
+                                                "ttg.memdesc_subslice",
+                                                "ttg.memdesc_trans",
+                                                "ttg.memdesc_reshape",
+                                                "ttng.tmem_alloc",
+                                                "ttng.tmem_load",
+                                                "ttng.tmem_store",
+                                                "amdg.in_thread_transpose"};
   return kOps;
 }
 

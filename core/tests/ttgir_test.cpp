@@ -130,7 +130,7 @@ TEST(Ttgir, OpsAndLocations) {
   EXPECT_EQ(m->layouts[static_cast<std::size_t>(cvt.dst.layout)].encoding, "#blocked1");
   EXPECT_EQ(cvt.shape, (std::vector<uint64_t>{32, 16}));
   EXPECT_EQ(cvt.elementType, "f16");
-  EXPECT_EQ(cvt.location, "helpers.py:20:4"); // callsite: the callee's position
+  EXPECT_EQ(cvt.location, "helpers.py:20:4");      // callsite: the callee's position
   EXPECT_EQ(m->ops[1].location, "small.ttgir:14"); // no loc(...): the TTGIR line
   EXPECT_EQ(m->ops[2].name, "ttg.local_alloc");
   EXPECT_EQ(m->ops[2].location, "kernel.py:7:14");
@@ -164,9 +164,9 @@ TEST(Ttgir, NotUnderstoodIsListed) {
   // The alias the attribute parser cannot read, the op that looks data-moving, the made-up
   // encoding (reported "not supported yet"), the tensor with no encoding, and the encoding
   // whose alias could not be read.
-  EXPECT_EQ(whats, (std::vector<std::string>{"alias t.ttgir:3:8", "op t.ttgir:5:3",
-                                             "type t.ttgir:8:28", "encoding t.ttgir:5:61 unsupported",
-                                             "encoding t.ttgir:7:61"}));
+  EXPECT_EQ(whats, (std::vector<std::string>{
+                       "alias t.ttgir:3:8", "op t.ttgir:5:3", "type t.ttgir:8:28",
+                       "encoding t.ttgir:5:61 unsupported", "encoding t.ttgir:7:61"}));
   ASSERT_EQ(m->ops.size(), 1u);
   EXPECT_EQ(m->layouts.size(), 3u);
 }
@@ -183,8 +183,9 @@ TEST(Ttgir, MalformedFilesAreErrorsWithPositions) {
       {good.substr(0, good.size() / 2),
        "t.ttgir:12:42: the file ends inside the '<' opened at line 12, column 29: is it cut "
        "short?"},
-      {"#blocked = " + kBlocked + "\nmodule {\n  %a = ttg.convert_layout %x : "
-                                  "tensor<4xf16, #blocked> -> tensor<4xf16, #nowhere>\n}\n",
+      {"#blocked = " + kBlocked +
+           "\nmodule {\n  %a = ttg.convert_layout %x : "
+           "tensor<4xf16, #blocked> -> tensor<4xf16, #nowhere>\n}\n",
        "t.ttgir:3:73: #nowhere is used but never defined (no line '#nowhere = ...')"},
       {"module {\n  %a = ttg.convert_layout %x : tensor<4xf16, #b -> tensor<4xf16, #b>\n}\n",
        "t.ttgir:2:38: '<' is not closed before the '}' at line 3, column 1"},
@@ -265,8 +266,7 @@ TEST(Ttgir, EveryCorpusFileIsUnderstood) {
   std::cout << "[ TTGIR    ] " << files.size() << " corpus files, " << layouts
             << " distinct (encoding, shape) per file summed, " << computed << " computed, "
             << unsupported << " encodings not supported yet (allowed: "
-            << (kAllowUnsupportedEncodings ? "yes" : "no") << "), " << ops
-            << " data-moving ops\n";
+            << (kAllowUnsupportedEncodings ? "yes" : "no") << "), " << ops << " data-moving ops\n";
   for (const auto& [name, n] : opCounts)
     std::cout << "[ TTGIR    ]   " << name << ": " << n << "\n";
   EXPECT_EQ(failures, 0u);
