@@ -2,6 +2,7 @@
 // It holds no algorithm of its own. Exit status: 0 every checked property holds, 1 a property
 // is violated or a check failed, 2 bad input or usage (one line on stderr), 3 internal error.
 #include "Batch.h"
+#include "TtgirOutput.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
 #include "llcheck/core/Spec.h"
@@ -97,10 +98,36 @@ std::string plural(std::size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
-int runLayout(const std::string& spec, const CommonOptions& o) {
+/// `llcheck layout FILE.ttgir`: exit 0 when everything in the module was understood, 1 when
+/// something was not (listed in the output), 2 when the file is malformed.
+int runTtgir(const std::string& path, const std::string& text, const CommonOptions& o,
+             const SpecOptions& opts, bool withOps) {
+  if (opts.shape) {
+    printError(path + ": --shape does not apply to a TTGIR file (each type gives its shape)");
+    return kExitBadInput;
+  }
+  auto m = readTtgir(text, path, TtgirOptions{opts.numWarps, opts.threadsPerWarp});
+  if (!m.ok()) {
+    printError(m.error().str());
+    return kExitBadInput;
+  }
+  if (o.format == "json")
+    std::cout << cli::ttgirJson(*m, withOps).dump() << "\n";
+  else
+    std::cout << cli::ttgirText(*m, withOps, o.format == "attr");
+  return m->notUnderstood.empty() ? kExitOk : kExitViolated;
+}
+
+int runLayout(const std::string& spec, const CommonOptions& o, bool withOps) {
   auto opts = specOptions(o);
   if (!opts.ok()) {
     printError(opts.error().str());
+    return kExitBadInput;
+  }
+  if (auto text = readInputFile(spec); text.ok() && looksLikeTtgir(*text))
+    return runTtgir(spec, *text, o, *opts, withOps);
+  if (withOps) {
+    printError(spec + ": --ops lists the data-moving ops of a TTGIR file; this is not one");
     return kExitBadInput;
   }
   auto loaded = loadSpec(spec, *opts);
@@ -243,15 +270,21 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", "llcheck 0.1.0");
   app.require_subcommand(1);
   app.footer("SPEC is a Layout JSON file, a file in Triton's printed form, a file holding an\n"
-             "attribute, or an inline attribute such as '#ttg.linear<{register = [[0, 1]], lane "
+             "attribute (or, for layout, a whole TTGIR module), or an inline attribute such as "
+             "'#ttg.linear<{register = [[0, 1]], lane "
              "= [...], warp = [...], block = []}>'.\n"
              "Exit status: 0 all checked properties hold, 1 a property is violated, 2 bad input "
              "or usage, 3 internal error.");
 
   CommonOptions layoutOpts;
   std::string layoutSpec;
-  CLI::App* layout = app.add_subcommand("layout", "Print the linear layout of SPEC");
-  layout->add_option("SPEC", layoutSpec, "The layout (file or inline attribute)")->required();
+  bool layoutOps = false;
+  CLI::App* layout = app.add_subcommand(
+      "layout", "Print the linear layout of SPEC, or every layout of a TTGIR file");
+  layout->add_option("SPEC", layoutSpec, "The layout (file or inline attribute) or a TTGIR file")
+      ->required();
+  layout->add_flag("--ops", layoutOps,
+                   "TTGIR files: also list the ops that move data between layouts");
   addCommonOptions(layout, layoutOpts);
   layout
       ->add_option("--format", layoutOpts.format,
@@ -307,7 +340,7 @@ int run(int argc, char** argv) {
   }
 
   if (*layout)
-    return runLayout(layoutSpec, layoutOpts);
+    return runLayout(layoutSpec, layoutOpts, layoutOps);
   if (*batch) {
     std::string message;
     int status = cli::runBatch(batchFile, std::cout, message);

@@ -19,11 +19,13 @@ printf ' - register=1 -> (0, 1)\n   register=2 -> (1, 0)\n - block is a size 1 d
 seed triton_text "$work/t1.txt" "$root"/tests/lit/Inputs/*.txt "$root"/tests/lit/Inputs/bad/*.txt
 printf '#ttg.linear<{register = [[0, 1], [1, 0]], lane = [[0, 2]], warp = [], block = []}>' > "$work/a1.mlir"
 seed attribute "$work/a1.mlir" "$root"/tests/lit/Inputs/*.mlir "$root"/tests/lit/Inputs/bad/*.mlir
+seed ttgir "$root"/tests/lit/Inputs/good/*.ttgir "$root"/tests/lit/Inputs/bad/*.ttgir \
+  "$root"/corpus/ttgir/*/cuda-sm90/softmax-fp32.ttgir
 printf '64x16' > "$work/s1"
 seed shape "$work/s1"
 
 status=0
-for target in layout_json triton_text attribute shape; do
+for target in layout_json triton_text attribute shape ttgir; do
   echo "fuzz_$target: ${seconds}s"
   if ! "$bin/fuzz_$target" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 "$work/$target" 2>"$work/$target.log"; then

@@ -64,6 +64,17 @@ public:
     return v;
   }
 
+  /// One value at `offset`, on file line `line`; `end` is set to just past it.
+  Result<AttrValue> valueAt(std::size_t offset, int line, std::size_t& end) {
+    pos_ = offset;
+    line_ = line;
+    std::size_t nl = s_.rfind('\n', offset == 0 ? 0 : offset - 1);
+    lineStart_ = nl == std::string_view::npos || offset == 0 ? 0 : nl + 1;
+    auto v = value(0);
+    end = pos_;
+    return v;
+  }
+
 private:
   std::string_view s_;
   const std::string& source_;
@@ -259,6 +270,18 @@ private:
 };
 
 } // namespace
+
+Result<AttrAt> parseAttributeAt(std::string_view text, std::size_t offset, int line,
+                                const std::string& source) {
+  if (offset > text.size())
+    return makeError("offset " + std::to_string(offset) + " is past the end of the text", source);
+  Parser p(text, source);
+  std::size_t end = 0;
+  auto v = p.valueAt(offset, line, end);
+  if (!v.ok())
+    return v.error();
+  return AttrAt{std::move(*v), end};
+}
 
 Result<AttrValue> parseAttribute(std::string_view text, const std::string& source) {
   if (text.size() > kMaxInputBytes)

@@ -4,6 +4,7 @@
 
 #include "encodings/AttrReading.h"
 #include "llcheck/core/Formats.h"
+#include "llcheck/core/Ttgir.h"
 
 #include <algorithm>
 #include <bit>
@@ -198,6 +199,16 @@ Result<LoadedLayout> loadFileSpec(const std::string& spec, const SpecOptions& op
   if (body.empty())
     return makeError("empty file: expected Layout JSON, Triton's printed form or an attribute",
                      spec);
+  if (looksLikeTtgir(body)) {
+    // A module holds many layouts; only `llcheck layout FILE` lists them. A malformed module
+    // is reported as such first.
+    auto m = readTtgir(*text, spec);
+    if (!m.ok())
+      return m.error();
+    return makeError("is a TTGIR module with " + std::to_string(m->layouts.size()) +
+                         " layouts; 'llcheck layout FILE' lists them (a SPEC is one layout)",
+                     spec);
+  }
   if (body[0] == '{' || body[0] == '[') {
     auto j = parseJsonText(*text, spec);
     if (!j.ok())

@@ -49,6 +49,18 @@ struct AttrEntry {
 /// "file.mlir:3:31". Nesting and size are bounded; any input yields a value or an Error.
 [[nodiscard]] Result<AttrValue> parseAttribute(std::string_view text, const std::string& source);
 
+/// A value parsed from the middle of a larger text (a TTGIR file), and the offset just past it.
+struct AttrAt {
+  AttrValue value;
+  std::size_t end = 0;
+};
+
+/// Parses one value (an attribute, alias, array, dictionary, ...) that starts at `offset` in
+/// `text`, a whole file whose line `line` holds `offset`; positions in the value and in errors
+/// are the file's lines and columns ("file.ttgir:3:31"). Text after the value is left alone.
+[[nodiscard]] Result<AttrAt> parseAttributeAt(std::string_view text, std::size_t offset, int line,
+                                              const std::string& source);
+
 /// "attribute at column 31" / "file.mlir:3:31" for a value parsed from `source`.
 [[nodiscard]] std::string attrLocation(const std::string& source, const AttrValue& v);
 

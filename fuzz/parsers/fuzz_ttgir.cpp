@@ -1,0 +1,30 @@
+// Fuzz target: a whole TTGIR module -> aliases, types, layouts, ops. Whatever reads must be
+// consistent: every index points into its list, and every layout computed passes verify.
+#include "RoundTrip.h"
+
+#include "llcheck/core/Ttgir.h"
+
+#include <string_view>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace llcheck;
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  (void)looksLikeTtgir(text);
+  auto m = readTtgir(text, "fuzz.ttgir");
+  if (!m.ok())
+    return 0;
+  auto inRange = [&](int i) { return i >= -1 && i < static_cast<int>(m->layouts.size()); };
+  for (const TtgirType& t : m->types)
+    if (!inRange(t.layout))
+      fuzz::fail("a type's layout index is out of range");
+  for (const TtgirOp& op : m->ops)
+    if (!inRange(op.dst.layout) || (op.src && !inRange(op.src->layout)))
+      fuzz::fail("an op's layout index is out of range");
+  for (const TtgirLayout& l : m->layouts) {
+    if (l.layout.has_value() == !l.error.empty())
+      fuzz::fail("a layout must have either a value or an error");
+    if (l.layout)
+      fuzz::checkLayout(*l.layout);
+  }
+  return 0;
+}
