@@ -516,15 +516,20 @@ std::optional<std::vector<DimName>> supremum(const std::vector<DimName>& x,
   return out;
 }
 
-std::vector<DimName> mergeDimOrder(const std::vector<DimName>& x, const std::vector<DimName>& y) {
+namespace {
+
+/// mergeDimOrder on any two name lists (x[i], x.size()), into `out` (which must hold
+/// x.size() + y.size() names): product() merges without touching the heap.
+template <class X, class Y, class Out> void mergeDimOrderInto(const X& x, const Y& y, Out& out) {
   // Triton's `supremum` (lib/Tools/LayoutUtils.cpp), step by step. Its "Supremum does not
   // exist" branches are unreachable, so it returns a merged list for any two lists.
   constexpr std::size_t kNone = ~std::size_t{0};
-  auto pos = [](const std::vector<DimName>& v, DimName d) {
-    auto it = std::find(v.begin(), v.end(), d);
-    return it == v.end() ? kNone : static_cast<std::size_t>(it - v.begin());
+  auto pos = [](const auto& v, DimName d) {
+    for (std::size_t k = 0; k < v.size(); ++k)
+      if (v[k] == d)
+        return k;
+    return kNone;
   };
-  std::vector<DimName> out;
   auto taken = [&out](DimName d) { return std::find(out.begin(), out.end(), d) != out.end(); };
   std::size_t i = 0, j = 0;
   while (i < x.size() || j < y.size()) {
@@ -564,14 +569,29 @@ std::vector<DimName> mergeDimOrder(const std::vector<DimName>& x, const std::vec
     else
       out.push_back(y[j++]);
   }
+}
+
+/// The names of a dim list, without allocating.
+struct DimNames {
+  std::span<const Dim> dims;
+  [[nodiscard]] std::size_t size() const { return dims.size(); }
+  DimName operator[](std::size_t i) const { return dims[i].name; }
+};
+
+} // namespace
+
+std::vector<DimName> mergeDimOrder(const std::vector<DimName>& x, const std::vector<DimName>& y) {
+  std::vector<DimName> out;
+  mergeDimOrderInto(x, y, out);
   return out;
 }
 
 Result<LinearLayout> product(const LinearLayout& inner, const LinearLayout& outer) {
   // Triton merges the dim orders with its `supremum`, which never fails: common dims in
   // different orders ([a, b] and [b, a]) are merged too (to [a, b]).
-  auto inNames = mergeDimOrder(inner.getInDimNames(), outer.getInDimNames());
-  auto outNames = mergeDimOrder(inner.getOutDimNames(), outer.getOutDimNames());
+  FixedVec<DimName, 2 * kMaxDims> inNames, outNames;
+  mergeDimOrderInto(DimNames{inner.inDims()}, DimNames{outer.inDims()}, inNames);
+  mergeDimOrderInto(DimNames{inner.outDims()}, DimNames{outer.outDims()}, outNames);
   if (inNames.size() > kMaxDims || outNames.size() > kMaxDims)
     return opError("product", "the result would have more than " + std::to_string(kMaxDims) +
                                   " dimensions on one side");
