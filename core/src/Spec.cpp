@@ -113,6 +113,7 @@ Result<LinearLayout> attributeToLayout(const AttrValue& attr, const SpecOptions&
       {"ttg.blocked", encodings::blockedEncoding},
       {"ttg.slice", encodings::sliceEncoding},
       {"ttg.dot_op", encodings::dotOperandEncoding},
+      {"ttg.nvidia_mma", encodings::nvidiaMmaEncoding},
   };
   std::string supported;
   for (const Entry& e : kReaders) {
