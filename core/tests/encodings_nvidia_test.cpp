@@ -53,10 +53,9 @@ std::string basesList(const json& v) {
 std::string composeAttr(const json& spec) {
   const std::string enc = spec["encoding"];
   const json& a = spec["args"];
-  std::string cga =
-      a.contains("cga_layout") && !a["cga_layout"].empty()
-          ? ", CGALayout = " + basesList(a["cga_layout"])
-          : "";
+  std::string cga = a.contains("cga_layout") && !a["cga_layout"].empty()
+                        ? ", CGALayout = " + basesList(a["cga_layout"])
+                        : "";
   if (enc == "nvidia_mma")
     return "#ttg.nvidia_mma<{versionMajor = " + std::to_string(a["version"][0].get<int>()) +
            ", versionMinor = " + std::to_string(a["version"][1].get<int>()) +
@@ -158,7 +157,9 @@ void expectError(const std::string& text, const std::string& fragment,
   EXPECT_NE(l.error().str().find("attribute at column"), std::string::npos) << l.error().str();
 }
 
-std::string mma(const std::string& fields) { return "#ttg.nvidia_mma<{" + fields + "}>"; }
+std::string mma(const std::string& fields) {
+  return "#ttg.nvidia_mma<{" + fields + "}>";
+}
 
 const std::string kMmaV2 =
     mma("versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]");
@@ -256,10 +257,8 @@ TEST(EncodingsNvidia, MmaTileByHand) {
   ASSERT_TRUE(l.ok()) << l.error().str();
   for (uint64_t lane = 0; lane < 32; ++lane)
     for (uint64_t reg = 0; reg < 4; ++reg) {
-      auto out = l->apply({{dims::kRegister, reg},
-                           {dims::kLane, lane},
-                           {dims::kWarp, 0},
-                           {dims::kBlock, 0}});
+      auto out = l->apply(
+          {{dims::kRegister, reg}, {dims::kLane, lane}, {dims::kWarp, 0}, {dims::kBlock, 0}});
       ASSERT_TRUE(out.ok());
       uint64_t row = lane / 4 + 8 * (reg / 2);
       uint64_t col = 2 * (lane % 4) + reg % 2;

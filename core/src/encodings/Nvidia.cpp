@@ -120,7 +120,9 @@ Result<LinearLayout> withWarps(const LinearLayout& tile, const Result<LinearLayo
   return product(tile, *warps);
 }
 
-std::string rankText(std::size_t n) { return std::to_string(n); }
+std::string rankText(std::size_t n) {
+  return std::to_string(n);
+}
 
 Error checkRank(const char* what, std::size_t got, std::size_t rank) {
   if (got != rank)
@@ -187,8 +189,7 @@ Result<LinearLayout> nvidiaMmaTile(const std::vector<uint64_t>& tileShape, uint6
   if (!std::has_single_bit(kWidth))
     return makeError("kWidth " + std::to_string(kWidth) + " is not a power of two");
   if (m % 8 != 0 || !std::has_single_bit(m / 8))
-    return makeError("the mma tile's M (" + std::to_string(m) +
-                     ") must be 8 times a power of two");
+    return makeError("the mma tile's M (" + std::to_string(m) + ") must be 8 times a power of two");
   if (n % (kWidth * 4) != 0 || !std::has_single_bit(n / (kWidth * 4)))
     return makeError("the mma tile's N (" + std::to_string(n) + ") must be kWidth * 4 = " +
                      std::to_string(kWidth * 4) + " times a power of two");
@@ -231,8 +232,7 @@ Result<LinearLayout> nvidiaMmaToLinearLayout(const NvidiaMmaParams& mma,
   auto tile = nvidiaMmaTile(*tileShape, 2, rowMajor, rowMajor);
   if (!tile.ok())
     return tile.error();
-  auto cta =
-      withWarps(*tile, identityND(dims::kWarp, mma.warpsPerCTA, mmaWarpOrder(mma, rank)));
+  auto cta = withWarps(*tile, identityND(dims::kWarp, mma.warpsPerCTA, mmaWarpOrder(mma, rank)));
   if (!cta.ok())
     return cta.error();
   return layOver(*cta, checkedCgaLayout(mma.cgaBases, rank), shape);
@@ -265,9 +265,8 @@ Result<LinearLayout> nvidiaMmaDotOperandToLinearLayout(const NvidiaMmaParams& mm
   if (!tile.ok())
     return tile.error();
   std::size_t kDim = isA ? rank - 1 : rank - 2;
-  auto cta = withWarps(*tile, broadcastedDotOperandLayout(mma.warpsPerCTA,
-                                                          mmaWarpOrder(mma, rank), kDim,
-                                                          dims::kWarp));
+  auto cta = withWarps(*tile, broadcastedDotOperandLayout(mma.warpsPerCTA, mmaWarpOrder(mma, rank),
+                                                          kDim, dims::kWarp));
   if (!cta.ok())
     return cta.error();
   return layOver(*cta, dotOperandCgaLayout(mma.cgaBases, rank, kDim), shape);
@@ -277,8 +276,7 @@ Result<LinearLayout> fmaDotOperandToLinearLayout(const BlockedParams& blocked, i
                                                  const std::vector<uint64_t>& shape) {
   std::size_t rank = shape.size();
   if (rank < 2)
-    return makeError("a dot operand needs a shape of rank at least 2, got rank " +
-                     rankText(rank));
+    return makeError("a dot operand needs a shape of rank at least 2, got rank " + rankText(rank));
   for (const auto* v :
        {&blocked.sizePerThread, &blocked.threadsPerWarp, &blocked.warpsPerCTA, &blocked.order})
     if (v->size() != rank)
@@ -292,12 +290,12 @@ Result<LinearLayout> fmaDotOperandToLinearLayout(const BlockedParams& blocked, i
   auto regs = identityND(dims::kRegister, threadSize, blocked.order);
   if (!regs.ok())
     return regs.error();
-  auto cta = chain(*regs, broadcastedDotOperandLayout(blocked.threadsPerWarp, blocked.order,
-                                                      kDim, dims::kLane));
+  auto cta = chain(
+      *regs, broadcastedDotOperandLayout(blocked.threadsPerWarp, blocked.order, kDim, dims::kLane));
   if (!cta.ok())
     return cta.error();
-  cta = chain(*cta, broadcastedDotOperandLayout(blocked.warpsPerCTA, blocked.order, kDim,
-                                                dims::kWarp));
+  cta = chain(*cta,
+              broadcastedDotOperandLayout(blocked.warpsPerCTA, blocked.order, kDim, dims::kWarp));
   if (!cta.ok())
     return cta.error();
   return layOver(*cta, dotOperandCgaLayout(blocked.cgaBases, rank, kDim), shape);

@@ -48,9 +48,9 @@ struct NvidiaMmaParams {
 /// #ttg.dot_op<{opIdx, parent = #ttg.nvidia_mma, kWidth}> over `shape` ([.., M, K] for operand
 /// A, opIdx 0; [.., K, N] for operand B, opIdx 1). Warps that differ only along K hold the same
 /// data (their bases are zero), and so do the blocks.
-[[nodiscard]] Result<LinearLayout> nvidiaMmaDotOperandToLinearLayout(const NvidiaMmaParams& mma,
-                                                                     int opIdx, uint64_t kWidth,
-                                                                     const std::vector<uint64_t>& shape);
+[[nodiscard]] Result<LinearLayout>
+nvidiaMmaDotOperandToLinearLayout(const NvidiaMmaParams& mma, int opIdx, uint64_t kWidth,
+                                  const std::vector<uint64_t>& shape);
 
 /// #ttg.dot_op<{opIdx, parent = #ttg.blocked}> (the operand of an FMA dot) over `shape`: each
 /// thread holds the whole K extent in registers; lanes, warps and blocks broadcast along K.
