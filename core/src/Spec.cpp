@@ -117,6 +117,7 @@ Result<LinearLayout> attributeToLayout(const AttrValue& attr, const SpecOptions&
       {"ttg.dot_op", encodings::dotOperandEncoding},
       {"ttg.amd_mfma", encodings::amdMfmaEncoding},
       {"ttg.amd_wmma", encodings::amdWmmaEncoding},
+      {"ttg.nvidia_mma", encodings::nvidiaMmaEncoding},
   };
   // clang-format on
   std::string supported;

@@ -133,6 +133,7 @@ TEST(LinearAttr, LoadSpecErrors) {
   expectError("#ttg.linear<{register = 3, lane = [], warp = [], block = []}>", "must be an array");
   expectError("#ttg.linear<{register = [], lane = [], warp = [], block = []}>", "--shape");
   expectError("#ttg.frobnicate<{versionMajor = 2}>", "not supported");
+  expectError("#ttg.nvidia_mma<{versionMajor = 2}>", "missing 'warpsPerCTA'");
   expectError("#ttg.blocked<{sizePerThread = [1]}>", "missing 'threadsPerWarp'");
   expectError("#blocked1", "alias");
   expectError("#ttg.linear<{register = [[0, 1]]", "");

@@ -50,6 +50,9 @@ readBasesArray(const AttrValue& v, const std::string& key, std::optional<std::si
 blockedEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
 [[nodiscard]] Result<LinearLayout> sliceEncoding(const AttrValue& attr, const SpecOptions& options,
                                                  const std::string& source);
+/// #ttg.nvidia_mma (NvidiaAttr.cpp).
+[[nodiscard]] Result<LinearLayout>
+nvidiaMmaEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
 
 } // namespace llcheck::encodings
 

@@ -15,8 +15,8 @@ Result<LinearLayout> dotOperandEncoding(const AttrValue& attr, const SpecOptions
     return makeError("opIdx must be 0 (operand A) or 1 (operand B)", attrLocation(source, *opIdx));
   int64_t kWidth = 0;
   if (const AttrValue* k = (*dict)->find("kWidth")) {
-    if (k->kind != AttrValue::Kind::Integer || k->integer <= 0 || k->integer > 64)
-      return makeError("kWidth must be a positive integer of at most 64", attrLocation(source, *k));
+    if (k->kind != AttrValue::Kind::Integer || k->integer <= 0 || k->integer > 4096)
+      return makeError("kWidth must be a positive integer of at most 4096", attrLocation(source, *k));
     kWidth = k->integer;
   }
   const AttrValue* parent = (*dict)->find("parent");
