@@ -83,8 +83,8 @@ Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& op
     for (std::size_t d = 0; d < *rank; ++d)
       sameShape = sameShape && outs[d].size == shape[d];
     // Triton aborts on swizzled register bases even when the shape needs no tiling; the layout
-    // is then exactly what the attribute says, so llcheck gives it (tests/triton/
-    // known_differences.json lists this).
+    // is then exactly what the attribute says, so llcheck gives it (README, "Where llcheck and
+    // Triton differ").
     if (!tiled.ok() && !sameShape)
       return tiled.error().within(attrLocation(source, attr));
     if (tiled.ok())
