@@ -112,6 +112,7 @@ Result<LinearLayout> attributeToLayout(const AttrValue& attr, const SpecOptions&
   // clang-format off
   static constexpr Entry kReaders[] = {
       {"ttg.linear", encodings::linearEncoding},
+      {"ttg.generic_linear", encodings::genericLinearEncoding},
       {"ttg.blocked", encodings::blockedEncoding},
       {"ttg.slice", encodings::sliceEncoding},
       {"ttg.dot_op", encodings::dotOperandEncoding},
@@ -244,6 +245,51 @@ Result<LoadedLayout> loadSpec(const std::string& spec, const SpecOptions& option
   return checked(loadFileSpec(spec, options), options);
 }
 
+std::string linearAttrViolation(const LinearLayout& layout, bool generic) {
+  const std::string name = generic ? "#ttg.generic_linear" : "#ttg.linear";
+  auto bases = layout.getBases();
+  auto show = [](const std::vector<uint64_t>& b) {
+    std::string s = "[";
+    for (std::size_t k = 0; k < b.size(); ++k)
+      s += (k ? ", " : "") + std::to_string(b[k]);
+    return s + "]";
+  };
+  std::vector<std::pair<std::string, std::vector<uint64_t>>> seen;
+  for (const DimBases& db : bases) {
+    bool oneDimOnly = !generic || db.name != dims::kWarp;
+    for (std::size_t i = 0; i < db.bases.size(); ++i) {
+      const auto& b = db.bases[i];
+      std::string at = db.name.str() + "[" + std::to_string(i) + "] = " + show(b);
+      auto nonZero = std::count_if(b.begin(), b.end(), [](uint64_t v) { return v != 0; });
+      if (nonZero == 0)
+        continue;
+      if (oneDimOnly && nonZero > 1)
+        return name + " needs every " +
+               (generic ? db.name.str() + " basis" : std::string("basis")) +
+               " to move in one dim; " + at + " moves in " + std::to_string(nonZero);
+      if (generic)
+        continue;
+      auto it = std::find_if(b.begin(), b.end(), [](uint64_t v) { return v != 0; });
+      if (!std::has_single_bit(*it))
+        return name + " needs a permutation matrix (each basis a power of two in one dim); " + at +
+               " is not";
+      for (const auto& [other, ob] : seen)
+        if (ob == b)
+          return name + " needs a permutation matrix (no two bases alike); " + at + " repeats " +
+                 other;
+      seen.push_back({at.substr(0, at.find(' ')), b});
+    }
+  }
+  std::vector<DimName> outNames = layout.getOutDimNames();
+  auto surjective = LinearLayout::create(bases, outNames);
+  if (!surjective.ok())
+    return name +
+           " must reach every element of the out sizes its bases imply (Triton requires "
+           "it to be surjective): " +
+           surjective.error().message;
+  return "";
+}
+
 Result<std::string> toLinearAttr(const LinearLayout& layout) {
   static const char* kKeys[] = {"register", "lane", "warp", "block"};
   auto names = layout.getInDimNames();
@@ -262,7 +308,14 @@ Result<std::string> toLinearAttr(const LinearLayout& layout) {
     if (outs[d] != dims::standardOut(static_cast<int>(d)))
       return makeError("#ttg.linear needs the output dims dim0, dim1, ...; this layout has " +
                        outs[d].str() + " in position " + std::to_string(d));
-  std::string s = "#ttg.linear<{";
+  std::string attrName = "#ttg.linear";
+  if (std::string why = linearAttrViolation(layout, false); !why.empty()) {
+    if (std::string whyGeneric = linearAttrViolation(layout, true); !whyGeneric.empty())
+      return makeError("no Triton attribute holds this layout: " + why + "; and " + whyGeneric +
+                       " (Layout JSON holds any layout)");
+    attrName = "#ttg.generic_linear";
+  }
+  std::string s = attrName + "<{";
   auto bases = layout.getBases();
   for (std::size_t i = 0; i < bases.size(); ++i) {
     s += (i ? ", " : "") + bases[i].name.str() + " = [";

@@ -4,6 +4,9 @@
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Spec.h"
 
+#include <algorithm>
+#include <bit>
+
 namespace llcheck::test {
 namespace {
 
@@ -23,12 +26,76 @@ LinearLayout randomLinear(Gen& g, bool surjective) {
   return surjective ? Gen::fromPacked(sh, g.surjectiveColumns(n, m)) : g.fill(sh);
 }
 
+/// The attribute text of l's bases, written out here without any check.
+std::string attrText(const LinearLayout& l, const std::string& name) {
+  std::string s = name + "<{";
+  auto bases = l.getBases();
+  for (std::size_t i = 0; i < bases.size(); ++i) {
+    s += (i ? ", " : "") + bases[i].name.str() + " = [";
+    for (std::size_t b = 0; b < bases[i].bases.size(); ++b) {
+      s += b ? ", [" : "[";
+      for (std::size_t k = 0; k < bases[i].bases[b].size(); ++k)
+        s += (k ? ", " : "") + std::to_string(bases[i].bases[b][k]);
+      s += "]";
+    }
+    s += "]";
+  }
+  return s + "}>";
+}
+
+/// Triton 3.9's verifier rules, restated by brute force over the bases: #ttg.linear wants a
+/// permutation matrix once zeros are dropped; #ttg.generic_linear wants register, lane and block
+/// bases that move in at most one dim.
+bool isPermutation(const LinearLayout& l) {
+  std::vector<std::vector<uint64_t>> seen;
+  for (const DimBases& db : l.getBases())
+    for (const auto& b : db.bases) {
+      int nonZero = 0;
+      for (uint64_t v : b)
+        if (v != 0) {
+          ++nonZero;
+          if (v & (v - 1))
+            return false;
+        }
+      if (nonZero == 0)
+        continue;
+      if (nonZero > 1 || std::find(seen.begin(), seen.end(), b) != seen.end())
+        return false;
+      seen.push_back(b);
+    }
+  return true;
+}
+bool isGenericLinear(const LinearLayout& l) {
+  for (const DimBases& db : l.getBases())
+    if (db.name.str() != "warp")
+      for (const auto& b : db.bases)
+        if (std::count_if(b.begin(), b.end(), [](uint64_t v) { return v != 0; }) > 1)
+          return false;
+  return true;
+}
+
 TEST(LinearAttr, SurjectiveLayoutsRoundTrip) {
   Gen g(2701);
+  int linear = 0, generic = 0, neither = 0;
   for (int t = 0; t < kTrials; ++t) {
     LinearLayout l = randomLinear(g, true);
     auto attr = toLinearAttr(l);
+    if (!isPermutation(l) && !isGenericLinear(l)) {
+      ++neither;
+      ASSERT_FALSE(attr.ok()) << attrText(l, "#ttg.linear");
+      EXPECT_NE(attr.error().message.find("no Triton attribute"), std::string::npos);
+      // Read as either attribute, it is refused with the reason.
+      EXPECT_FALSE(loadSpec(attrText(l, "#ttg.linear"), {}).ok());
+      EXPECT_FALSE(loadSpec(attrText(l, "#ttg.generic_linear"), {}).ok());
+      continue;
+    }
     LL_ASSERT_OK(attr);
+    bool permutation = isPermutation(l);
+    ++(permutation ? linear : generic);
+    EXPECT_EQ(attr->rfind(permutation ? "#ttg.linear<" : "#ttg.generic_linear<", 0), 0u) << *attr;
+    if (!permutation) {
+      EXPECT_FALSE(loadSpec(attrText(l, "#ttg.linear"), {}).ok()) << attrText(l, "#ttg.linear");
+    }
     auto loaded = loadSpec(*attr, {});
     bool anyBasis = l.getTotalInDimSizeLog2() > 0;
     if (!anyBasis) { // no basis to tell the rank: --shape is needed
@@ -37,21 +104,21 @@ TEST(LinearAttr, SurjectiveLayoutsRoundTrip) {
     }
     LL_ASSERT_OK(loaded);
     EXPECT_EQ(loaded->layout, l) << *attr;
-    EXPECT_EQ(loaded->format, "ttg.linear");
+    EXPECT_EQ(loaded->format, permutation ? "ttg.linear" : "ttg.generic_linear");
     // With --shape equal to the output sizes, Triton's toLinearLayout leaves the layout as it
     // is except that it drops register bases that map to zero (ensureLayoutNotLargerThan with
-    // broadcastRegisters = false); with swizzled register bases Triton cannot lay it over a
-    // shape at all, and llcheck keeps it as written.
+    // broadcastRegisters = false); with register bases Triton cannot order (a non-power of two)
+    // it cannot lay it over a shape at all, and llcheck keeps it as written.
     SpecOptions o;
     o.shape = std::vector<uint64_t>{};
     for (const DimSize& d : l.getOutDims())
       o.shape->push_back(d.size);
     std::vector<DimBases> bases = l.getBases();
-    bool swizzled = false;
+    bool unordered = false;
     for (const auto& b : bases[0].bases)
-      swizzled = swizzled || std::count_if(b.begin(), b.end(), [](uint64_t v) { return v; }) > 1 ||
-                 std::any_of(b.begin(), b.end(), [](uint64_t v) { return v & (v - 1); });
-    if (!swizzled)
+      unordered =
+          unordered || std::any_of(b.begin(), b.end(), [](uint64_t v) { return v & (v - 1); });
+    if (!unordered)
       std::erase_if(bases[0].bases, [](const std::vector<uint64_t>& b) {
         return std::all_of(b.begin(), b.end(), [](uint64_t v) { return v == 0; });
       });
@@ -59,30 +126,48 @@ TEST(LinearAttr, SurjectiveLayoutsRoundTrip) {
               LinearLayout::create(bases, l.getOutDims(), false).value())
         << *attr;
   }
+  // The random layouts reach all three outcomes.
+  EXPECT_GT(linear, 0);
+  EXPECT_GT(generic, 0);
+  EXPECT_GT(neither, 0);
 }
 
-TEST(LinearAttr, OutputSizesAreInferredFromTheBases) {
+TEST(LinearAttr, NonSurjectiveBasesAreRefused) {
+  // Triton builds the attribute's layout with out sizes inferred from the bases (the next power
+  // of two above the largest value) and requires it to be surjective onto them.
   Gen g(2702);
+  int refused = 0;
+  int refusedForSurjectivity = 0;
   for (int t = 0; t < kTrials; ++t) {
     LinearLayout l = randomLinear(g, false);
     if (l.getTotalInDimSizeLog2() == 0)
       continue;
-    auto loaded = loadSpec(toLinearAttr(l).value(), {});
-    LL_ASSERT_OK(loaded);
-    // Each size is the smallest power of two above the largest basis value of the dim.
-    LinearLayout expected = l;
-    for (const DimSize& d : l.getOutDims()) {
-      uint64_t maxValue = 0;
-      for (const DimBases& db : l.getBases())
-        for (const auto& b : db.bases)
-          maxValue = std::max(maxValue, b[static_cast<std::size_t>(l.outDimIndex(d.name))]);
-      uint64_t size = 1;
-      while (size <= maxValue)
-        size *= 2;
-      expected = expected.resizeOutDim(d.name, size).value();
+    bool surjective = LinearLayout::create(l.getBases(), l.getOutDimNames()).ok();
+    for (const char* name : {"#ttg.linear", "#ttg.generic_linear"}) {
+      auto loaded = loadSpec(attrText(l, name), {});
+      if (!surjective) {
+        ++refused;
+        ASSERT_FALSE(loaded.ok()) << attrText(l, name);
+        bool rulesHold = std::string(name) == "#ttg.linear" ? isPermutation(l) : isGenericLinear(l);
+        refusedForSurjectivity += rulesHold;
+        if (rulesHold) { // otherwise the first rule broken is named
+          EXPECT_NE(loaded.error().message.find("surjective"), std::string::npos)
+              << loaded.error().str();
+        }
+      } else if (loaded.ok()) {
+        // Each size is the smallest power of two above the largest basis value of the dim.
+        for (const DimSize& d : loaded->layout.getOutDims()) {
+          uint64_t maxValue = 0;
+          for (const DimBases& db : l.getBases())
+            for (const auto& b : db.bases)
+              maxValue = std::max(maxValue, b[static_cast<std::size_t>(l.outDimIndex(d.name))]);
+          EXPECT_EQ(d.size, std::bit_ceil(maxValue + 1));
+        }
+      }
     }
-    EXPECT_EQ(loaded->layout, expected);
   }
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(refusedForSurjectivity, 0);
 }
 
 TEST(LinearAttr, ExactText) {

@@ -47,6 +47,8 @@ readBasesArray(const AttrValue& v, const std::string& key, std::optional<std::si
 [[nodiscard]] Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& options,
                                                   const std::string& source);
 [[nodiscard]] Result<LinearLayout>
+genericLinearEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
+[[nodiscard]] Result<LinearLayout>
 blockedEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
 [[nodiscard]] Result<LinearLayout> sliceEncoding(const AttrValue& attr, const SpecOptions& options,
                                                  const std::string& source);

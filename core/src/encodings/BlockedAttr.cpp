@@ -2,19 +2,24 @@
 #include "AttrReading.h"
 
 #include "llcheck/core/Encodings.h"
+#include "llcheck/core/Formats.h"
 
 #include <algorithm>
 #include <bit>
 
 namespace llcheck::encodings {
 
-Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& options,
-                                    const std::string& source) {
+namespace {
+
+/// #ttg.linear and #ttg.generic_linear: the same syntax, different rules (linearAttrViolation).
+Result<LinearLayout> anyLinearEncoding(const AttrValue& attr, const SpecOptions& options,
+                                       const std::string& source, bool generic) {
   static const char* kKeys[] = {"register", "lane", "warp", "block"};
+  const std::string name = generic ? "#ttg.generic_linear" : "#ttg.linear";
   if (attr.entries.size() != 1 || !attr.entries[0].first.empty() ||
       attr.entries[0].second.kind != AttrValue::Kind::Dict)
-    return makeError("#ttg.linear takes one dictionary: #ttg.linear<{register = [...], lane = "
-                     "[...], warp = [...], block = [...]}>",
+    return makeError(name + " takes one dictionary: " + name +
+                         "<{register = [...], lane = [...], warp = [...], block = [...]}>",
                      attrLocation(source, attr));
   const AttrValue& dict = attr.entries[0].second;
   for (const AttrEntry& entry : dict.entries) {
@@ -26,8 +31,8 @@ Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& op
     at.line = entry.keyLine;
     at.column = entry.keyColumn;
     if (!known)
-      return makeError("unknown key '" + key.substr(0, 64) +
-                           "' in #ttg.linear (expected register, lane, warp, block)",
+      return makeError("unknown key '" + key.substr(0, 64) + "' in " + name +
+                           " (expected register, lane, warp, block)",
                        attrLocation(source, at));
     for (const AttrEntry& other : dict.entries)
       if (&other != &entry && other.first == key &&
@@ -40,7 +45,7 @@ Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& op
   for (const char* k : kKeys) {
     const AttrValue* v = dict.find(k);
     if (!v)
-      return makeError(std::string("#ttg.linear is missing '") + k +
+      return makeError(name + " is missing '" + k +
                            "' (all of register, lane, warp, block are required)",
                        attrLocation(source, dict));
     auto b = readBasesArray(*v, k, rank, source);
@@ -52,7 +57,7 @@ Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& op
     if (options.shape)
       rank = options.shape->size();
     else
-      return makeError("#ttg.linear has no bases to tell the tensor rank; pass --shape",
+      return makeError(name + " has no bases to tell the tensor rank; pass --shape",
                        attrLocation(source, attr));
   }
   // The extent the bases imply per tensor dim: the next power of two above the largest value.
@@ -71,6 +76,11 @@ Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& op
   auto l = LinearLayout::create(bases, outs, /*requireSurjective=*/false);
   if (!l.ok())
     return l.error().within(attrLocation(source, attr));
+  if (std::string why = linearAttrViolation(*l, generic); !why.empty())
+    return makeError(why + (generic ? ""
+                                    : " (a layout Triton holds as #ttg.generic_linear, or any "
+                                      "layout as Layout JSON, can be given that way)"),
+                     attrLocation(source, attr));
   if (options.shape) {
     const auto& shape = *options.shape;
     if (shape.size() != *rank)
@@ -87,6 +97,18 @@ Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& op
     // Triton differ").
     if (!tiled.ok() && !sameShape)
       return tiled.error().within(attrLocation(source, attr));
+    // Triton 3.9's Python cannot compute a #ttg.generic_linear laid over another shape (it
+    // aborts), so there is no answer to check ours against: refuse rather than guess.
+    if (generic && !sameShape)
+      return makeError("laying #ttg.generic_linear over a shape other than its own (" +
+                           shapeText([&] {
+                             std::vector<uint64_t> own;
+                             for (const DimSize& o : outs)
+                               own.push_back(o.size);
+                             return own;
+                           }()) +
+                           ") is not supported: Triton 3.9 gives no reference for it",
+                       attrLocation(source, attr));
     if (tiled.ok())
       l = std::move(tiled);
   }
@@ -106,6 +128,19 @@ Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& op
     return e;
   return l;
 }
+
+} // namespace
+
+Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& options,
+                                    const std::string& source) {
+  return anyLinearEncoding(attr, options, source, /*generic=*/false);
+}
+
+Result<LinearLayout> genericLinearEncoding(const AttrValue& attr, const SpecOptions& options,
+                                           const std::string& source) {
+  return anyLinearEncoding(attr, options, source, /*generic=*/true);
+}
+
 Result<LinearLayout> blockedEncoding(const AttrValue& attr, const SpecOptions& options,
                                      const std::string& source) {
   const std::string name = "ttg.blocked";

@@ -16,7 +16,8 @@ Result<LinearLayout> dotOperandEncoding(const AttrValue& attr, const SpecOptions
   int64_t kWidth = 0;
   if (const AttrValue* k = (*dict)->find("kWidth")) {
     if (k->kind != AttrValue::Kind::Integer || k->integer <= 0 || k->integer > 4096)
-      return makeError("kWidth must be a positive integer of at most 4096", attrLocation(source, *k));
+      return makeError("kWidth must be a positive integer of at most 4096",
+                       attrLocation(source, *k));
     kWidth = k->integer;
   }
   const AttrValue* parent = (*dict)->find("parent");

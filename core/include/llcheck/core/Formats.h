@@ -49,10 +49,19 @@ inline constexpr int kMaxJsonDepth = 16;
 
 // ---- #ttg.linear ------------------------------------------------------------------------------
 
-/// #ttg.linear<{register = [[..]], lane = [[..]], warp = [[..]], block = []}>. Requires the
-/// input dims to be exactly register, lane, warp, block (in that order) and outputs
-/// dim0, dim1, ...
+/// #ttg.linear<{register = [[..]], lane = [[..]], warp = [[..]], block = []}>, or
+/// #ttg.generic_linear<{...}> for a layout only that attribute can hold (see
+/// linearAttrViolation). Requires the input dims to be exactly register, lane, warp, block (in
+/// that order) and outputs dim0, dim1, ...; an error says why no attribute fits.
 [[nodiscard]] Result<std::string> toLinearAttr(const LinearLayout& layout);
+
+/// Why Triton 3.9's verifier would refuse `layout` (register, lane, warp, block -> dim0..) as a
+/// #ttg.linear (generic = false) or #ttg.generic_linear (generic = true); empty when it would
+/// accept it. #ttg.linear needs a permutation matrix once its zero bases are removed: every
+/// basis moves in one dim by a power of two, no two alike. #ttg.generic_linear lets warp bases
+/// move in several dims and bases repeat, but register, lane and block bases must each move in
+/// at most one dim. Both must reach every element of their inferred out sizes (surjective).
+[[nodiscard]] std::string linearAttrViolation(const LinearLayout& layout, bool generic);
 
 /// Accepts "64x16" or "64,16": every size a power of two.
 [[nodiscard]] Result<std::vector<uint64_t>> parseShape(std::string_view text);
