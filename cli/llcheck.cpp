@@ -96,6 +96,20 @@ std::string plural(std::size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+/// #ttg.padded_shared's padding, which is not F2-linear and so not part of the layout printed.
+std::string paddingStatement(const std::vector<IntervalPad>& padding) {
+  std::string pairs, formula = "o";
+  for (const IntervalPad& p : padding) {
+    pairs +=
+        (pairs.empty() ? "" : ", ") + std::to_string(p.interval) + ":+" + std::to_string(p.pad);
+    formula += " + (o / " + std::to_string(p.interval) + ") * " + std::to_string(p.pad);
+  }
+  return "padding [" + pairs +
+         "] is applied on top of this linear map (it is not F2-linear): the element at offset o "
+         "lies at " +
+         formula + " (integer division)";
+}
+
 int runLayout(const std::string& spec, const CommonOptions& o) {
   auto opts = specOptions(o);
   if (!opts.ok()) {
@@ -109,7 +123,11 @@ int runLayout(const std::string& spec, const CommonOptions& o) {
   }
   const LinearLayout& l = loaded->layout;
   if (o.format == "json") {
-    std::cout << toJson(l).dump() << "\n";
+    nlohmann::json j = toJson(l);
+    // Kept as a description, so the JSON still loads as the layout's linear component.
+    if (!loaded->padding.empty())
+      j["description"] = paddingStatement(loaded->padding);
+    std::cout << j.dump() << "\n";
   } else if (o.format == "attr") {
     auto attr = toLinearAttr(l);
     if (!attr.ok()) {
@@ -119,6 +137,8 @@ int runLayout(const std::string& spec, const CommonOptions& o) {
     std::cout << *attr << "\n";
   } else {
     std::cout << l.toString().substr(1) << "\n";
+    if (!loaded->padding.empty())
+      std::cout << paddingStatement(loaded->padding) << "\n";
   }
   return kExitOk;
 }
