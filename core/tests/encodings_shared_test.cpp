@@ -32,7 +32,8 @@ std::string basesText(const json& bases);
 /// case's parameters in Triton's syntax.
 std::string attrFromParams(const std::string& encoding, const json& p) {
   if (encoding == "nvmma_shared")
-    return "#ttg.nvmma_shared<{swizzlingByteWidth = " + std::to_string(p["swizzle_byte_width"].get<int>()) +
+    return "#ttg.nvmma_shared<{swizzlingByteWidth = " +
+           std::to_string(p["swizzle_byte_width"].get<int>()) +
            ", transposed = " + (p["transposed"].get<bool>() ? "true" : "false") +
            ", elementBitWidth = " + std::to_string(p["element_bitwidth"].get<int>()) +
            (p["fp4_padded"].get<bool>() ? ", fp4Padded = true" : "") + "}>";
@@ -120,10 +121,10 @@ TEST(EncodingsShared, PaddedSharedLinearComponentMatchesTriton) {
       // own); the same parameters written out must be rejected here.
       std::string pad;
       for (const IntervalPad& ip : pairs)
-        pad += (pad.empty() ? "" : ", ") + std::to_string(ip.interval) + ":+" +
-               std::to_string(ip.pad);
-      std::string text = "#ttg.padded_shared<[" + pad + "] {offset = " +
-                         basesText(p["offset_bases"]) +
+        pad +=
+            (pad.empty() ? "" : ", ") + std::to_string(ip.interval) + ":+" + std::to_string(ip.pad);
+      std::string text = "#ttg.padded_shared<[" + pad +
+                         "] {offset = " + basesText(p["offset_bases"]) +
                          ", block = " + basesText(p["cga_layout"]) + "}>";
       auto l = load(text, shape);
       EXPECT_FALSE(l.ok()) << tc["id"] << " " << text << " (Triton: " << tc["error"] << ")";
@@ -202,14 +203,13 @@ LinearLayout layoutOf(const std::string& text, std::vector<uint64_t> shape) {
   return l.ok() ? l->layout : LinearLayout{};
 }
 
-LinearLayout sharedLayout(std::vector<std::vector<uint64_t>> offset,
-                          std::vector<uint64_t> shape) {
+LinearLayout sharedLayout(std::vector<std::vector<uint64_t>> offset, std::vector<uint64_t> shape) {
   std::vector<DimSize> outs;
   for (std::size_t d = 0; d < shape.size(); ++d)
     outs.push_back({dims::standardOut(static_cast<int>(d)), shape[d]});
-  return LinearLayout::create({DimBases{dims::kOffset, std::move(offset)},
-                               DimBases{dims::kBlock, {}}},
-                              outs, /*requireSurjective=*/false)
+  return LinearLayout::create(
+             {DimBases{dims::kOffset, std::move(offset)}, DimBases{dims::kBlock, {}}}, outs,
+             /*requireSurjective=*/false)
       .value();
 }
 
@@ -219,14 +219,14 @@ LinearLayout sharedLayout(std::vector<std::vector<uint64_t>> offset,
 TEST(EncodingsShared, Seed003SwizzledShared) {
   EXPECT_EQ(layoutOf("#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 1, order = [1, 0]}>",
                      {64, 16}),
-            sharedLayout({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0},
-                          {32, 0}},
-                         {64, 16}));
+            sharedLayout(
+                {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {32, 0}},
+                {64, 16}));
   EXPECT_EQ(layoutOf("#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>",
                      {64, 16}),
-            sharedLayout({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 0}, {2, 8}, {4, 0}, {8, 0}, {16, 0},
-                          {32, 0}},
-                         {64, 16}));
+            sharedLayout(
+                {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 0}, {2, 8}, {4, 0}, {8, 0}, {16, 0}, {32, 0}},
+                {64, 16}));
 }
 
 // Seed 004: a 32x64xf16 tile with SwizzledSharedLayout(vec=8, per_phase=1, max_phase=8, order=
@@ -237,8 +237,17 @@ TEST(EncodingsShared, Seed003SwizzledShared) {
 TEST(EncodingsShared, Seed004SwizzleVec8) {
   EXPECT_EQ(layoutOf("#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
                      {32, 64}),
-            sharedLayout({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {1, 8}, {2, 16},
-                          {4, 32}, {8, 0}, {16, 0}},
+            sharedLayout({{0, 1},
+                          {0, 2},
+                          {0, 4},
+                          {0, 8},
+                          {0, 16},
+                          {0, 32},
+                          {1, 8},
+                          {2, 16},
+                          {4, 32},
+                          {8, 0},
+                          {16, 0}},
                          {32, 64}));
   // The seed's padded alternative, PaddedSharedLayout.with_identity_for([[64, 8]], [32, 64],
   // [1, 0]): rows stay unswizzled and 8 elements (16 bytes) follow each 64-element row, so row r
@@ -246,10 +255,18 @@ TEST(EncodingsShared, Seed004SwizzleVec8) {
   auto padded = load("#ttg.padded_shared<[64:+8] {order = [1, 0], shape = [32, 64]}>",
                      std::vector<uint64_t>{32, 64});
   ASSERT_TRUE(padded.ok()) << padded.error().str();
-  EXPECT_EQ(padded->layout,
-            sharedLayout({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {1, 0}, {2, 0},
-                          {4, 0}, {8, 0}, {16, 0}},
-                         {32, 64}));
+  EXPECT_EQ(padded->layout, sharedLayout({{0, 1},
+                                          {0, 2},
+                                          {0, 4},
+                                          {0, 8},
+                                          {0, 16},
+                                          {0, 32},
+                                          {1, 0},
+                                          {2, 0},
+                                          {4, 0},
+                                          {8, 0},
+                                          {16, 0}},
+                                         {32, 64}));
   ASSERT_EQ(padded->padding, (std::vector<IntervalPad>{{64, 8}}));
   for (uint64_t r = 0; r < 32; ++r)
     EXPECT_EQ(paddedOffset(padded->padding, 64 * r + 5), 72 * r + 5);
@@ -270,11 +287,11 @@ TEST(EncodingsShared, PaddedOffsetFollowsTritonsDefinition) {
 // maxPhase 4 on 16x16: rows 1, 2 have phase 1, 2 and group 0 (columns 2, 4); row 4 has phase 0,
 // group 1 (column 2); row 8 phase 0, group 2 (column 4).
 TEST(EncodingsShared, AmdRotatingSharedByHand) {
-  EXPECT_EQ(layoutOf("#ttg.amd_rotating_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, "
-                     "0]}>",
-                     {16, 16}),
-            sharedLayout({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 2}, {2, 4}, {4, 2}, {8, 4}},
-                         {16, 16}));
+  EXPECT_EQ(
+      layoutOf("#ttg.amd_rotating_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, "
+               "0]}>",
+               {16, 16}),
+      sharedLayout({{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 2}, {2, 4}, {4, 2}, {8, 4}}, {16, 16}));
   // With one group (maxPhase * perPhase >= rows) it is the plain swizzle.
   EXPECT_EQ(layoutOf("#ttg.amd_rotating_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [0, "
                      "1]}>",
@@ -363,12 +380,11 @@ TEST(EncodingsShared, SharedLinearAndPaddedErrors) {
               "must both be powers of two");
   expectError("#ttg.padded_shared<[4:+2, 4:+1] {order = [1, 0], shape = [64, 64]}>",
               "appears twice");
-  expectError("#ttg.padded_shared<[] {order = [1, 0], shape = [64, 64]}>",
-              "at least one interval");
+  expectError("#ttg.padded_shared<[] {order = [1, 0], shape = [64, 64]}>", "at least one interval");
   expectError("#ttg.padded_shared<[4:+2] {order = [1, 0], shape = [32, 64]}>",
               "different shape than --shape");
-  expectError("#ttg.padded_shared<[4:+2] {offset = [[1]], block = [[4]]}>",
-              "block bases alone", std::vector<uint64_t>{8});
+  expectError("#ttg.padded_shared<[4:+2] {offset = [[1]], block = [[4]]}>", "block bases alone",
+              std::vector<uint64_t>{8});
 }
 
 TEST(EncodingsShared, TensorMemoryErrors) {
@@ -383,8 +399,8 @@ TEST(EncodingsShared, TensorMemoryErrors) {
               "colStride has 3", std::vector<uint64_t>{128, 64});
   expectError("#ttng.tensor_memory_encoding<blockM = 128, blockN = 64>", "missing 'colStride'",
               std::vector<uint64_t>{128, 64});
-  expectError("#ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>",
-              "rank-2", std::vector<uint64_t>{2, 128, 64});
+  expectError("#ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>", "rank-2",
+              std::vector<uint64_t>{2, 128, 64});
 }
 
 } // namespace

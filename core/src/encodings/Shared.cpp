@@ -148,8 +148,9 @@ uint64_t rotatingPhase(const SwizzledSharedParams& p, uint64_t row) {
 /// The swizzled CTA tile over (order[1], order[0]) and the identity on the remaining dims, laid
 /// over the shape with the CGA layout. `tileShape` is the extent the swizzle is computed over
 /// (per CTA for swizzled_shared; Triton's AMD form uses the whole shape).
-Result<LinearLayout> swizzledLayout(const SwizzledSharedParams& p, const std::vector<uint64_t>& shape,
-                                    bool perCtaTile, PhaseFn phase) {
+Result<LinearLayout> swizzledLayout(const SwizzledSharedParams& p,
+                                    const std::vector<uint64_t>& shape, bool perCtaTile,
+                                    PhaseFn phase) {
   std::size_t rank = shape.size();
   if (rank == 0)
     return makeError("a shared layout needs a shape of rank at least 1");
@@ -162,10 +163,9 @@ Result<LinearLayout> swizzledLayout(const SwizzledSharedParams& p, const std::ve
     return perCta.error();
   const std::vector<uint64_t>& extent = perCtaTile ? *perCta : shape;
   if (rank == 1)
-    return combineShared(LinearLayout::identity1D((*perCta)[0], dims::kOffset,
-                                                  dims::standardOut(0))
-                             .value(),
-                         p.cgaBases, shape);
+    return combineShared(
+        LinearLayout::identity1D((*perCta)[0], dims::kOffset, dims::standardOut(0)).value(),
+        p.cgaBases, shape);
   auto outs = standardOuts(rank);
   uint64_t colDim = p.order[0], rowDim = p.order[1];
   uint64_t numCols = extent[colDim], numRows = extent[rowDim];
@@ -234,7 +234,8 @@ Result<LinearLayout> coreMatrix(const NvmmaSharedParams& p) {
 
 /// Row-major reshape of the output dims to `shape` (the last dim fastest), as Triton's
 /// reshapeLayout: the dims are reversed, flattened and split, and put back in standard order.
-Result<LinearLayout> reshapeRowMajor(const LinearLayout& layout, const std::vector<uint64_t>& shape) {
+Result<LinearLayout> reshapeRowMajor(const LinearLayout& layout,
+                                     const std::vector<uint64_t>& shape) {
   auto names = layout.getOutDimNames();
   std::reverse(names.begin(), names.end());
   auto reversed = layout.transposeOuts(names);
@@ -249,7 +250,8 @@ Result<LinearLayout> reshapeRowMajor(const LinearLayout& layout, const std::vect
 }
 
 /// Output dim i of the result is output dim order[i] of `layout` (names stay dim0, dim1, ...).
-Result<LinearLayout> permuteOuts(const LinearLayout& layout, const std::vector<std::size_t>& order) {
+Result<LinearLayout> permuteOuts(const LinearLayout& layout,
+                                 const std::vector<std::size_t>& order) {
   std::vector<DimBases> bases = layout.getBases();
   for (DimBases& db : bases)
     for (auto& b : db.bases) {
@@ -369,9 +371,10 @@ Result<LinearLayout> nvmmaSharedToLinearLayout(const NvmmaSharedParams& params,
 
 // ---- #ttg.shared_linear and #ttg.padded_shared ----------------------------------------------
 
-Result<LinearLayout> sharedLinearToLinearLayout(const std::vector<std::vector<uint64_t>>& offsetBases,
-                                                const std::vector<std::vector<uint64_t>>& blockBases,
-                                                const std::vector<uint64_t>& shape) {
+Result<LinearLayout>
+sharedLinearToLinearLayout(const std::vector<std::vector<uint64_t>>& offsetBases,
+                           const std::vector<std::vector<uint64_t>>& blockBases,
+                           const std::vector<uint64_t>& shape) {
   std::size_t rank = shape.size();
   std::vector<DimSize> outs;
   for (std::size_t d = 0; d < rank; ++d) {
@@ -487,9 +490,10 @@ Result<LinearLayout> tensorMemoryToLinearLayout(const TensorMemoryParams& p,
   uint64_t repsM = perCta[0] / tile->getOutDimSize(outs[0]);
   uint64_t repsN = perCta[1] / tile->getOutDimSize(outs[1]);
   if (repsM < 1 || repsN < 1)
-    return makeError("the tensor shape " + joinSizes(shape) + " is smaller than one TMEM block of " +
-                     std::to_string(tile->getOutDimSize(outs[0])) + " rows per CTA (Triton: " +
-                     "the tensor shape must be at least blockM x blockN)");
+    return makeError(
+        "the tensor shape " + joinSizes(shape) + " is smaller than one TMEM block of " +
+        std::to_string(tile->getOutDimSize(outs[0])) +
+        " rows per CTA (Triton: " + "the tensor shape must be at least blockM x blockN)");
   tile = times(tile, LinearLayout::identity1D(repsM, kCol, outs[0]));
   tile = times(tile, LinearLayout::identity1D(repsN, kCol, outs[1]));
   return times(tile, makeCgaLayout(p.cgaBases, 2));

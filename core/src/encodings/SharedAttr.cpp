@@ -222,10 +222,10 @@ Result<LinearLayout> amdRotatingSharedEncoding(const AttrValue& attr, const Spec
 Result<LinearLayout> nvmmaSharedEncoding(const AttrValue& attr, const SpecOptions& options,
                                          const std::string& source) {
   const std::string name = "ttg.nvmma_shared";
-  auto dict = encodingDict(attr, name,
-                           {"swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded",
-                            "rank", "CGALayout"},
-                           {"swizzlingByteWidth", "transposed", "elementBitWidth"}, source);
+  auto dict = encodingDict(
+      attr, name,
+      {"swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "rank", "CGALayout"},
+      {"swizzlingByteWidth", "transposed", "elementBitWidth"}, source);
   if (!dict.ok())
     return dict.error();
   auto shape = requireShape(attr, name, options, source);
@@ -372,8 +372,8 @@ Result<PaddedParts> readPadded(const AttrValue& attr, const SpecOptions& options
       return makeError("shape must be an array of integers, got a " +
                            std::string(shapeValue->kindName()),
                        attrLocation(source, *shapeValue));
-    auto shape =
-        readIntArray(*shapeValue, "shape", shapeValue->elements.size(), /*powerOfTwo=*/true, source);
+    auto shape = readIntArray(*shapeValue, "shape", shapeValue->elements.size(),
+                              /*powerOfTwo=*/true, source);
     if (!shape.ok())
       return shape.error();
     if (shape->empty())
@@ -391,17 +391,16 @@ Result<PaddedParts> readPadded(const AttrValue& attr, const SpecOptions& options
       return bases.error();
     // Triton builds the component as LL(offset) * LL(block), each of which must be surjective
     // onto the dims it reaches: block bases that need offsets to fill them are rejected.
-    auto offsetOnly = sharedLinearToLinearLayout(bases->offset, {}, coveredShape({bases->offset,
-                                                                                   {},
-                                                                                   bases->rank}));
+    auto offsetOnly = sharedLinearToLinearLayout(bases->offset, {},
+                                                 coveredShape({bases->offset, {}, bases->rank}));
     if (!offsetOnly.ok())
       return offsetOnly.error().within(attrLocation(source, attr));
     if (!offsetOnly->isSurjective())
       return makeError("the offset bases must reach every element of the shape they cover",
                        attrLocation(source, attr));
     if (!bases->block.empty()) {
-      auto blockOnly = LinearLayout::create({DimBases{dims::kBlock, bases->block}},
-                                            standardOuts(bases->rank));
+      auto blockOnly =
+          LinearLayout::create({DimBases{dims::kBlock, bases->block}}, standardOuts(bases->rank));
       if (!blockOnly.ok())
         return makeError("the block bases alone must reach every element of the shape they "
                          "cover, as Triton requires (" +
@@ -435,9 +434,8 @@ Result<LinearLayout> paddedSharedEncoding(const AttrValue& attr, const SpecOptio
   return parts->linear;
 }
 
-Result<std::vector<IntervalPad>> paddedSharedPadding(const AttrValue& attr,
-                                                     const SpecOptions& options,
-                                                     const std::string& source) {
+Result<std::vector<IntervalPad>>
+paddedSharedPadding(const AttrValue& attr, const SpecOptions& options, const std::string& source) {
   auto parts = readPadded(attr, options, source);
   if (!parts.ok())
     return parts.error();
@@ -471,14 +469,13 @@ Result<LinearLayout> tensorMemoryEncoding(const AttrValue& attr, const SpecOptio
                        attrLocation(source, *v));
     // Wider strides than 4 never fit: bitwidth * colStride <= 32 with 8-bit elements at least.
     if (!std::has_single_bit(*x) || (std::string(key) == "colStride" && *x > 4))
-      return makeError(std::string(key) + " has " + std::to_string(*x) +
-                           (std::string(key) == "colStride" ? ", not 1, 2 or 4"
-                                                            : ", not a power of two"),
-                       attrLocation(source, *v));
+      return makeError(
+          std::string(key) + " has " + std::to_string(*x) +
+              (std::string(key) == "colStride" ? ", not 1, 2 or 4" : ", not a power of two"),
+          attrLocation(source, *v));
     *into = *x;
   }
-  for (auto [key, into] :
-       {std::pair{"twoCTAs", &p.twoCTAs}, std::pair{"fp4Padded", &p.fp4Padded}})
+  for (auto [key, into] : {std::pair{"twoCTAs", &p.twoCTAs}, std::pair{"fp4Padded", &p.fp4Padded}})
     if (const AttrValue* v = attr.find(key)) {
       auto b = readBool(*v, key, source);
       if (!b.ok())

@@ -87,8 +87,8 @@ struct TensorMemoryParams {
   bool fp4Padded = false;
 };
 
-/// In dims col, row, block (Triton's order: the column stride comes first); out dims dim0 (the
-/// M rows), dim1 (the N columns). A zero row or col basis inside one warp's 32 rows marks TMEM
+/// In dims row, col, block (the order Triton's products give); out dims dim0 (the M rows), dim1
+/// (the N columns). A zero row or col basis inside one warp's 32 rows marks TMEM
 /// that holds no element; a zero at rows 32/64 marks a copy.
 [[nodiscard]] Result<LinearLayout> tensorMemoryToLinearLayout(const TensorMemoryParams& params,
                                                               const std::vector<uint64_t>& shape);
