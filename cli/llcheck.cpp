@@ -118,6 +118,20 @@ int runTtgir(const std::string& path, const std::string& text, const CommonOptio
   return m->notUnderstood.empty() ? kExitOk : kExitViolated;
 }
 
+/// #ttg.padded_shared's padding, which is not F2-linear and so not part of the layout printed.
+std::string paddingStatement(const std::vector<IntervalPad>& padding) {
+  std::string pairs, formula = "o";
+  for (const IntervalPad& p : padding) {
+    pairs +=
+        (pairs.empty() ? "" : ", ") + std::to_string(p.interval) + ":+" + std::to_string(p.pad);
+    formula += " + (o / " + std::to_string(p.interval) + ") * " + std::to_string(p.pad);
+  }
+  return "padding [" + pairs +
+         "] is applied on top of this linear map (it is not F2-linear): the element at offset o "
+         "lies at " +
+         formula + " (integer division)";
+}
+
 int runLayout(const std::string& spec, const CommonOptions& o, bool withOps) {
   auto opts = specOptions(o);
   if (!opts.ok()) {
@@ -137,7 +151,11 @@ int runLayout(const std::string& spec, const CommonOptions& o, bool withOps) {
   }
   const LinearLayout& l = loaded->layout;
   if (o.format == "json") {
-    std::cout << toJson(l).dump() << "\n";
+    nlohmann::json j = toJson(l);
+    // Kept as a description, so the JSON still loads as the layout's linear component.
+    if (!loaded->padding.empty())
+      j["description"] = paddingStatement(loaded->padding);
+    std::cout << j.dump() << "\n";
   } else if (o.format == "attr") {
     auto attr = toLinearAttr(l);
     if (!attr.ok()) {
@@ -147,6 +165,8 @@ int runLayout(const std::string& spec, const CommonOptions& o, bool withOps) {
     std::cout << *attr << "\n";
   } else {
     std::cout << l.toString().substr(1) << "\n";
+    if (!loaded->padding.empty())
+      std::cout << paddingStatement(loaded->padding) << "\n";
   }
   return kExitOk;
 }

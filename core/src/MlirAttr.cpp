@@ -25,6 +25,8 @@ const char* AttrValue::kindName() const {
     return "attribute";
   case Kind::Alias:
     return "attribute alias";
+  case Kind::IntervalPad:
+    return "interval:+pad pair";
   }
   return "value";
 }
@@ -206,8 +208,24 @@ private:
       pos_ = static_cast<std::size_t>(p - s_.data());
       if (pos_ < s_.size() && (s_[pos_] == '.' || s_[pos_] == 'e' || s_[pos_] == 'E'))
         return error("expected an integer, found a fraction or exponent");
-      // An MLIR type suffix such as "4 : i32" is accepted and ignored.
       skip();
+      // padded_shared's "32:+4": an interval and the padding after it.
+      if (pos_ + 1 < s_.size() && s_[pos_] == ':' && s_[pos_ + 1] == '+') {
+        pos_ += 2;
+        AttrValue pad;
+        pad.line = line_;
+        pad.column = column();
+        auto [q, padEc] = std::from_chars(s_.data() + pos_, s_.data() + s_.size(), pad.integer);
+        if (padEc == std::errc::result_out_of_range)
+          return error("integer out of range");
+        if (padEc != std::errc() || q == s_.data() + pos_)
+          return error("expected the padding after ':+', found " + found());
+        pos_ = static_cast<std::size_t>(q - s_.data());
+        v.kind = AttrValue::Kind::IntervalPad;
+        v.elements.push_back(pad);
+        return v;
+      }
+      // An MLIR type suffix such as "4 : i32" is accepted and ignored.
       if (pos_ < s_.size() && s_[pos_] == ':' && pos_ + 1 < s_.size() && s_[pos_ + 1] != ':') {
         ++pos_;
         skip();
@@ -263,6 +281,10 @@ private:
       }
       if (eat(close))
         return true;
+      // padded_shared writes its linear component right after the padding list: "[...] {...}".
+      if (v.kind == AttrValue::Kind::Attribute &&
+          v.entries.back().second.kind == AttrValue::Kind::Array && peek('{'))
+        continue;
       if (!eat(','))
         return error(std::string("expected ',' or '") + close + "', found " + found());
     }

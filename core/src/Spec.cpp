@@ -88,7 +88,15 @@ Result<LoadedLayout> loadAttributeText(std::string_view text, const SpecOptions&
   auto l = attributeToLayout(*attr, options, source);
   if (!l.ok())
     return l.error();
-  return LoadedLayout{*l, source, attr->text, ""};
+  LoadedLayout loaded{*l, source, attr->text, "", {}};
+  if (attr->kind == AttrValue::Kind::Attribute &&
+      (attr->text == "ttg.padded_shared" || attr->text == "triton_gpu.padded_shared")) {
+    auto padding = encodings::paddedSharedPadding(*attr, options, source);
+    if (!padding.ok())
+      return padding.error();
+    loaded.padding = std::move(*padding);
+  }
+  return loaded;
 }
 
 } // namespace
@@ -119,6 +127,12 @@ Result<LinearLayout> attributeToLayout(const AttrValue& attr, const SpecOptions&
       {"ttg.amd_mfma", encodings::amdMfmaEncoding},
       {"ttg.amd_wmma", encodings::amdWmmaEncoding},
       {"ttg.nvidia_mma", encodings::nvidiaMmaEncoding},
+      {"ttg.swizzled_shared", encodings::swizzledSharedEncoding},
+      {"ttg.amd_rotating_shared", encodings::amdRotatingSharedEncoding},
+      {"ttg.nvmma_shared", encodings::nvmmaSharedEncoding},
+      {"ttg.shared_linear", encodings::sharedLinearEncoding},
+      {"ttg.padded_shared", encodings::paddedSharedEncoding},
+      {"ttng.tensor_memory_encoding", encodings::tensorMemoryEncoding},
   };
   // clang-format on
   std::string supported;
@@ -221,7 +235,7 @@ Result<LoadedLayout> loadFileSpec(const std::string& spec, const SpecOptions& op
     std::string description;
     if (j->is_object() && j->contains("description") && (*j)["description"].is_string())
       description = (*j)["description"].get<std::string>();
-    return LoadedLayout{*l, spec, "json", description};
+    return LoadedLayout{*l, spec, "json", description, {}};
   }
   if (body[0] == '#')
     return loadAttributeText(*text, options, spec);
@@ -230,7 +244,7 @@ Result<LoadedLayout> loadFileSpec(const std::string& spec, const SpecOptions& op
     auto l = parseTritonString(*text, spec);
     if (!l.ok())
       return l.error();
-    return LoadedLayout{*l, spec, "triton", ""};
+    return LoadedLayout{*l, spec, "triton", "", {}};
   }
   return makeError("unrecognised content: expected Layout JSON ('{'), an attribute ('#...') or "
                    "Triton's printed form (' - register=1 -> (...)')",

@@ -134,6 +134,9 @@ std::string printAttr(const AttrValue& v) {
     return "\"" + v.text + "\"";
   case AttrValue::Kind::Alias:
     return "#" + v.text;
+  case AttrValue::Kind::IntervalPad:
+    return std::to_string(v.integer) + ":+" +
+           (v.elements.empty() ? std::string("?") : std::to_string(v.elements[0].integer));
   case AttrValue::Kind::Array: {
     std::string s = "[";
     for (std::size_t i = 0; i < v.elements.size(); ++i)
@@ -844,16 +847,6 @@ private:
                                  type.shape.end());
   }
 
-  static bool usesLinear(const AttrValue& v) {
-    if (v.kind == AttrValue::Kind::Attribute &&
-        (v.text == "ttg.linear" || v.text == "triton_gpu.linear"))
-      return true;
-    for (const AttrEntry& e : v.entries)
-      if (usesLinear(e.second))
-        return true;
-    return false;
-  }
-
   Error computeLayouts() {
     std::map<std::pair<std::string, std::vector<uint64_t>>, int> index;
     for (std::size_t ti = 0; ti < module_.types.size(); ++ti) {
@@ -904,20 +897,26 @@ private:
         opts.numWarps = module_.numWarps;
         opts.threadsPerWarp = module_.threadsPerWarp;
         auto l = attributeToLayout(enc, opts, source_);
+        // A memdesc may hold several buffers of an encoding of lower rank (2x64x32 with a
+        // rank-2 #shared, 2x1 barriers with a rank-1 one): each buffer has the encoding's
+        // layout over the trailing dims, as ttg.memdesc_index shows.
+        for (std::size_t keep = shape.size() - 1;
+             !l.ok() && type.kind == TtgirType::Kind::MemDesc && keep >= 1; --keep) {
+          std::vector<uint64_t> trailing(shape.end() - static_cast<std::ptrdiff_t>(keep),
+                                         shape.end());
+          opts.shape = trailing;
+          auto buffer = attributeToLayout(enc, opts, source_);
+          if (buffer.ok()) {
+            l = std::move(buffer);
+            layout.shape = trailing;
+            layout.kind = "memdesc (one buffer of " + shapeText(type.shape) + ")";
+          }
+        }
         if (l.ok()) {
           layout.layout = *l;
         } else {
           layout.error = l.error().str();
           bool unsupported = l.error().message.find("is not supported yet") != std::string::npos;
-          // Triton lays a #ttg.linear over any shape (broadcasting or cutting its bases); the
-          // linear reader takes only the shape its bases span, which it documents as not
-          // supported yet. Said here so that the corpus test's one exception covers it.
-          if (!unsupported && usesLinear(enc) &&
-              l.error().message.find("--shape") != std::string::npos) {
-            unsupported = true;
-            layout.error +=
-                " (#ttg.linear over a shape other than its bases' is not supported yet)";
-          }
           notUnderstood("encoding", what, at, layout.error, unsupported);
         }
       }

@@ -8,6 +8,7 @@
 #include "llcheck/core/LinearLayout.h"
 #include "llcheck/core/MlirAttr.h"
 #include "llcheck/core/Spec.h"
+#include "llcheck/core/encodings/Shared.h"
 
 #include <optional>
 #include <string>
@@ -81,5 +82,28 @@ amdWmmaEncoding(const AttrValue& attr, const SpecOptions& options, const std::st
                                                          const AttrValue& parent, int64_t opIdx,
                                                          int64_t kWidth, const SpecOptions& options,
                                                          const std::string& source);
+
+} // namespace llcheck::encodings
+
+namespace llcheck::encodings {
+
+// The shared-memory and tensor-memory encodings (SharedAttr.cpp; algorithms in Shared.cpp).
+[[nodiscard]] Result<LinearLayout> swizzledSharedEncoding(const AttrValue& attr,
+                                                          const SpecOptions& options,
+                                                          const std::string& source);
+[[nodiscard]] Result<LinearLayout> amdRotatingSharedEncoding(const AttrValue& attr,
+                                                             const SpecOptions& options,
+                                                             const std::string& source);
+[[nodiscard]] Result<LinearLayout>
+nvmmaSharedEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
+[[nodiscard]] Result<LinearLayout>
+sharedLinearEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
+/// The linear component of #ttg.padded_shared; its padding comes from paddedSharedPadding.
+[[nodiscard]] Result<LinearLayout>
+paddedSharedEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
+[[nodiscard]] Result<std::vector<IntervalPad>>
+paddedSharedPadding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
+[[nodiscard]] Result<LinearLayout>
+tensorMemoryEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
 
 } // namespace llcheck::encodings

@@ -1,6 +1,7 @@
 // A small reader for MLIR attribute syntax as Triton prints layout encodings:
 //   #ttg.blocked<{sizePerThread = [4, 2], threadsPerWarp = [8, 4], order = [1, 0]}>
 //   #ttg.shared_linear<{offset = [[0, 1], [0, 2]]}, alignment = 16>
+//   #ttg.padded_shared<[32:+4] {order = [1, 0], shape = [16, 64]}>
 // It builds a generic value tree with positions; the encodings turn trees into layouts.
 #pragma once
 
@@ -17,7 +18,9 @@ namespace llcheck {
 struct AttrEntry;
 
 struct AttrValue {
-  enum class Kind { Integer, Identifier, String, Array, Dict, Attribute, Alias };
+  /// IntervalPad is #ttg.padded_shared's `interval:+pad`: `integer` is the interval and the one
+  /// element the pad.
+  enum class Kind { Integer, Identifier, String, Array, Dict, Attribute, Alias, IntervalPad };
   Kind kind = Kind::Integer;
   int64_t integer = 0;
   /// Identifier/String text; "ttg.blocked" for an Attribute; "blocked1" for the alias #blocked1.

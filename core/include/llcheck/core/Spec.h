@@ -6,6 +6,7 @@
 #include "llcheck/core/Error.h"
 #include "llcheck/core/LinearLayout.h"
 #include "llcheck/core/MlirAttr.h"
+#include "llcheck/core/encodings/Shared.h"
 
 #include <optional>
 #include <string>
@@ -29,6 +30,9 @@ struct LoadedLayout {
   std::string format;
   /// The JSON "description", if any.
   std::string description;
+  /// #ttg.padded_shared's interval:+pad pairs (empty for every other SPEC). The layout is then
+  /// only the linear component: the element at offset o lies at paddedOffset(padding, o).
+  std::vector<IntervalPad> padding;
 };
 
 [[nodiscard]] Result<LoadedLayout> loadSpec(const std::string& spec, const SpecOptions& options);

@@ -1,0 +1,1 @@
+#ttg.shared_linear<{offset = [[0, 1], [1, 0]]}>
