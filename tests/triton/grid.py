@@ -21,6 +21,7 @@ Run alone to write the grid as JSON lines (for the benchmark in bench/):
 """
 
 import argparse
+import faulthandler
 import json
 import os
 import random
@@ -33,6 +34,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "tests", "triton_reference", "encodings"))
 
 import generate as reference  # noqa: E402  (the recorded data's generators and helpers)
+import generate_shared  # noqa: E402  (tensor memory's generator)
 import triton  # noqa: E402
 import triton._C.libtriton as lt  # noqa: E402
 
@@ -43,14 +45,50 @@ GRID_SCALE = 20
 FALLBACK_SIZES = [16, 64, 256, 1, 4]
 
 
+# Tensor memory (#ttng.tensor_memory_encoding) is not in generate.py; its generator is
+# generate_shared.py's, and Gluon's answer has row and col bases (the block input is not
+# returned, so only row and col are compared).
+TENSOR_MEMORY_CASES = 30
+
+
+def _tmem_cases(rng, n):
+    return [({"encoding": "tensor_memory", "args": args}, {}, shape)
+            for args, shape in generate_shared.gen_tmem(rng, n)]
+
+
 def grid_cases(scale=GRID_SCALE):
     """[(case id, encoding, spec, meta, shape)], deterministic for a given generate.py."""
     cases = []
-    for name, gen, count in reference.GENERATORS:
+    generators = list(reference.GENERATORS) + [("tensor_memory", _tmem_cases,
+                                                TENSOR_MEMORY_CASES)]
+    for name, gen, count in generators:
         rng = random.Random(f"{GRID_SEED}-{name}")
         for i, (spec, meta, shape) in enumerate(gen(rng, count * scale)):
             cases.append((f"{name}-{i:05d}", name, spec, meta, shape))
     return cases
+
+
+def _tmem_answer(b, rec, args, shape):
+    layout = generate_shared.ttgl_bw.TensorMemoryLayout(
+        **{k: (tuple(v) if k == "block" else v) for k, v in args.items()})
+    rec["gluon"] = repr(layout)
+    attr = layout._to_ir(b)
+    elem = {1: b.get_float_ty, 2: b.get_half_ty, 4: b.get_int8_ty}[args["col_stride"]]()
+    block = list(args["block"])
+    for candidate in [shape, block, [block[0] * 2, block[1]], [block[0], block[1] * 2],
+                      [block[0] * 2, block[1] * 2], [128, 128], [256, 256]]:
+        try:
+            rec["attr"] = reference._attr_from_type(
+                str(b.get_tensor_mem_desc_ty(elem, candidate, attr, candidate)))
+            if candidate is not shape:
+                rec["attr_printed_with_shape"] = candidate
+            break
+        except Exception:  # noqa: BLE001 - the memdesc verifier refused attr+shape
+            continue
+    res = b.to_linear_layout(attr, shape)
+    rec["ins"] = [["row", [list(x) for x in res.rows]], ["col", [list(x) for x in res.cols]]]
+    rec["outs"] = list(res.shape)
+    return rec
 
 
 def _type_text(b, encoding, spec, attr, shape):
@@ -65,6 +103,14 @@ def _answer(b, case):
     """Triton's answer for one case, as a JSON-able dict."""
     cid, encoding, spec, meta, shape = case
     rec = {"id": cid, "encoding": encoding, "shape": shape, "meta": meta}
+    if encoding == "tensor_memory":
+        try:
+            return _tmem_answer(b, rec, spec["args"], shape)
+        except Exception as e:  # noqa: BLE001
+            rec.pop("ins", None)
+            rec["error"] = reference._exc(e)
+            rec["error_stage"] = "to_linear_layout"
+            return rec
     try:
         layout = reference.gluon_layout(spec)
         rec["gluon"] = repr(layout)
@@ -105,6 +151,8 @@ def _answer(b, case):
 
 def _worker(cases, start, fd):
     """Child: answers cases[start:], one JSON line each, written as soon as it is known."""
+    # An abort is an expected answer here; pytest's fault handler would print its traceback.
+    faulthandler.disable()
     ctx = lt.ir.context()
     lt.ir.load_dialects(ctx)
     b = lt.gluon_ir.GluonOpBuilder(ctx)

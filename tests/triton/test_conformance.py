@@ -38,6 +38,8 @@ def difference(triton, ours):
         return ("llcheck-rejects", ours["error"][:300])
     theirs_ins = [[n, bs] for n, bs in triton["ins"]]
     ours_ins = [[d["name"], d["bases"]] for d in ours["layout"]["ins"]]
+    if triton["encoding"] == "tensor_memory":  # Gluon returns no block bases to compare
+        ours_ins = [i for i in ours_ins if i[0] != "block"]
     if ours_ins != theirs_ins:
         return ("layout-differs", f"ins: Triton {theirs_ins} llcheck {ours_ins}")
     ours_outs = [d["size"] for d in ours["layout"]["outs"]]
