@@ -1,6 +1,7 @@
 // The intern table behind DimName: names live for the whole program, ids are stable.
 #include "llcheck/core/DimName.h"
 
+#include <array>
 #include <deque>
 #include <mutex>
 #include <string>
@@ -42,6 +43,15 @@ const std::string& DimName::str() const {
 }
 
 DimName dims::standardOut(int i) {
+  // Every encoding names its outputs dim0, dim1, ...: intern the common ones once.
+  static const std::array<DimName, 16> kFirst = [] {
+    std::array<DimName, 16> names;
+    for (std::size_t k = 0; k < names.size(); ++k)
+      names[k] = DimName("dim" + std::to_string(k));
+    return names;
+  }();
+  if (i >= 0 && static_cast<std::size_t>(i) < kFirst.size())
+    return kFirst[static_cast<std::size_t>(i)];
   return DimName("dim" + std::to_string(i));
 }
 

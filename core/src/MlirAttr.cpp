@@ -142,6 +142,7 @@ private:
       v.kind = AttrValue::Kind::Array;
       if (eat(']'))
         return v;
+      v.elements.reserve(4); // most arrays are short: one allocation instead of three
       while (true) {
         auto e = value(depth + 1);
         if (!e.ok())
@@ -247,6 +248,7 @@ private:
 
   /// "key = value, value, ..." up to `close`, into v.entries.
   Result<bool> entries(AttrValue& v, char close, int depth) {
+    v.entries.reserve(6);
     while (true) {
       skip();
       std::size_t save = pos_;

@@ -148,10 +148,11 @@ Result<LinearLayout> identityND(DimName inDim, const std::vector<uint64_t>& size
 
 Result<LinearLayout> makeCgaLayout(const std::vector<std::vector<uint64_t>>& bases,
                                    std::size_t rank) {
-  std::vector<DimName> outs;
-  for (std::size_t d = 0; d < rank; ++d)
-    outs.push_back(dims::standardOut(static_cast<int>(d)));
-  std::vector<DimSize> outDims;
+  if (rank > kMaxDims)
+    return makeError("rank " + std::to_string(rank) + " is too large");
+  if (bases.size() > kMaxBits)
+    return makeError(std::to_string(bases.size()) + " CGA bases are too many");
+  Packed p;
   for (std::size_t d = 0; d < rank; ++d) {
     uint64_t maxValue = 0;
     for (const auto& b : bases) {
@@ -162,10 +163,26 @@ Result<LinearLayout> makeCgaLayout(const std::vector<std::vector<uint64_t>>& bas
     }
     if (maxValue >= (uint64_t{1} << 62))
       return makeError("CGA basis value " + std::to_string(maxValue) + " is too large");
-    outDims.push_back({outs[d], std::bit_ceil(maxValue + 1)});
+    p.outs.push_back(
+        {dims::standardOut(static_cast<int>(d)), std::countr_zero(std::bit_ceil(maxValue + 1))});
   }
-  return LinearLayout::create({DimBases{dims::kBlock, bases}}, outDims,
-                              /*requireSurjective=*/false);
+  p.ins.push_back({dims::kBlock, static_cast<int>(bases.size())});
+  int total = 0;
+  for (const Dim& o : p.outs)
+    total += o.sizeLog2;
+  if (total > kMaxBits)
+    return makeError("the CGA layout's outputs need more than " + std::to_string(kMaxBits) +
+                     " bits");
+  for (const auto& b : bases) {
+    uint64_t column = 0;
+    int offset = 0;
+    for (std::size_t d = 0; d < rank; ++d) {
+      column |= b[d] << offset;
+      offset += p.outs[d].sizeLog2;
+    }
+    p.columns.push_back(column);
+  }
+  return p.build();
 }
 
 Result<LinearLayout> ensureLayoutNotLargerThan(const LinearLayout& layout,
