@@ -135,12 +135,12 @@ Result<LinearLayout> attributeToLayout(const AttrValue& attr, const SpecOptions&
       {"ttng.tensor_memory_encoding", encodings::tensorMemoryEncoding},
   };
   // clang-format on
-  std::string supported;
-  for (const Entry& e : kReaders) {
+  for (const Entry& e : kReaders)
     if (name == e.name)
       return e.read(attr, options, source);
+  std::string supported;
+  for (const Entry& e : kReaders)
     supported += (supported.empty() ? "#" : ", #") + std::string(e.name);
-  }
   return makeError("encoding #" + attr.text + " is not supported yet (supported: " + supported +
                        ")",
                    attrLocation(source, attr));

@@ -53,12 +53,16 @@ Result<const AttrValue*> encodingDict(const AttrValue& attr, const std::string& 
                                       const std::vector<std::string>& known,
                                       const std::vector<std::string>& required,
                                       const std::string& source) {
-  std::string keyList;
-  for (const std::string& k : known)
-    keyList += (keyList.empty() ? "" : ", ") + k;
+  // Only an error message needs the list of keys.
+  auto keyList = [&known] {
+    std::string list;
+    for (const std::string& k : known)
+      list += (list.empty() ? "" : ", ") + k;
+    return list;
+  };
   if (attr.entries.size() != 1 || !attr.entries[0].first.empty() ||
       attr.entries[0].second.kind != AttrValue::Kind::Dict)
-    return makeError("#" + name + " takes one dictionary: #" + name + "<{" + keyList + "}>",
+    return makeError("#" + name + " takes one dictionary: #" + name + "<{" + keyList() + "}>",
                      attrLocation(source, attr));
   const AttrValue& dict = attr.entries[0].second;
   for (const AttrEntry& entry : dict.entries) {
@@ -67,7 +71,7 @@ Result<const AttrValue*> encodingDict(const AttrValue& attr, const std::string& 
     at.column = entry.keyColumn;
     if (std::find(known.begin(), known.end(), entry.first) == known.end())
       return makeError("unknown key '" + entry.first.substr(0, 64) + "' in #" + name +
-                           " (expected " + keyList + ")",
+                           " (expected " + keyList() + ")",
                        attrLocation(source, at));
     for (const AttrEntry& other : dict.entries)
       if (&other != &entry && other.first == entry.first &&
