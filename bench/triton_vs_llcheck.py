@@ -73,7 +73,7 @@ def main():
     ctx = lt.ir.context()
     lt.ir.load_dialects(ctx)
     b = lt.gluon_ir.GluonOpBuilder(ctx)
-    work = [(grid.reference.gluon_layout(spec), shape) for _, _, spec, _, shape in cases]
+    work = [(grid.gluon_layout(spec), shape) for _, _, spec, _, shape in cases]
 
     def convert_all():
         for layout, shape in work:

@@ -68,9 +68,16 @@ def grid_cases(scale=GRID_SCALE):
     return cases
 
 
+def gluon_layout(spec):
+    """The Gluon layout object of a grid case's spec (generate.py's, plus tensor memory)."""
+    if spec["encoding"] == "tensor_memory":
+        return generate_shared.ttgl_bw.TensorMemoryLayout(
+            **{k: (tuple(v) if k == "block" else v) for k, v in spec["args"].items()})
+    return reference.gluon_layout(spec)
+
+
 def _tmem_answer(b, rec, args, shape):
-    layout = generate_shared.ttgl_bw.TensorMemoryLayout(
-        **{k: (tuple(v) if k == "block" else v) for k, v in args.items()})
+    layout = gluon_layout({"encoding": "tensor_memory", "args": args})
     rec["gluon"] = repr(layout)
     attr = layout._to_ir(b)
     elem = {1: b.get_float_ty, 2: b.get_half_ty, 4: b.get_int8_ty}[args["col_stride"]]()
