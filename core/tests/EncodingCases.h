@@ -14,6 +14,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <string>
 
 #ifndef LLCHECK_SOURCE_DIR
@@ -112,6 +113,21 @@ inline Counts checkEncoding(const std::string& encoding,
     std::cout << " (" << c.skipped << " skipped: " << c.skipReason << ")";
   std::cout << "\n";
   return c;
+}
+
+/// The attribute `text` over `shape` must be refused with a message that contains `fragment`
+/// and points at a column of the attribute.
+inline void expectAttributeError(const std::string& text, const std::string& fragment,
+                                 const std::optional<std::vector<uint64_t>>& shape) {
+  SpecOptions options;
+  options.shape = shape;
+  auto attr = parseAttribute(text, "attribute");
+  ASSERT_TRUE(attr.ok()) << text << ": " << attr.error().str();
+  auto l = attributeToLayout(*attr, options, "attribute");
+  ASSERT_FALSE(l.ok()) << text << " was accepted";
+  EXPECT_NE(l.error().str().find(fragment), std::string::npos)
+      << text << ": '" << l.error().str() << "' lacks '" << fragment << "'";
+  EXPECT_NE(l.error().str().find("attribute at column"), std::string::npos) << l.error().str();
 }
 
 } // namespace llcheck::enctest

@@ -41,15 +41,7 @@ TEST(Encodings, SliceMatchesTriton) {
 
 void expectError(const std::string& text, const std::string& fragment,
                  std::optional<std::vector<uint64_t>> shape = std::vector<uint64_t>{64, 16}) {
-  SpecOptions options;
-  options.shape = shape;
-  auto attr = parseAttribute(text, "attribute");
-  ASSERT_TRUE(attr.ok()) << text << ": " << attr.error().str();
-  auto l = attributeToLayout(*attr, options, "attribute");
-  ASSERT_FALSE(l.ok()) << text << " was accepted";
-  EXPECT_NE(l.error().str().find(fragment), std::string::npos)
-      << text << ": '" << l.error().str() << "' lacks '" << fragment << "'";
-  EXPECT_NE(l.error().str().find("attribute at column"), std::string::npos) << l.error().str();
+  enctest::expectAttributeError(text, fragment, shape);
 }
 
 TEST(Encodings, BlockedErrors) {

@@ -49,24 +49,6 @@ Result<uint64_t> readUInt(const AttrValue& v, const std::string& key, const std:
   return static_cast<uint64_t>(v.integer);
 }
 
-Result<std::vector<std::vector<uint64_t>>> readCga(const AttrValue& dict, std::size_t rank,
-                                                   const std::string& source) {
-  const AttrValue* cga = dict.find("CGALayout");
-  if (!cga)
-    return std::vector<std::vector<uint64_t>>{};
-  std::optional<std::size_t> cgaRank = rank;
-  auto bases = readBasesArray(*cga, "CGALayout", cgaRank, source);
-  if (!bases.ok())
-    return bases.error();
-  for (std::size_t i = 0; i < bases->size(); ++i)
-    for (uint64_t x : (*bases)[i])
-      if (x != 0 && !std::has_single_bit(x))
-        return makeError("CGALayout[" + std::to_string(i) + "] has " + std::to_string(x) +
-                             ", not a power of two or 0",
-                         attrLocation(source, cga->elements[i]));
-  return bases;
-}
-
 uint64_t product(const std::vector<uint64_t>& v) {
   uint64_t n = 1;
   for (uint64_t x : v)
@@ -153,7 +135,7 @@ Result<MfmaParams> readMfma(const AttrValue& attr, std::size_t rank, const std::
       return makeError("elementBitWidth must be 32 or 64", attrLocation(source, *e));
     p.elementBitWidth = *bits;
   }
-  auto cga = readCga(d, rank, source);
+  auto cga = readCgaBases(d.find("CGALayout"), rank, source);
   if (!cga.ok())
     return cga.error();
   p.cgaBases = *cga;
@@ -237,7 +219,7 @@ Result<WmmaParams> readWmma(const AttrValue& attr, std::size_t rank, const std::
     return warps.error();
   p.registerBases = *regs;
   p.warpBases = *warps;
-  auto cga = readCga(d, rank, source);
+  auto cga = readCgaBases(d.find("CGALayout"), rank, source);
   if (!cga.ok())
     return cga.error();
   p.cgaBases = *cga;

@@ -34,6 +34,11 @@ namespace llcheck::encodings {
 readBasesArray(const AttrValue& v, const std::string& key, std::optional<std::size_t>& rank,
                const std::string& source);
 
+/// CGALayout = [[...], ...] (v may be null: no CGA layout, one CTA): one basis per block bit,
+/// each with `rank` entries, each 0 or a power of two (the block -> dims bases Triton prints).
+[[nodiscard]] Result<std::vector<std::vector<uint64_t>>>
+readCgaBases(const AttrValue* v, std::size_t rank, const std::string& source);
+
 /// "64x16".
 [[nodiscard]] std::string shapeText(const std::vector<uint64_t>& shape);
 

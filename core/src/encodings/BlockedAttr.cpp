@@ -181,19 +181,10 @@ Result<LinearLayout> blockedEncoding(const AttrValue& attr, const SpecOptions& o
       seen[d] = true;
     }
   }
-  if (const AttrValue* cga = (*dict)->find("CGALayout")) {
-    std::optional<std::size_t> cgaRank = rank;
-    auto bases = readBasesArray(*cga, "CGALayout", cgaRank, source);
-    if (!bases.ok())
-      return bases.error();
-    for (std::size_t i = 0; i < bases->size(); ++i)
-      for (uint64_t x : (*bases)[i])
-        if (x != 0 && !std::has_single_bit(x))
-          return makeError("CGALayout[" + std::to_string(i) + "] has " + std::to_string(x) +
-                               ", not a power of two or 0",
-                           attrLocation(source, cga->elements[i]));
-    params.cgaBases = std::move(*bases);
-  }
+  auto cga = readCgaBases((*dict)->find("CGALayout"), rank, source);
+  if (!cga.ok())
+    return cga.error();
+  params.cgaBases = std::move(*cga);
   auto count = [](const std::vector<uint64_t>& v) {
     uint64_t n = 1;
     for (uint64_t x : v)

@@ -101,13 +101,10 @@ Result<NvidiaMmaParams> readNvidiaMmaParams(const AttrValue& attr, const std::st
   if (Error e = checkTileSize(*instr, mIndex + 1, mma.instrShape[mIndex + 1], "N", source);
       !e.message.empty())
     return e;
-  if (const AttrValue* cga = (*dict)->find("CGALayout")) {
-    std::optional<std::size_t> cgaRank = rank;
-    auto bases = readBasesArray(*cga, "CGALayout", cgaRank, source);
-    if (!bases.ok())
-      return bases.error();
-    mma.cgaBases = std::move(*bases);
-  }
+  auto cga = readCgaBases((*dict)->find("CGALayout"), rank, source);
+  if (!cga.ok())
+    return cga.error();
+  mma.cgaBases = std::move(*cga);
   return mma;
 }
 
@@ -163,13 +160,10 @@ Result<BlockedParams> readCheckedBlocked(const AttrValue& parent, std::size_t ra
       return values.error();
     *f.into = std::move(*values);
   }
-  if (const AttrValue* cga = dict.find("CGALayout")) {
-    std::optional<std::size_t> cgaRank = rank;
-    auto bases = readBasesArray(*cga, "CGALayout", cgaRank, source);
-    if (!bases.ok())
-      return bases.error();
-    params.cgaBases = std::move(*bases);
-  }
+  auto cga = readCgaBases(dict.find("CGALayout"), rank, source);
+  if (!cga.ok())
+    return cga.error();
+  params.cgaBases = std::move(*cga);
   return params;
 }
 

@@ -97,25 +97,6 @@ Result<std::vector<uint64_t>> readOrder(const AttrValue& v, std::size_t rank,
   return order;
 }
 
-/// CGALayout = [[...], ...]: one basis per block bit, each entry 0 or a power of two (the
-/// block -> dims bases Triton prints).
-Result<std::vector<std::vector<uint64_t>>> readCgaBases(const AttrValue* v, std::size_t rank,
-                                                        const std::string& source) {
-  if (!v)
-    return std::vector<std::vector<uint64_t>>{};
-  std::optional<std::size_t> cgaRank = rank;
-  auto bases = readBasesArray(*v, "CGALayout", cgaRank, source);
-  if (!bases.ok())
-    return bases.error();
-  for (std::size_t i = 0; i < bases->size(); ++i)
-    for (uint64_t x : (*bases)[i])
-      if (x != 0 && !std::has_single_bit(x))
-        return makeError("CGALayout[" + std::to_string(i) + "] has " + std::to_string(x) +
-                             ", not a power of two or 0",
-                         attrLocation(source, v->elements[i]));
-  return bases;
-}
-
 Result<LinearLayout> within(Result<LinearLayout> l, const AttrValue& attr,
                             const std::string& source) {
   if (!l.ok())
