@@ -260,6 +260,28 @@ Result<LoadedLayout> loadSpec(const std::string& spec, const SpecOptions& option
 }
 
 std::string linearAttrViolation(const LinearLayout& layout, bool generic) {
+  if (!generic) {
+    // The common case, on the packed columns: a basis that moves in one dim by a power of two
+    // is a column with one bit set; a permutation uses each bit once; and it is surjective onto
+    // the sizes its bases imply when each dim's used bits are the low ones, 0..k-1.
+    uint64_t used = 0;
+    bool permutation = true;
+    for (uint64_t c : layout.columns()) {
+      if (c == 0)
+        continue;
+      permutation = permutation && std::has_single_bit(c) && (used & c) == 0;
+      used |= c;
+    }
+    for (int o = 0; permutation && o < layout.getNumOutDims(); ++o) {
+      int width = layout.outDims()[static_cast<std::size_t>(o)].sizeLog2;
+      uint64_t field =
+          width == 0 ? 0 : (used >> layout.outDimOffset(o)) & (~uint64_t{0} >> (64 - width));
+      permutation = (field & (field + 1)) == 0;
+    }
+    if (permutation)
+      return "";
+  }
+  // Otherwise find the rule broken, basis by basis, to name it.
   const std::string name = generic ? "#ttg.generic_linear" : "#ttg.linear";
   auto bases = layout.getBases();
   auto show = [](const std::vector<uint64_t>& b) {
@@ -273,10 +295,10 @@ std::string linearAttrViolation(const LinearLayout& layout, bool generic) {
     bool oneDimOnly = !generic || db.name != dims::kWarp;
     for (std::size_t i = 0; i < db.bases.size(); ++i) {
       const auto& b = db.bases[i];
-      std::string at = db.name.str() + "[" + std::to_string(i) + "] = " + show(b);
       auto nonZero = std::count_if(b.begin(), b.end(), [](uint64_t v) { return v != 0; });
       if (nonZero == 0)
         continue;
+      std::string at = db.name.str() + "[" + std::to_string(i) + "] = " + show(b);
       if (oneDimOnly && nonZero > 1)
         return name + " needs every " +
                (generic ? db.name.str() + " basis" : std::string("basis")) +

@@ -366,28 +366,31 @@ Result<LinearLayout> linearToShape(const LinearLayout& layout, const std::vector
     if (std::find(order.begin(), order.end(), d) == order.end())
       order.push_back(d);
   };
-  if (layout.hasInDim(dims::kRegister)) {
-    const auto bases = layout.getBases();
-    for (const DimBases& in : bases) {
-      if (in.name != dims::kRegister)
-        continue;
-      for (std::size_t i = 0; i < in.bases.size(); ++i) {
-        const auto& basis = in.bases[i];
-        std::size_t nonZero = 0;
-        std::size_t first = rank;
-        for (std::size_t d = 0; d < rank; ++d)
-          if (basis[d] != 0) {
-            ++nonZero;
-            first = std::min(first, d);
-          }
-        if (nonZero > 1 || (nonZero == 1 && !std::has_single_bit(basis[first])))
-          return makeError("register basis " + std::to_string(i) +
-                           " moves in more than one dim or by a non-power of two (a swizzled "
-                           "basis): Triton cannot order such a #ttg.linear to lay it over a "
-                           "shape");
-        if (nonZero == 1)
-          note(first);
+  if (int r = layout.inDimIndex(dims::kRegister); r >= 0) {
+    int first = layout.inDimOffset(r);
+    for (int i = 0; i < layout.inDims()[static_cast<std::size_t>(r)].sizeLog2; ++i) {
+      uint64_t column = layout.columns()[static_cast<std::size_t>(first + i)];
+      std::size_t nonZero = 0;
+      std::size_t dim = rank;
+      bool powerOfTwo = true;
+      for (std::size_t d = 0; d < rank; ++d) {
+        int width = layout.outDims()[d].sizeLog2;
+        uint64_t v = width == 0 ? 0
+                                : (column >> layout.outDimOffset(static_cast<int>(d))) &
+                                      (~uint64_t{0} >> (64 - width));
+        if (v != 0) {
+          ++nonZero;
+          dim = std::min(dim, d);
+          powerOfTwo = powerOfTwo && std::has_single_bit(v);
+        }
       }
+      if (nonZero > 1 || !powerOfTwo)
+        return makeError("register basis " + std::to_string(i) +
+                         " moves in more than one dim or by a non-power of two (a swizzled "
+                         "basis): Triton cannot order such a #ttg.linear to lay it over a "
+                         "shape");
+      if (nonZero == 1)
+        note(dim);
     }
   }
   for (std::size_t d = rank; d-- > 0;)
