@@ -245,11 +245,13 @@ Result<LinearLayout> LinearLayout::create(const std::vector<DimBases>& bases,
     ins.push_back({d.name, static_cast<int>(d.bases.size())});
     for (std::size_t i = 0; i < d.bases.size(); ++i) {
       const auto& b = d.bases[i];
-      std::string where = "input dimension '" + d.name.str() + "' basis " + std::to_string(i);
+      auto where = [&d, i] { // only errors need it
+        return "input dimension '" + d.name.str() + "' basis " + std::to_string(i);
+      };
       if (b.size() != outDims.size())
         return makeError("has " + std::to_string(b.size()) + " values but there are " +
                              std::to_string(outDims.size()) + " output dimensions",
-                         where);
+                         where());
       uint64_t col = 0;
       int off = 0;
       for (std::size_t k = 0; k < b.size(); ++k) {
@@ -257,7 +259,7 @@ Result<LinearLayout> LinearLayout::create(const std::vector<DimBases>& bases,
           return makeError("value " + std::to_string(b[k]) + " for output dimension '" +
                                outDims[k].name.str() + "' is not below its size " +
                                std::to_string(outDims[k].size),
-                           where);
+                           where());
         if (off < 64)
           col |= b[k] << off;
         off += outs[k].sizeLog2;
@@ -336,13 +338,19 @@ int LinearLayout::outDimOffset(int i) const {
 
 std::vector<DimBases> LinearLayout::getBases() const {
   std::vector<DimBases> all;
+  all.reserve(ins_.size());
   int j = 0;
   for (const Dim& d : ins_) {
     DimBases db{d.name, {}};
+    db.bases.reserve(static_cast<std::size_t>(d.sizeLog2));
     for (int i = 0; i < d.sizeLog2; ++i, ++j) {
       std::vector<uint64_t> values;
-      for (const auto& [name, v] : unpackOut(columns_[j]))
-        values.push_back(v);
+      values.reserve(outs_.size());
+      int off = 0;
+      for (const Dim& o : outs_) {
+        values.push_back(off < 64 ? (columns_[j] >> off) & lowMask(o.sizeLog2) : 0);
+        off += o.sizeLog2;
+      }
       db.bases.push_back(std::move(values));
     }
     all.push_back(std::move(db));
@@ -355,21 +363,30 @@ std::vector<uint64_t> LinearLayout::getBasis(DimName inDim, int pos) const {
   std::vector<uint64_t> values;
   if (i < 0 || pos < 0 || pos >= ins_[i].sizeLog2)
     return values;
-  for (const auto& [name, v] : unpackOut(columns_[inDimOffset(i) + pos]))
-    values.push_back(v);
+  uint64_t packed = columns_[inDimOffset(i) + pos];
+  values.reserve(outs_.size());
+  int off = 0;
+  for (const Dim& d : outs_) {
+    values.push_back(off < 64 ? (packed >> off) & lowMask(d.sizeLog2) : 0);
+    off += d.sizeLog2;
+  }
   return values;
 }
 
 uint64_t LinearLayout::getBasis(DimName inDim, int pos, DimName outDim) const {
+  int i = inDimIndex(inDim);
   int k = outDimIndex(outDim);
-  auto b = getBasis(inDim, pos);
-  return k < 0 || b.empty() ? 0 : b[k];
+  if (i < 0 || k < 0 || pos < 0 || pos >= ins_[i].sizeLog2)
+    return 0;
+  int off = outDimOffset(k);
+  return off < 64 ? (columns_[inDimOffset(i) + pos] >> off) & lowMask(outs_[k].sizeLog2) : 0;
 }
 
 // ---- Applying -------------------------------------------------------------------------------
 
 Point LinearLayout::unpackOut(uint64_t packed) const {
   Point p;
+  p.reserve(outs_.size());
   int off = 0;
   for (const Dim& d : outs_) {
     p.emplace_back(d.name, off < 64 ? (packed >> off) & lowMask(d.sizeLog2) : 0);
@@ -380,6 +397,7 @@ Point LinearLayout::unpackOut(uint64_t packed) const {
 
 Point LinearLayout::unpackIn(uint64_t flat) const {
   Point p;
+  p.reserve(ins_.size());
   int off = 0;
   for (const Dim& d : ins_) {
     p.emplace_back(d.name, off < 64 ? (flat >> off) & lowMask(d.sizeLog2) : 0);

@@ -63,20 +63,6 @@ std::vector<std::size_t> kContigOrder(int opIdx, std::size_t rank) {
   return matrixOrder(rank, opIdx == 0);
 }
 
-/// The in-dims register, lane, warp, block in that order, each present (size 1 if unused), as
-/// Triton's distributed layouts have them.
-Result<LinearLayout> withDistributedInDims(const LinearLayout& l) {
-  std::vector<DimBases> bases;
-  for (DimName name : {dims::kRegister, dims::kLane, dims::kWarp, dims::kBlock}) {
-    DimBases db{name, {}};
-    if (l.hasInDim(name))
-      for (int i = 0; i < l.getInDimSizeLog2(name); ++i)
-        db.bases.push_back(l.getBasis(name, i));
-    bases.push_back(std::move(db));
-  }
-  return LinearLayout::create(bases, l.getOutDims(), /*requireSurjective=*/false);
-}
-
 Result<LinearLayout> layOver(const LinearLayout& cta,
                              const std::vector<std::vector<uint64_t>>& cgaBases,
                              const std::vector<uint64_t>& shape) {

@@ -78,26 +78,6 @@ uint64_t fieldMask(int width) {
   return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
 }
 
-/// The layout with the in-dims register, lane, warp, block (missing ones of size 1), in that
-/// order, as Triton's distributed layouts always have them.
-Result<LinearLayout> withDistributedInDims(const LinearLayout& l) {
-  Packed in = Packed::of(l);
-  Packed out;
-  out.outs = in.outs;
-  for (const Dim& d : in.ins)
-    if (d.name != dims::kRegister && d.name != dims::kLane && d.name != dims::kWarp &&
-        d.name != dims::kBlock)
-      return makeError("unexpected input dimension " + d.name.str() + " in a distributed layout");
-  for (DimName name : {dims::kRegister, dims::kLane, dims::kWarp, dims::kBlock}) {
-    int i = l.inDimIndex(name);
-    out.ins.push_back({name, i < 0 ? 0 : in.ins[static_cast<std::size_t>(i)].sizeLog2});
-    if (i >= 0)
-      for (int b = 0; b < in.ins[static_cast<std::size_t>(i)].sizeLog2; ++b)
-        out.columns.push_back(in.columns[static_cast<std::size_t>(in.inOffset(i) + b)]);
-  }
-  return out.build();
-}
-
 /// Removes the register bases that map to 0: Triton drops registers that would only hold
 /// copies of other registers' elements.
 Result<LinearLayout> dropZeroRegisterBases(const LinearLayout& l) {
@@ -117,6 +97,24 @@ uint64_t desiredSize(const std::vector<DimSize>& shape, DimName d, uint64_t othe
 }
 
 } // namespace
+
+Result<LinearLayout> withDistributedInDims(const LinearLayout& l) {
+  Packed in = Packed::of(l);
+  Packed out;
+  out.outs = in.outs;
+  for (const Dim& d : in.ins)
+    if (d.name != dims::kRegister && d.name != dims::kLane && d.name != dims::kWarp &&
+        d.name != dims::kBlock)
+      return makeError("unexpected input dimension " + d.name.str() + " in a distributed layout");
+  for (DimName name : {dims::kRegister, dims::kLane, dims::kWarp, dims::kBlock}) {
+    int i = l.inDimIndex(name);
+    out.ins.push_back({name, i < 0 ? 0 : in.ins[static_cast<std::size_t>(i)].sizeLog2});
+    if (i >= 0)
+      for (int b = 0; b < in.ins[static_cast<std::size_t>(i)].sizeLog2; ++b)
+        out.columns.push_back(in.columns[static_cast<std::size_t>(in.inOffset(i) + b)]);
+  }
+  return out.build();
+}
 
 Result<LinearLayout> identityND(DimName inDim, const std::vector<uint64_t>& sizes,
                                 const std::vector<uint64_t>& order) {
@@ -247,18 +245,22 @@ Result<LinearLayout> combineCtaCgaWithShape(const LinearLayout& cta, const Linea
                                             const std::vector<uint64_t>& shape) {
   std::vector<DimSize> labeled;
   std::vector<DimName> outNames;
+  labeled.reserve(shape.size());
+  outNames.reserve(shape.size());
   for (std::size_t d = 0; d < shape.size(); ++d) {
     labeled.push_back({dims::standardOut(static_cast<int>(d)), shape[d]});
     outNames.push_back(labeled.back().name);
   }
-  auto sameNames = [&](std::vector<DimName> names) {
-    std::vector<DimName> sorted = outNames;
-    auto byId = [](DimName a, DimName b) { return a.id() < b.id(); };
-    std::sort(names.begin(), names.end(), byId);
-    std::sort(sorted.begin(), sorted.end(), byId);
-    return names == sorted;
+  // The same set of out dims: as many, and each of dim0..dim<rank-1> among them.
+  auto sameNames = [&](const LinearLayout& l) {
+    if (static_cast<std::size_t>(l.getNumOutDims()) != outNames.size())
+      return false;
+    for (DimName n : outNames)
+      if (!l.hasOutDim(n))
+        return false;
+    return true;
   };
-  if (!sameNames(cta.getOutDimNames()) || !sameNames(cga.getOutDimNames()))
+  if (!sameNames(cta) || !sameNames(cga))
     return makeError("the CTA and CGA layouts must map onto dim0..dim" +
                      std::to_string(shape.size() - 1) + " (shape " + joinSizes(shape) + ")");
   auto cgaShrunk = ensureLayoutNotLargerThan(cga, labeled);

@@ -83,22 +83,6 @@ Result<LinearLayout> dotOperandCgaLayout(const std::vector<std::vector<uint64_t>
   return makeCgaLayout(bases, rank);
 }
 
-/// The in-dims register, lane, warp, block, in that order, as Triton's distributed layouts
-/// always have them (missing ones of size 1).
-Result<LinearLayout> distributedInDims(const LinearLayout& l) {
-  std::vector<DimBases> bases;
-  for (DimName name : {dims::kRegister, dims::kLane, dims::kWarp, dims::kBlock}) {
-    DimBases db{name, {}};
-    if (l.hasInDim(name))
-      for (int i = 0; i < l.getInDimSizeLog2(name); ++i)
-        db.bases.push_back(l.getBasis(name, i));
-    bases.push_back(std::move(db));
-  }
-  if (l.getNumInDims() > 4)
-    return makeError("unexpected input dimension in a distributed layout");
-  return LinearLayout::create(bases, l.getOutDims(), /*requireSurjective=*/false);
-}
-
 /// The CTA layout (register, lane, warp) laid over `shape` with the CGA layout.
 Result<LinearLayout> layOver(const LinearLayout& cta, const Result<LinearLayout>& cga,
                              const std::vector<uint64_t>& shape) {
@@ -107,7 +91,7 @@ Result<LinearLayout> layOver(const LinearLayout& cta, const Result<LinearLayout>
   auto combined = combineCtaCgaWithShape(cta, *cga, shape);
   if (!combined.ok())
     return combined.error();
-  return distributedInDims(*combined);
+  return withDistributedInDims(*combined);
 }
 
 /// `warpLayout` with its outputs in the tile's order, multiplied onto the tile.

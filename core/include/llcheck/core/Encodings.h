@@ -50,6 +50,10 @@ struct BlockedParams {
                                                           const LinearLayout& cga,
                                                           const std::vector<uint64_t>& shape);
 
+/// The layout with the in-dims register, lane, warp, block (missing ones of size 1), in that
+/// order, as Triton's distributed layouts always have them; any other in-dim is an error.
+[[nodiscard]] Result<LinearLayout> withDistributedInDims(const LinearLayout& l);
+
 /// #ttg.blocked over `shape`. Parameters must be validated by the caller (equal lengths, powers
 /// of two, order a permutation); violations still give an Error, not a crash.
 [[nodiscard]] Result<LinearLayout> blockedToLinearLayout(const BlockedParams& params,
