@@ -39,8 +39,11 @@ private:
 /// A value or an Error, in the spirit of std::expected (C++23).
 template <class T> class [[nodiscard]] Result {
 public:
-  Result(T value) : v_(std::move(value)) {}
-  Result(Error error) : v_(std::move(error)) {}
+  // By reference rather than by value: a LinearLayout is a large flat object, and each extra
+  // move is a copy of it.
+  Result(const T& value) : v_(std::in_place_index<0>, value) {}
+  Result(T&& value) : v_(std::in_place_index<0>, std::move(value)) {}
+  Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {}
 
   [[nodiscard]] bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
