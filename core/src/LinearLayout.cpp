@@ -536,12 +536,14 @@ std::optional<std::vector<DimName>> supremum(const std::vector<DimName>& x,
 
 namespace {
 
+/// "Not found" for the positions mergeDimOrderInto looks up.
+constexpr std::size_t kNone = ~std::size_t{0};
+
 /// mergeDimOrder on any two name lists (x[i], x.size()), into `out` (which must hold
 /// x.size() + y.size() names): product() merges without touching the heap.
 template <class X, class Y, class Out> void mergeDimOrderInto(const X& x, const Y& y, Out& out) {
   // Triton's `supremum` (lib/Tools/LayoutUtils.cpp), step by step. Its "Supremum does not
   // exist" branches are unreachable, so it returns a merged list for any two lists.
-  constexpr std::size_t kNone = ~std::size_t{0};
   auto pos = [](const auto& v, DimName d) {
     for (std::size_t k = 0; k < v.size(); ++k)
       if (v[k] == d)
