@@ -900,7 +900,7 @@ private:
         // A memdesc may hold several buffers of an encoding of lower rank (2x64x32 with a
         // rank-2 #shared, 2x1 barriers with a rank-1 one): each buffer has the encoding's
         // layout over the trailing dims, as ttg.memdesc_index shows.
-        for (std::size_t keep = shape.size() - 1;
+        for (std::size_t keep = shape.size() < 2 ? 0 : shape.size() - 1;
              !l.ok() && type.kind == TtgirType::Kind::MemDesc && keep >= 1; --keep) {
           std::vector<uint64_t> trailing(shape.end() - static_cast<std::ptrdiff_t>(keep),
                                          shape.end());

@@ -176,6 +176,19 @@ struct BadCase {
   std::string message;
 };
 
+TEST(Ttgir, RegressionMemdescWithoutShape) {
+  // Found by fuzz_ttgir: a memdesc whose shape reads as empty made the per-buffer fallback step
+  // a vector iterator before its start. It must simply be listed as not understood.
+  std::string text = "#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
+                     "order = [1, 0]}>\n#smem = #ttg.shared_memory\n"
+                     "module attributes {\"ttg.num-warps\" = 4 : i32} {\n"
+                     "  %s = ttg.memdesc_index %b[%i] : !ttg.memdesc<:2x32x16xf16, #shared, #smem, "
+                     "mutable> -> !ttg.memdesc<32x16xf16, #shared, #smem, mutable>\n}\n";
+  auto m = readTtgir(text, "t.ttgir");
+  ASSERT_TRUE(m.ok()) << m.error().str();
+  EXPECT_FALSE(m->notUnderstood.empty());
+}
+
 TEST(Ttgir, MalformedFilesAreErrorsWithPositions) {
   std::string good = readFile(kSmall);
   std::vector<BadCase> cases = {
