@@ -189,6 +189,14 @@ TEST(Ttgir, RegressionMemdescWithoutShape) {
   EXPECT_FALSE(m->notUnderstood.empty());
 }
 
+TEST(Ttgir, RegressionLineStartingWithAngle) {
+  // Found by fuzz_ttgir: an op line starting with '>' was checked for a "->" one byte before it.
+  std::string text = "module attributes {\"ttg.num-warps\" = 4 : i32} {\n"
+                     ">x = ttg.local_load %a : tensor<4xf32>\n}\n";
+  auto m = readTtgir(text, "t.ttgir");
+  EXPECT_TRUE(m.ok() || !m.error().message.empty());
+}
+
 TEST(Ttgir, MalformedFilesAreErrorsWithPositions) {
   std::string good = readFile(kSmall);
   std::vector<BadCase> cases = {
