@@ -108,9 +108,13 @@ Result<LinearLayout> attributeToLayout(const AttrValue& attr, const SpecOptions&
                          " is an alias; a standalone SPEC must spell the attribute out "
                          "(aliases are resolved inside TTGIR files)",
                      attrLocation(source, attr));
-  std::string name = attr.text;
-  if (startsWith(name, "triton_gpu."))
-    name = "ttg." + name.substr(11);
+  // Older Triton printed the dialect as triton_gpu; only that spelling needs a new string.
+  std::string renamed;
+  std::string_view name = attr.text;
+  if (startsWith(name, "triton_gpu.")) {
+    renamed = "ttg." + std::string(name.substr(11));
+    name = renamed;
+  }
   using Reader = Result<LinearLayout> (*)(const AttrValue&, const SpecOptions&, const std::string&);
   struct Entry {
     const char* name;

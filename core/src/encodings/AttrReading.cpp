@@ -50,14 +50,14 @@ Result<std::vector<std::vector<uint64_t>>> readBasesArray(const AttrValue& v,
 /// The one dictionary of `#ttg.NAME<{...}>`, its keys checked against `known` (each at most
 /// once) and `required` present.
 Result<const AttrValue*> encodingDict(const AttrValue& attr, const std::string& name,
-                                      const std::vector<std::string>& known,
-                                      const std::vector<std::string>& required,
+                                      std::initializer_list<std::string_view> known,
+                                      std::initializer_list<std::string_view> required,
                                       const std::string& source) {
   // Only an error message needs the list of keys.
   auto keyList = [&known] {
     std::string list;
-    for (const std::string& k : known)
-      list += (list.empty() ? "" : ", ") + k;
+    for (std::string_view k : known)
+      list += (list.empty() ? "" : ", ") + std::string(k);
     return list;
   };
   if (attr.entries.size() != 1 || !attr.entries[0].first.empty() ||
@@ -79,9 +79,10 @@ Result<const AttrValue*> encodingDict(const AttrValue& attr, const std::string& 
            (other.keyLine == entry.keyLine && other.keyColumn < entry.keyColumn)))
         return makeError("key '" + entry.first + "' appears twice", attrLocation(source, at));
   }
-  for (const std::string& k : required)
+  for (std::string_view k : required)
     if (!dict.find(k))
-      return makeError("#" + name + " is missing '" + k + "'", attrLocation(source, dict));
+      return makeError("#" + name + " is missing '" + std::string(k) + "'",
+                       attrLocation(source, dict));
   return &dict;
 }
 

@@ -10,18 +10,20 @@
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/encodings/Shared.h"
 
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace llcheck::encodings {
 
 /// The one dictionary of `#NAME<{...}>`, its keys checked against `known` (each at most once)
 /// and `required` present.
-[[nodiscard]] Result<const AttrValue*> encodingDict(const AttrValue& attr, const std::string& name,
-                                                    const std::vector<std::string>& known,
-                                                    const std::vector<std::string>& required,
-                                                    const std::string& source);
+[[nodiscard]] Result<const AttrValue*>
+encodingDict(const AttrValue& attr, const std::string& name,
+             std::initializer_list<std::string_view> known,
+             std::initializer_list<std::string_view> required, const std::string& source);
 
 /// [a, b, ...] of non-negative integers (at most 2^32), exactly `rank` of them.
 [[nodiscard]] Result<std::vector<uint64_t>> readIntArray(const AttrValue& v, const std::string& key,
