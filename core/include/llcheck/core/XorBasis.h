@@ -45,6 +45,15 @@ public:
   }
 
   [[nodiscard]] bool contains(uint64_t v) const { return solve(v).has_value(); }
+
+  /// v with every pivot bit cleared by XORing basis vectors: the same value for every vector
+  /// of the coset v + span (two remainders differ by a span element without a pivot bit, and
+  /// the only such element is 0).
+  [[nodiscard]] uint64_t reduce(uint64_t v) const {
+    for (uint64_t pivots = v & keys_; pivots != 0; pivots = v & keys_ & lowBitsBelow(pivots))
+      v ^= vec_[63 - std::countl_zero(pivots)];
+    return v;
+  }
   [[nodiscard]] int rank() const { return std::popcount(keys_); }
 
   /// The smallest integer in [0, 2^numBits) outside the span, if any. It is always a power of
@@ -60,6 +69,12 @@ public:
   }
 
 private:
+  /// The bits strictly below the highest set bit of x (x != 0).
+  static uint64_t lowBitsBelow(uint64_t x) {
+    int b = 63 - std::countl_zero(x);
+    return b == 0 ? 0 : (uint64_t{1} << b) - 1;
+  }
+
   uint64_t keys_ = 0;
   std::array<uint64_t, 64> vec_;
   std::array<uint64_t, 64> combo_;
