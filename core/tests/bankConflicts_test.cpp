@@ -3,6 +3,7 @@
 // that applies the layouts to every register, lane and warp, groups registers into
 // instructions by the addresses they touch, and counts distinct words per bank per phase, on
 // more than 10,000 random (layout, shared layout, dtype, architecture) cases.
+#include "BankSimulator.h"
 #include "TestLayouts.h"
 
 #include "llcheck/core/Subspace.h"
@@ -14,120 +15,6 @@
 
 namespace llcheck::test {
 namespace {
-
-LinearLayout makeLayout(const std::vector<DimBases>& bases, const std::vector<DimSize>& outs) {
-  return LinearLayout::create(bases, outs, /*requireSurjective=*/false).value();
-}
-
-/// The lanes of each phase, written out as lists (independently of the model's subspaces).
-std::vector<std::vector<int>> phasesOf(const std::string& arch, int accessBytes, bool load) {
-  auto groups = [](int warp, int per) {
-    std::vector<std::vector<int>> g(warp / per);
-    for (int t = 0; t < warp; ++t)
-      g[t / per].push_back(t);
-    return g;
-  };
-  if (arch == "sm90" || arch == "sm80")
-    return groups(32, accessBytes <= 4 ? 32 : accessBytes == 8 ? 16 : 8);
-  if (arch == "gfx950")
-    return groups(64, accessBytes <= 4 ? 64 : accessBytes == 8 ? 32 : 16);
-  // gfx942
-  if (accessBytes == 16 && load) {
-    std::vector<std::vector<int>> g;
-    for (int half : {0, 32})
-      for (auto [a, b] : std::vector<std::pair<int, int>>{{0, 20}, {4, 16}, {8, 28}, {12, 24}}) {
-        std::vector<int> lanes;
-        for (int i = 0; i < 4; ++i) {
-          lanes.push_back(half + a + i);
-          lanes.push_back(half + b + i);
-        }
-        g.push_back(lanes);
-      }
-    return g;
-  }
-  return groups(64, accessBytes <= 4 ? 32 : accessBytes == 8 ? 16 : 8);
-}
-
-struct Simulated {
-  bool vectorValid = false;
-  uint64_t instructions = 0, wavefronts = 0, ideal = 0;
-};
-
-/// Every (warp, register, lane) of CTA 0 through REG and the inverse table of SHARED, then
-/// instructions = groups of registers that touch the same aligned 2^v-element blocks in every
-/// lane (equal groups merged: duplicated data), then words per bank per phase.
-Simulated simulate(const LinearLayout& reg, const LinearLayout& shared,
-                   const std::vector<IntervalPad>& padding, const std::string& arch,
-                   int elementBits, int v, bool load) {
-  Ref r(reg), s(shared);
-  std::unordered_map<uint64_t, uint64_t> offsetOf; // flattened element -> offset (block 0)
-  for (uint64_t o = 0; o < s.ins()[0].size; ++o) {
-    std::vector<uint64_t> x(s.ins().size(), 0);
-    x[0] = o;
-    offsetOf[s.flattenOut(s.eval(x))] = o;
-  }
-  uint64_t regs = reg.getInDimSize(S("register")), lanes = reg.getInDimSize(S("lane")),
-           warps = reg.getInDimSize(S("warp"));
-  int elemBytes = elementBits / 8;
-  uint64_t vecElems = uint64_t{1} << v;
-  int accessBytes = static_cast<int>(vecElems) * elemBytes;
-  Simulated out;
-  out.vectorValid = true;
-  std::vector<std::vector<int>> phases = phasesOf(arch, accessBytes, load);
-  // One instruction fills the same registers from the same positions in every warp too.
-  std::map<std::vector<uint64_t>, std::vector<uint64_t>> positionsOfGroup;
-  for (uint64_t w = 0; w < warps; ++w) {
-    std::map<std::vector<uint64_t>, std::vector<uint64_t>> registersOf;
-    // key: the block index of every lane -> per lane, the position in the block of each of
-    // the group's registers (in register order). One instruction fills a register from the
-    // same position in every lane, so these must agree across lanes.
-    std::map<std::vector<uint64_t>, std::vector<std::vector<uint64_t>>> instr;
-    for (uint64_t rg = 0; rg < regs; ++rg) {
-      std::vector<uint64_t> key;
-      std::vector<uint64_t> low;
-      for (uint64_t t = 0; t < lanes; ++t) {
-        std::vector<uint64_t> x(reg.getNumInDims(), 0);
-        x[reg.inDimIndex(S("register"))] = rg;
-        x[reg.inDimIndex(S("lane"))] = t;
-        x[reg.inDimIndex(S("warp"))] = w;
-        uint64_t off = offsetOf.at(r.flattenOut(r.eval(x)));
-        key.push_back(off / vecElems);
-        low.push_back(off % vecElems);
-      }
-      auto& seen = instr[key];
-      registersOf[key].push_back(rg);
-      seen.resize(lanes);
-      for (uint64_t t = 0; t < lanes; ++t)
-        seen[t].push_back(low[t]);
-    }
-    for (const auto& [blocks, lows] : instr) {
-      std::set<uint64_t> positions(lows[0].begin(), lows[0].end());
-      out.vectorValid = out.vectorValid && positions.size() == vecElems;
-      for (const auto& l : lows)
-        out.vectorValid = out.vectorValid && l == lows[0];
-      auto [it, fresh] = positionsOfGroup.try_emplace(registersOf[blocks], lows[0]);
-      out.vectorValid = out.vectorValid && it->second == lows[0];
-      ++out.instructions;
-      for (const std::vector<int>& phase : phases) {
-        std::map<uint64_t, std::set<uint64_t>> wordsOfBank;
-        for (int t : phase) {
-          uint64_t start = paddedOffset(padding, blocks[t] * vecElems) * elemBytes;
-          for (uint64_t b = start; b < start + static_cast<uint64_t>(accessBytes); b += 4) {
-            uint64_t word = b / 4;
-            int banks = arch == "gfx950" ? 64 : 32;
-            wordsOfBank[word % banks].insert(word);
-          }
-        }
-        uint64_t most = 0;
-        for (const auto& [bank, words] : wordsOfBank)
-          most = std::max<uint64_t>(most, words.size());
-        out.wavefronts += most;
-        ++out.ideal;
-      }
-    }
-  }
-  return out;
-}
 
 // ---- The H200 table of ../shared/docs/design.md ------------------------------------------
 

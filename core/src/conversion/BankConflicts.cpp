@@ -191,6 +191,14 @@ Result<AccessCount> predictSharedAccess(const OffsetMap& map, const SharedMemory
   return r;
 }
 
+nlohmann::json toJson(const AccessCount& a) {
+  return {{"vector_bits", a.vectorBits},
+          {"instructions", a.instructions},
+          {"wavefronts", a.wavefronts},
+          {"ideal_wavefronts", a.idealWavefronts},
+          {"bank_conflicts", a.bankConflicts}};
+}
+
 Result<BankConflictReport> bankConflicts(const LinearLayout& reg, const LinearLayout& shared,
                                          const std::vector<IntervalPad>& padding, int elementBits,
                                          const SharedMemoryModel& model) {

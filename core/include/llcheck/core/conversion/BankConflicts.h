@@ -35,6 +35,8 @@
 #include "llcheck/core/conversion/SharedMemory.h"
 #include "llcheck/core/encodings/Shared.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <vector>
 
@@ -51,6 +53,10 @@ struct AccessCount {
   uint64_t wavefrontsPerPhase = 0;
   int phasesPerInstruction = 0;
 };
+
+/// {"vector_bits", "instructions", "wavefronts", "ideal_wavefronts", "bank_conflicts"}: the
+/// design doc's contract.
+[[nodiscard]] nlohmann::json toJson(const AccessCount& a);
 
 struct SharedAccessOptions {
   int elementBits = 16;
