@@ -2,6 +2,7 @@
 // It holds no algorithm of its own. Exit status: 0 every checked property holds, 1 a property
 // is violated or a check failed, 2 bad input or usage (one line on stderr), 3 internal error.
 #include "Batch.h"
+#include "ConversionCommands.h"
 #include "TtgirOutput.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
@@ -9,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -284,6 +286,74 @@ int runVerify(const std::vector<std::string>& specs, const CommonOptions& o,
   return failed ? kExitViolated : kExitOk;
 }
 
+struct ConversionOptions {
+  CommonOptions common;
+  std::string src, dst, dtype, arch = "sm90";
+};
+
+void addConversionOptions(CLI::App* cmd, ConversionOptions& o, const char* srcHelp,
+                          const char* dstHelp) {
+  cmd->add_option("SRC", o.src, srcHelp)->required();
+  cmd->add_option("DST", o.dst, dstHelp)->required();
+  addCommonOptions(cmd, o.common);
+  cmd->add_option("--dtype", o.dtype,
+                  "Element type: i8, f8 (f8E4M3FN, f8E5M2), f16, bf16, i16, "
+                  "f32, tf32, i32, f64, i64")
+      ->required()
+      ->type_name("DTYPE");
+  cmd->add_option("--arch", o.arch,
+                  "Shared-memory model: sm90 (default), sm80, gfx942, gfx950 (see below)")
+      ->type_name("ARCH");
+  cmd->add_option("--format", o.common.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  cmd->footer(sharedMemoryAssumptions());
+}
+
+/// Loads both SPECs and the model; a bad one is reported here (exit 2).
+int runConversionCommand(const ConversionOptions& o, bool convert) {
+  auto opts = specOptions(o.common);
+  if (!opts.ok()) {
+    printError(opts.error().str());
+    return kExitBadInput;
+  }
+  auto model = sharedMemoryModel(o.arch);
+  if (!model.ok()) {
+    printError(model.error().str());
+    return kExitBadInput;
+  }
+  auto bits = dtypeBits(o.dtype);
+  if (!bits.ok()) {
+    printError(bits.error().str());
+    return kExitBadInput;
+  }
+  auto src = loadSpec(o.src, *opts);
+  if (!src.ok()) {
+    printError(src.error().within(convert ? "SRC" : "REG").str());
+    return kExitBadInput;
+  }
+  auto dst = loadSpec(o.dst, *opts);
+  if (!dst.ok()) {
+    printError(dst.error().within(convert ? "DST" : "SHARED").str());
+    return kExitBadInput;
+  }
+  if (convert && !dst->padding.empty()) {
+    printError("DST: a padded shared layout is not a distributed layout to convert to");
+    return kExitBadInput;
+  }
+  if (!src->padding.empty()) {
+    printError(std::string(convert ? "SRC" : "REG") +
+               ": a padded shared layout is not a distributed layout");
+    return kExitBadInput;
+  }
+  cli::ConversionRequest request{*src, *dst, o.dtype, *bits, *model, o.common.format == "json"};
+  std::string message;
+  int status = convert ? cli::runConvert(request, std::cout, message)
+                       : cli::runBankConflicts(request, std::cout, message);
+  if (!message.empty())
+    printError(message);
+  return status;
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"llcheck: verify linear layouts (GPU tensor layouts as F2-linear maps, as in "
                "Triton)"};
@@ -339,11 +409,30 @@ int run(int argc, char** argv) {
                    "\"threads_per_warp\"}, or - for stdin")
       ->required();
 
+  ConversionOptions convertOpts;
+  CLI::App* convertCmd = app.add_subcommand(
+      "convert", "Plan the conversion SRC -> DST (paper 5.4): no-op, register permutation, warp "
+                 "shuffles or shared memory; for shared memory the optimal swizzled layout, its "
+                 "vector width, predicted wavefronts and bank conflicts, and Lemma 9.5's bound");
+  addConversionOptions(convertCmd, convertOpts, "The layout the data is in (distributed)",
+                       "The layout the data must end up in (distributed)");
+
+  ConversionOptions bankOpts;
+  CLI::App* bankCmd = app.add_subcommand(
+      "bank-conflicts", "Predict wavefronts and bank conflicts when REG is stored to and loaded "
+                        "from SHARED (per CTA, summed over warps and instructions)");
+  addConversionOptions(bankCmd, bankOpts, "REG: the distributed layout in registers",
+                       "SHARED: the shared-memory layout (offset[, block] -> dims; "
+                       "#ttg.padded_shared is counted with its padding)");
+
   // CLI11 reports an unknown first word only as "A subcommand is required"; name it.
-  if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "layout" &&
-      std::string(argv[1]) != "verify" && std::string(argv[1]) != "batch") {
+  const std::vector<std::string> commands = {"layout", "verify", "batch", "convert",
+                                             "bank-conflicts"};
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::find(commands.begin(), commands.end(), std::string(argv[1])) == commands.end()) {
     printError("unknown command '" + std::string(argv[1]).substr(0, 64) +
-               "' (commands: layout, verify, batch; run 'llcheck --help')");
+               "' (commands: layout, verify, batch, convert, bank-conflicts; run 'llcheck "
+               "--help')");
     return kExitBadInput;
   }
   try {
@@ -361,6 +450,10 @@ int run(int argc, char** argv) {
 
   if (*layout)
     return runLayout(layoutSpec, layoutOpts, layoutOps);
+  if (*convertCmd)
+    return runConversionCommand(convertOpts, true);
+  if (*bankCmd)
+    return runConversionCommand(bankOpts, false);
   if (*batch) {
     std::string message;
     int status = cli::runBatch(batchFile, std::cout, message);

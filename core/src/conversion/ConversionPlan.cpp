@@ -60,6 +60,12 @@ bool readsWithin(const LinearLayout& src, const LinearLayout& dst, int fixed) {
 } // namespace
 
 Result<ConversionPlan> planConversion(const LinearLayout& srcIn, const LinearLayout& dstIn) {
+  for (const auto& [l, name] : {std::pair{&srcIn, "SRC"}, std::pair{&dstIn, "DST"}})
+    if (l->hasInDim(dims::kOffset))
+      return makeError("a shared-memory layout (input 'offset'); a conversion is between "
+                       "distributed layouts (for registers to/from shared memory use "
+                       "bank-conflicts)",
+                       name);
   auto src = withDistributedInDims(srcIn);
   if (!src.ok())
     return src.error().within("SRC");
