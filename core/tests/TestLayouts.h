@@ -39,6 +39,14 @@ namespace llcheck::test {
 /// Number of random layouts per property; small enough for AddressSanitizer.
 inline constexpr int kTrials = 200;
 
+/// Divides the case counts of the expensive random-case tests (address simulators) in the
+/// sanitizer build, where they run ~30x slower; every other build runs them all.
+#ifdef LLCHECK_SANITIZED_BUILD
+inline constexpr int kSanitizerDivisor = 8;
+#else
+inline constexpr int kSanitizerDivisor = 1;
+#endif
+
 inline DimName S(const char* s) {
   return DimName(s);
 }

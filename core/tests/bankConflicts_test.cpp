@@ -149,7 +149,7 @@ Case randomCase(Gen& g) {
 TEST(BankConflicts, equalsTheAddressSimulatorOnRandomCases) {
   Gen g(20261122);
   int vectorised = 0, conflicted = 0, padded = 0;
-  constexpr int kCases = 10240;
+  constexpr int kCases = 10240 / kSanitizerDivisor;
   for (int i = 0; i < kCases; ++i) {
     Case c = randomCase(g);
     SharedMemoryModel model = sharedMemoryModel(c.arch).value();

@@ -47,7 +47,8 @@ LinearLayout randomDistributed(Gen& g, int regBits, int laneBits, int warpBits, 
 TEST(OptimalSwizzle, attainsTheBoundAndIsABijection) {
   Gen g(7);
   int cases = 0, vectorised = 0;
-  for (int i = 0; i < 2000; ++i) {
+  const int kCases = 2000 / kSanitizerDivisor;
+  for (int i = 0; i < kCases; ++i) {
     const char* archs[] = {"sm90", "gfx942", "gfx950"};
     SharedMemoryModel model = sharedMemoryModel(archs[g.range(0, 2)]).value();
     int laneBits = model.warpSize == 32 ? 5 : 6;
@@ -91,8 +92,8 @@ TEST(OptimalSwizzle, attainsTheBoundAndIsABijection) {
     ++cases;
     vectorised += s->vectorLog2 > 0;
   }
-  EXPECT_EQ(cases, 2000);
-  EXPECT_GT(vectorised, 500);
+  EXPECT_EQ(cases, kCases);
+  EXPECT_GT(vectorised, kCases / 4);
 }
 
 TEST(OptimalSwizzle, rejectsConversionsItCannotServe) {
