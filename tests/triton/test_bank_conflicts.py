@@ -24,8 +24,15 @@ ds_read_b128), so the comparison uses llcheck's "load" (REG reading SHARED):
 
 Both vectorise to at most 16 bytes and drop broadcast registers; llcheck allows any change of
 register basis where Triton allows a permutation. Where llcheck and Triton disagree the case
-must be listed in bank_known_differences.json (each entry: a class of disagreement, its
-explanation, and the case ids); an entry whose cases no longer differ fails the test too.
+must be listed in bank_known_differences.json under a class of disagreement, with the class's
+explanation; each class has a check (CLASSES below) that every case listed under it must pass,
+re-derived in Python from Triton's own layouts (bank_reference.py). A listed case that no
+longer differs, or a class that matches no case, fails the test too.
+
+Two more tests pin the references: bank_reference.triton_formula reproduces Triton's number on
+every case (so the docstring above is what Triton computes), and llcheck's number equals the
+enumeration of every lane's address (bank_reference.enumerate_per_phase) with llcheck's vector
+wherever llcheck builds the same layouts as Triton.
 """
 
 import collections
@@ -38,6 +45,7 @@ import threading
 import pytest
 
 import bank_grid
+import bank_reference as ref
 import conftest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -47,7 +55,33 @@ KNOWN = os.path.join(HERE, "bank_known_differences.json")
 
 @pytest.fixture(scope="module")
 def triton_bank_answers():
-    return bank_grid.triton_bank_grid()
+    answers = bank_grid.triton_bank_grid()
+    answered = [a for a in answers if "triton" in a]
+    assert len(answered) >= MIN_CASES, f"Triton answered only {len(answered)} cases"
+    return answered
+
+
+@pytest.fixture(scope="module")
+def llcheck_bank_answers(triton_bank_answers):
+    return run_llcheck(triton_bank_answers)
+
+
+@pytest.fixture(scope="module")
+def same_layouts(triton_bank_answers):
+    """{case id: whether llcheck builds Triton's REG and SHARED layouts} (one `llcheck batch`)."""
+    lines = []
+    for a in triton_bank_answers:
+        for tag, attr in (("reg", a["reg_attr"]), ("shared", a["shared_attr"])):
+            lines.append(json.dumps({"id": f"{a['id']}|{tag}", "attr": attr, "shape": a["shape"]}))
+    proc = subprocess.run([conftest.llcheck_binary(), "batch", "-"], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    got = {r["id"]: r for r in map(json.loads, proc.stdout.splitlines())}
+
+    def bases(r):
+        return {d["name"]: d["bases"] for d in r["layout"]["ins"]} if "layout" in r else None
+    return {a["id"]: bases(got[a["id"] + "|reg"]) == a["reg_ll"]
+            and bases(got[a["id"] + "|shared"]) == a["shared_ll"] for a in triton_bank_answers}
 
 
 def _shape_arg(shape):
@@ -103,42 +137,94 @@ def ours_as_triton(report):
     return load["wavefronts"] // load["ideal_wavefronts"] - 1
 
 
-def test_bank_conflicts_match_triton(triton_bank_answers):
+def vector(report, rec):
+    return report["load"]["vector_bits"] // rec["bitwidth"]
+
+
+# Each class of known difference: a check every case listed under it must pass.
+def _vectorisation(rec, ours, same):
+    """llcheck's vector is wider than Triton's (Triton permutes registers, llcheck takes any
+    change of register basis) and each count is the enumeration's for its own vector."""
+    v_triton, v_ours = ref.triton_vector(rec), vector(ours, rec)
+    return (same and v_ours > v_triton
+            and ref.enumerate_per_phase(rec, v_triton) == rec["triton"]
+            and ref.enumerate_per_phase(rec, v_ours) == ours_as_triton(ours))
+
+
+def _subword_banks(rec, ours, same):
+    """Same vector; Triton's formula taken in 4-byte words gives llcheck's count, which is the
+    enumeration's."""
+    v = vector(ours, rec)
+    return (same and v == ref.triton_vector(rec) and ref.subword_witness(rec)
+            and ref.triton_formula(rec, words=True) == ours_as_triton(ours)
+            == ref.enumerate_per_phase(rec, v))
+
+
+def _layout_differs(rec, ours, same):
+    """llcheck builds another layout than Triton's toLinearLayout for REG or SHARED."""
+    return not same
+
+
+CLASSES = {"vectorisation": _vectorisation, "subword-banks": _subword_banks,
+           "layout-differs": _layout_differs}
+
+
+def test_triton_formula_is_understood(triton_bank_answers):
+    """bank_reference.triton_formula, the docstring's statement of Triton's computation,
+    reproduces Triton's number on every case."""
+    wrong = [f"{a['id']}: Triton {a['triton']}, formula {ref.triton_formula(a)}"
+             for a in triton_bank_answers if ref.triton_formula(a) != a["triton"]]
+    assert not wrong, "\n".join(wrong[:20])
+
+
+def test_llcheck_matches_enumeration(triton_bank_answers, llcheck_bank_answers, same_layouts):
+    """llcheck's per-phase count is the enumeration's, with llcheck's vector, on Triton's
+    layouts (where llcheck builds the same layouts)."""
+    wrong = []
+    for a in triton_bank_answers:
+        ours = llcheck_bank_answers[a["id"]]
+        if "error" in ours or not same_layouts[a["id"]]:
+            continue
+        want = ref.enumerate_per_phase(a, vector(ours, a))
+        if ours_as_triton(ours) != want:
+            wrong.append(f"{a['id']}: llcheck {ours_as_triton(ours)}, enumeration {want}")
+    assert not wrong, "\n".join(wrong[:20])
+
+
+def test_bank_conflicts_match_triton(triton_bank_answers, llcheck_bank_answers, same_layouts):
     with open(KNOWN) as f:
         known = json.load(f)
     assert known["triton_version"] == bank_grid.grid.triton.__version__, (
         "bank_known_differences.json was written for another Triton version")
-    answered = [a for a in triton_bank_answers if "triton" in a]
-    assert len(answered) >= MIN_CASES, f"Triton answered only {len(answered)} cases"
-    ours = run_llcheck(answered)
     listed = {}
-    for k, entry in enumerate(known["differences"]):
+    for entry in known["differences"]:
+        assert entry["class"] in CLASSES, f"unknown class {entry['class']}"
         for cid in entry["cases"]:
             assert cid not in listed, f"{cid} is listed twice"
-            listed[cid] = k
+            listed[cid] = entry["class"]
     used = collections.Counter()
     counts = collections.defaultdict(collections.Counter)
-    unexplained = []
-    for a in answered:
-        r = ours[a["id"]]
+    problems = []
+    for a in triton_bank_answers:
+        cid = a["id"]
+        ours = llcheck_bank_answers[cid]
         detail = None
-        if "error" in r:
-            detail = f"llcheck rejects: {r['error']}"
-        else:
-            mine = ours_as_triton(r)
-            if mine != a["triton"]:
-                detail = (f"Triton {a['triton']}, llcheck {mine} (load: {r['load']})")
+        if "error" in ours:
+            detail = f"llcheck rejects: {ours['error']}"
+        elif ours_as_triton(ours) != a["triton"]:
+            detail = f"Triton {a['triton']}, llcheck {ours_as_triton(ours)} (load: {ours['load']})"
         status = "agree"
-        if detail is not None:
-            if a["id"] in listed:
-                status = "known"
-                used[listed[a["id"]]] += 1
-            else:
-                status = "DIFFER"
-                unexplained.append(f"{a['id']} {a['encoding']} bitwidth {a['bitwidth']} shape "
-                                   f"{a['shape']}: {a['reg_attr']} {a['shared_attr']}: {detail}")
-        elif a["id"] in listed:
-            status = "STALE"
+        if detail is not None and cid in listed:
+            status = "known"
+            used[listed[cid]] += 1
+            if "error" in ours or not CLASSES[listed[cid]](a, ours, same_layouts[cid]):
+                problems.append(f"{cid} is not of class {listed[cid]}: {detail}")
+        elif detail is not None:
+            status = "DIFFER"
+            problems.append(f"{cid} {a['encoding']} bitwidth {a['bitwidth']} shape "
+                            f"{a['shape']}: {a['reg_attr']} {a['shared_attr']}: {detail}")
+        elif cid in listed:
+            problems.append(f"{cid} is listed under {listed[cid]} but agrees now")
         counts[a["encoding"]][status] += 1
     lines = [f"{'register/shared':<26} {'cases':>6} {'agree':>6} {'known':>6} {'differ':>6}"]
     total = collections.Counter()
@@ -149,13 +235,11 @@ def test_bank_conflicts_match_triton(triton_bank_answers):
                      f"{c['DIFFER']:>6}")
     lines.append(f"{'all':<26} {sum(total.values()):>6} {total['agree']:>6} {total['known']:>6} "
                  f"{total['DIFFER']:>6}")
-    conftest.SUMMARY.setdefault("lines", []).extend(["", "bank conflicts (per phase):"] + lines)
-    stale = sorted(cid for cid in listed
-                   if cid not in {a["id"] for a in answered}
-                   or ours[cid].get("error") is None and ours_as_triton(ours[cid])
-                   == next(a["triton"] for a in answered if a["id"] == cid))
-    assert not unexplained, (f"{len(unexplained)} cases differ from Triton (first 20):\n"
-                             + "\n".join(unexplained[:20]))
-    assert not stale, f"known differences that no longer differ: {stale}"
-    unused = [e["class"] for k, e in enumerate(known["differences"]) if used[k] == 0]
+    lines.append("known: " + ", ".join(f"{k} {used[k]}" for k in CLASSES))
+    conftest.SUMMARY["bank_lines"] = lines
+    answered = {a["id"] for a in triton_bank_answers}
+    problems += [f"{cid} is listed but Triton did not answer it" for cid in listed
+                 if cid not in answered]
+    assert not problems, f"{len(problems)} problems (first 20):\n" + "\n".join(problems[:20])
+    unused = [e["class"] for e in known["differences"] if used[e["class"]] == 0]
     assert not unused, f"known-difference classes that match no case: {unused}"
