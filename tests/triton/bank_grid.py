@@ -106,8 +106,66 @@ def shared_linear_spec(rng, shape):
                                                   "alignment": 16}}
 
 
-def bank_cases(per_generator=70):
-    """[(id, "reg/shared", spec, meta, shape)] with spec = {"reg", "shared", "bitwidth"}."""
+def _blocked(spt, tpw, wpc, order=(1, 0)):
+    return {"encoding": "blocked", "args": {"size_per_thread": list(spt),
+                                            "threads_per_warp": list(tpw),
+                                            "warps_per_cta": list(wpc), "order": list(order)}}
+
+
+def _mma(version, wpc, instr):
+    return {"encoding": "nvidia_mma", "args": {"version": [version, 0], "warps_per_cta": list(wpc),
+                                               "instr_shape": list(instr)}}
+
+
+def _swizzled(vec, per_phase, max_phase, order=(1, 0)):
+    return {"encoding": "swizzled_shared", "args": {"vec": vec, "per_phase": per_phase,
+                                                    "max_phase": max_phase, "order": list(order)}}
+
+
+def _nvmma(swizzle, bw, transposed=False):
+    return {"encoding": "nvmma_shared", "args": {"swizzle_byte_width": swizzle,
+                                                 "element_bitwidth": bw, "rank": 2,
+                                                 "transposed": transposed, "fp4_padded": False}}
+
+
+def realistic_cases():
+    """Hand-picked, Triton-realistic pairs: coalesced global-load layouts and MMA accumulators
+    and operands, with the shared layouts Triton's heuristics pick (swizzled vec/perPhase/
+    maxPhase, NVMMA 32/64/128-byte swizzles) and unswizzled ones, for 8-, 16- and 32-bit
+    elements. Ids "realistic-NNNN"."""
+    cases = []
+    for bw in BITWIDTHS:
+        per16 = 128 // bw                                     # elements in 16 bytes
+        regs = []
+        for shape in ([64, 64], [128, 64], [64, 128], [128, 128], [32, 256]):
+            for tpw in ([8, 4], [4, 8], [2, 16], [1, 32]):
+                regs.append((_blocked([1, per16], tpw, [4, 1]), shape))
+            regs.append((_blocked([per16, 1], [4, 8], [1, 4], (0, 1)), shape))
+            regs.append((_mma(2, [4, 1], [16, 8]), shape))
+            regs.append((_mma(2, [2, 2], [16, 8]), shape))
+            regs.append((_mma(3, [4, 1], [16, shape[1], 16]), shape))
+            kw = max(1, 32 // bw)
+            for op in (0, 1):
+                regs.append(({"encoding": "dot_op", "args": {
+                    "operand_index": op, "parent": _mma(2, [4, 1], [16, 8]), "k_width": kw}},
+                    shape))
+        shareds = [_swizzled(1, 1, 1), _swizzled(1, 1, 1, (0, 1)),
+                   _swizzled(per16, 1, 8), _swizzled(per16, 2, 4), _swizzled(per16, 4, 2),
+                   _swizzled(per16 // 2 or 1, 1, 8), _swizzled(per16, 1, 8, (0, 1)),
+                   _nvmma(128, bw), _nvmma(64, bw), _nvmma(32, bw), _nvmma(0, bw),
+                   _nvmma(128, bw, True)]
+        for rspec, shape in regs:
+            for sspec in shareds:
+                enc = f"{rspec['encoding']}/{sspec['encoding']}"
+                cid = f"realistic-{len(cases):04d}"
+                cases.append((cid, enc, {"reg": rspec, "shared": sspec, "bitwidth": bw},
+                              {"realistic": True}, shape))
+    return cases
+
+
+def bank_cases(per_generator=150):
+    """[(id, "reg/shared", spec, meta, shape)] with spec = {"reg", "shared", "bitwidth"}: the
+    random cases, then the realistic ones."""
     cases = []
     for name, gen, weight in REG_GENERATORS:
         rng = random.Random(f"{BANK_SEED}-{name}")
@@ -131,7 +189,7 @@ def bank_cases(per_generator=70):
             spec = {"reg": rspec, "shared": sspec, "bitwidth": bw}
             enc = f"{name}/{sspec['encoding']}"
             cases.append((f"{name}-{i:04d}", enc, spec, {"reg_meta": rmeta}, shape))
-    return cases
+    return cases + realistic_cases()
 
 
 # ---- Triton's answers ------------------------------------------------------------------
@@ -177,14 +235,14 @@ def _worker(cases, start, fd):
         os.write(fd, (json.dumps([i, _answer(b, cases[i])]) + "\n").encode())
 
 
-def triton_bank_grid(per_generator=70, workers=2):
+def triton_bank_grid(per_generator=150, workers=2):
     return grid.run_cases(bank_cases(per_generator), worker=_worker, workers=workers)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-o", "--output", required=True)
-    ap.add_argument("--per-generator", type=int, default=70)
+    ap.add_argument("--per-generator", type=int, default=150)
     args = ap.parse_args()
     t0 = time.perf_counter()
     answers = triton_bank_grid(args.per_generator)

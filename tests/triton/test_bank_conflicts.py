@@ -68,6 +68,10 @@ def llcheck_bank_answers(triton_bank_answers):
 
 @pytest.fixture(scope="module")
 def same_layouts(triton_bank_answers):
+    return compare_layouts(triton_bank_answers)
+
+
+def compare_layouts(triton_bank_answers):
     """{case id: whether llcheck builds Triton's REG and SHARED layouts} (one `llcheck batch`)."""
     lines = []
     for a in triton_bank_answers:
@@ -243,3 +247,47 @@ def test_bank_conflicts_match_triton(triton_bank_answers, llcheck_bank_answers, 
     assert not problems, f"{len(problems)} problems (first 20):\n" + "\n".join(problems[:20])
     unused = [e["class"] for e in known["differences"] if used[e["class"]] == 0]
     assert not unused, f"known-difference classes that match no case: {unused}"
+
+
+def classify(rec, ours, same):
+    """The first class whose check the differing case passes, or None."""
+    if "error" in ours:
+        return None
+    return next((name for name, check in CLASSES.items() if check(rec, ours, same)), None)
+
+
+def main():
+    """--write-known: rewrite the case lists of bank_known_differences.json from the current
+    Triton and llcheck (explanations kept; a class with no case is dropped, a differing case
+    that fits no class is printed and left out, so that the test fails on it)."""
+    import argparse
+    import sys
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--write-known", action="store_true", required=True)
+    ap.parse_args()
+    answers = [a for a in bank_grid.triton_bank_grid() if "triton" in a]
+    ours = run_llcheck(answers)
+    same = compare_layouts(answers)
+    with open(KNOWN) as f:
+        known = json.load(f)
+    by_class = collections.defaultdict(list)
+    for a in answers:
+        r = ours[a["id"]]
+        if "error" not in r and ours_as_triton(r) == a["triton"]:
+            continue
+        c = classify(a, r, same[a["id"]])
+        if c is None:
+            print(f"unclassified: {a['id']} {a['reg_attr']} {a['shared_attr']} {a['shape']} "
+                  f"bitwidth {a['bitwidth']}: Triton {a['triton']}, llcheck {r}", file=sys.stderr)
+        else:
+            by_class[c].append(a["id"])
+    known["differences"] = [dict(e, cases=by_class[e["class"]]) for e in known["differences"]
+                            if by_class[e["class"]]]
+    with open(KNOWN, "w") as f:
+        json.dump(known, f, indent=2)
+        f.write("\n")
+    print({c: len(v) for c, v in by_class.items()})
+
+
+if __name__ == "__main__":
+    main()
