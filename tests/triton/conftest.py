@@ -64,3 +64,7 @@ def pytest_terminal_summary(terminalreporter):
     terminalreporter.section("llcheck vs Triton " + grid.triton.__version__)
     for line in SUMMARY.get("lines", []):
         terminalreporter.write_line(line)
+    if SUMMARY.get("bank_lines"):
+        terminalreporter.write_line("bank conflicts per phase (test_bank_conflicts.py):")
+    for line in SUMMARY.get("bank_lines", []):
+        terminalreporter.write_line(line)

@@ -167,8 +167,10 @@ def _worker(cases, start, fd):
         os.write(fd, (json.dumps([i, _answer(b, cases[i])]) + "\n").encode())
 
 
-def _run_range(cases):
-    """Answers every case of `cases` in forked workers; an abort costs one case."""
+def _run_range(cases, worker=None):
+    """Answers every case of `cases` in forked workers; an abort costs one case. `worker(cases,
+    start, fd)` (default: this grid's) writes one JSON line [index, answer] per case to fd."""
+    worker = worker or _worker
     answers = [None] * len(cases)
     start = 0
     while start < len(cases):
@@ -182,7 +184,7 @@ def _run_range(cases):
                 os.close(r)
                 os.dup2(err.fileno(), 2)
                 os.dup2(err.fileno(), 1)
-                _worker(cases, start, w)
+                worker(cases, start, w)
             finally:
                 os._exit(0)
         os.close(w)
@@ -212,11 +214,16 @@ def _run_range(cases):
 
 def triton_grid(scale=GRID_SCALE, workers=2):
     """Triton's answers for the whole grid, in case order."""
-    cases = grid_cases(scale)
+    return run_cases(grid_cases(scale), workers=workers)
+
+
+def run_cases(cases, worker=None, workers=2):
+    """Answers for `cases` (tuples whose first four items are id, encoding, spec, meta and the
+    fifth the shape), in order, from `workers` forked processes each running _run_range."""
     chunk = (len(cases) + workers - 1) // workers
     parts = [cases[i:i + chunk] for i in range(0, len(cases), chunk)]
     if workers <= 1 or len(parts) <= 1:
-        return _run_range(cases)
+        return _run_range(cases, worker)
     # One forked process per part, each running its own abort-tolerant loop.
     paths = []
     pids = []
@@ -230,7 +237,7 @@ def triton_grid(scale=GRID_SCALE, workers=2):
         if pid == 0:
             try:
                 with open(path, "w") as f:
-                    json.dump(_run_range(part), f)
+                    json.dump(_run_range(part, worker), f)
             finally:
                 os._exit(0)
         pids.append(pid)
