@@ -3,7 +3,10 @@
 
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/conversion/BankConflicts.h"
+#include "llcheck/core/conversion/Broadcast.h"
+#include "llcheck/core/conversion/Contiguity.h"
 #include "llcheck/core/conversion/ConversionPlan.h"
+#include "llcheck/core/conversion/Ldmatrix.h"
 #include "llcheck/core/conversion/OptimalSwizzle.h"
 
 #include <ostream>
@@ -35,6 +38,57 @@ const char* kindMeaning(ConversionKind k) {
   return "";
 }
 
+/// ldmatrix/stmatrix (NVIDIA only, no padding): the plain form and, for 16-bit, .trans.
+nlohmann::json matrixInstructions(const ConversionRequest& r, std::string& text) {
+  nlohmann::json j = nlohmann::json::object();
+  if (r.model.arch.rfind("sm", 0) != 0 || !r.dst.padding.empty() || r.elementBits > 32) {
+    text += "  ldmatrix/stmatrix: not applicable (" +
+            std::string(r.model.arch.rfind("sm", 0) != 0 ? "not an NVIDIA architecture"
+                        : r.elementBits > 32             ? "elements wider than 32 bits"
+                                                         : "padded shared layout") +
+            ")\n";
+    return nullptr;
+  }
+  for (bool trans : {false, true}) {
+    if (trans && r.elementBits != 16)
+      continue;
+    auto plan = ldmatrix(r.src.layout, r.dst.layout, LdmatrixOptions{r.elementBits, trans});
+    const char* name = trans ? "trans" : "plain";
+    if (!plan.ok()) {
+      j[name] = {{"error", plan.error().str()}};
+      continue;
+    }
+    j[name] = toJson(*plan);
+    text += std::string("  ldmatrix/stmatrix") + (trans ? ".trans" : "") + ": ";
+    if (!plan->divides)
+      text += "no (" + plan->reason + ")\n";
+    else
+      text += "x" + std::to_string(plan->matricesPerInstruction) + ", " +
+              std::to_string(plan->instructionsPerWarp) + " instructions per warp, " +
+              std::to_string(plan->bankConflictsPerWarp) + " bank conflicts per warp\n";
+  }
+  return j;
+}
+
+/// Contiguity (in the tensor's row-major order) and duplicated data of a distributed layout.
+nlohmann::json layoutFacts(const LinearLayout& l, int elementBits, const std::string& name,
+                           std::string& text) {
+  nlohmann::json j = nlohmann::json::object();
+  ContiguityOptions options;
+  options.elementBits = elementBits;
+  if (auto c = contiguity(l, options); c.ok()) {
+    j["contiguity"] = toJson(*c);
+    text += name + ": " + std::to_string(c->elements) + " contiguous elements per thread (" +
+            std::to_string(c->bits) + "-bit accesses to a row-major tensor)\n";
+  }
+  if (auto b = broadcast(l); b.ok()) {
+    j["broadcast"] = toJson(*b);
+    for (const std::string& line : b->summary)
+      text += name + ": " + line + "\n";
+  }
+  return j;
+}
+
 } // namespace
 
 int runBankConflicts(const ConversionRequest& r, std::ostream& out, std::string& errorMessage) {
@@ -43,9 +97,12 @@ int runBankConflicts(const ConversionRequest& r, std::ostream& out, std::string&
     errorMessage = report.error().str();
     return 2;
   }
+  std::string matrixText;
+  nlohmann::json matrix = matrixInstructions(r, matrixText);
   if (r.json) {
     out << nlohmann::json{{"store", toJson(report->store)},
                           {"load", toJson(report->load)},
+                          {"ldmatrix", matrix},
                           {"arch", r.model.arch},
                           {"dtype", r.dtype}}
                .dump()
@@ -58,6 +115,7 @@ int runBankConflicts(const ConversionRequest& r, std::ostream& out, std::string&
       << "  load:  " << accessLine(report->load) << "\n";
   if (!r.dst.padding.empty())
     out << "  (SHARED is padded: counted by enumerating every address)\n";
+  out << matrixText;
   return 0;
 }
 
@@ -81,6 +139,8 @@ int runConvert(const ConversionRequest& r, std::ostream& out, std::string& error
   std::string text = "conversion: " + std::string(conversionKindName(plan->kind)) + " (" +
                      kindMeaning(plan->kind) + ")\nC = DST^-1 o SRC:\n" +
                      plan->conversion.toString().substr(1) + "\n";
+  j["layouts"] = {{"src", layoutFacts(plan->src, r.elementBits, "SRC", text)},
+                  {"dst", layoutFacts(plan->dst, r.elementBits, "DST", text)}};
   if (plan->kind == ConversionKind::SharedMemory) {
     auto swizzle = optimalSwizzle(r.src.layout, r.dst.layout, r.elementBits, r.model);
     if (!swizzle.ok()) {
