@@ -68,6 +68,8 @@ struct Scheduler {
   const LinearLayout& src;
   const LinearLayout& dst;
   std::vector<uint64_t> srcRegs, srcLanes, dstRegs, dstLanes, V, S, R;
+  /// What SRC's registers and lanes offer in the plan: SRC's, except for lent lane bits.
+  std::vector<uint64_t> offerRegs, offerLanes;
   Subspace spanV;
 
   std::vector<ShuffleRound> warpRounds(uint64_t warp, uint64_t block, uint64_t rounds,
@@ -81,10 +83,11 @@ struct Scheduler {
     uint64_t srcRegMask = nSrcRegs == 0 ? 0 : ~uint64_t{0} >> (64 - nSrcRegs);
     uint64_t dstRegMask = nDstRegs == 0 ? 0 : ~uint64_t{0} >> (64 - nDstRegs);
     // [registers | S]: which element of a lane lies in a round's coset; [registers | lanes]:
-    // which SRC lane holds an element.
-    ColumnSolver srcInRound(concat(srcRegs, S)), dstInRound(concat(dstRegs, S));
-    ColumnSolver srcRegSolver(srcRegs), dstRegSolver(dstRegs);
-    ColumnSolver srcHolder(concat(srcRegs, srcLanes));
+    // which SRC lane offers an element. Offers are planned with offerRegs/offerLanes; the
+    // register that holds an offered element is looked up in SRC itself.
+    ColumnSolver srcInRound(concat(offerRegs, S)), dstInRound(concat(dstRegs, S));
+    ColumnSolver srcRegSolver(srcRegs), offerRegSolver(offerRegs), dstRegSolver(dstRegs);
+    ColumnSolver srcHolder(concat(offerRegs, offerLanes));
     uint64_t vec = uint64_t{1} << V.size();
 
     std::vector<ShuffleRound> out;
@@ -96,11 +99,12 @@ struct Scheduler {
       round.from.assign(lanes, -1);
       round.recv.resize(lanes);
       for (uint64_t s = 0; s < lanes; ++s) {
-        uint64_t held = srcWarp ^ src.applyFlat(at(src, dims::kLane, s));
-        auto hit = srcInRound.solve(held ^ coset);
+        uint64_t offered = srcWarp ^ combination(offerLanes, s);
+        uint64_t held = srcWarp ^ combination(srcLanes, s);
+        auto hit = srcInRound.solve(offered ^ coset);
         if (!hit.has_value())
           continue;
-        uint64_t rep = spanV.reduce(held ^ combination(srcRegs, *hit & srcRegMask));
+        uint64_t rep = spanV.reduce(offered ^ combination(offerRegs, *hit & srcRegMask));
         for (uint64_t k = 0; k < vec; ++k) {
           auto reg = srcRegSolver.solve(rep ^ combination(V, k) ^ held);
           if (!reg.has_value()) {
@@ -112,15 +116,15 @@ struct Scheduler {
         }
       }
       for (uint64_t t = 0; t < lanes; ++t) {
-        uint64_t wanted = dstWarp ^ dst.applyFlat(at(dst, dims::kLane, t));
+        uint64_t wanted = dstWarp ^ combination(dstLanes, t);
         auto hit = dstInRound.solve(wanted ^ coset);
         if (!hit.has_value())
           continue;
         uint64_t rep = spanV.reduce(wanted ^ combination(dstRegs, *hit & dstRegMask));
         // Read the own lane when it holds the vector, else the minimal holder.
-        uint64_t ownHeld = srcWarp ^ src.applyFlat(at(src, dims::kLane, t));
+        uint64_t ownOffer = srcWarp ^ combination(offerLanes, t);
         uint64_t from = t;
-        if (!srcRegSolver.solve(rep ^ ownHeld).has_value()) {
+        if (!offerRegSolver.solve(rep ^ ownOffer).has_value()) {
           auto holder = srcHolder.solve(rep ^ srcWarp);
           if (!holder.has_value()) {
             error = makeError("internal: no SRC lane of warp " + std::to_string(warp) +
@@ -199,16 +203,46 @@ Result<WarpShufflePlan> planWarpShuffles(const LinearLayout& srcIn, const Linear
   plan.vectorElements = uint64_t{1} << plan.V.size();
   plan.shufflesPerVector = elementBits > 32 ? elementBits / 32 : 1;
 
-  plan.I = intersectionBasis(nonZero(srcLanes), nonZero(dstLanes));
-  Subspace spanI(plan.I);
-  plan.E = complementBasis(spanI, intersectionBasis(nonZero(srcLanes), dstWarpSpan.basis()));
-  std::vector<uint64_t> dstLaneCols = nonZero(dstLanes);
-  std::sort(dstLaneCols.begin(), dstLaneCols.end());
-  plan.F = complementBasis(spanI, dstLaneCols);
+  // I, E, F of the paper, on the registers and lanes SRC offers.
+  std::vector<uint64_t> offerRegs = srcRegs, offerLanes = srcLanes;
+  auto laneSets = [&] {
+    plan.I = intersectionBasis(nonZero(offerLanes), nonZero(dstLanes));
+    Subspace spanI(plan.I);
+    plan.E = complementBasis(spanI, intersectionBasis(nonZero(offerLanes), dstWarpSpan.basis()));
+    std::vector<uint64_t> dstLaneCols = nonZero(dstLanes);
+    std::sort(dstLaneCols.begin(), dstLaneCols.end());
+    plan.F = complementBasis(spanI, dstLaneCols);
+  };
+  laneSets();
+  // Lending (see the header): an f left without an e, kept by SRC in register column c, is
+  // offered by a broadcast SRC lane bit j instead: lanes with bit j set offer register bit c
+  // set. Each SRC lane then offers a subset of what it holds, the warp still offers all of
+  // it, and f joins I.
+  for (std::size_t i = std::min(plan.E.size(), plan.F.size()); i < plan.F.size(); ++i) {
+    uint64_t f = plan.F[i];
+    auto lane = std::find(offerLanes.begin(), offerLanes.end(), uint64_t{0});
+    auto reg = std::find(offerRegs.begin(), offerRegs.end(), f);
+    if (lane == offerLanes.end())
+      break;
+    if (reg == offerRegs.end())
+      continue;
+    *reg = 0;
+    Subspace rest(offerRegs);
+    if (rest.contains(f) ||
+        !std::all_of(plan.V.begin(), plan.V.end(), [&](uint64_t v) { return rest.contains(v); })) {
+      *reg = f;
+      continue;
+    }
+    *lane = f;
+    plan.lent.push_back({static_cast<int>(lane - offerLanes.begin()),
+                         static_cast<int>(reg - offerRegs.begin()), f});
+  }
+  if (!plan.lent.empty())
+    laneSets();
 
   // S = span(V ∪ I ∪ G), grown only while it meets each side's registers in span(V) alone: a
   // vector outside span(S ∪ registers) keeps that intersection (dimension count).
-  Subspace S(plan.V), withSrcRegs(concat(plan.V, srcRegs)), withDstRegs(concat(plan.V, dstRegs));
+  Subspace S(plan.V), withSrcRegs(concat(plan.V, offerRegs)), withDstRegs(concat(plan.V, dstRegs));
   auto admit = [&](uint64_t v) {
     if (!dstWarpSpan.contains(v) || withSrcRegs.contains(v) || withDstRegs.contains(v))
       return false;
@@ -237,8 +271,8 @@ Result<WarpShufflePlan> planWarpShuffles(const LinearLayout& srcIn, const Linear
   plan.scheduled = slots <= kMaxScheduledSlots && warps * blocks <= kMaxScheduledSlots / slots;
   if (!plan.scheduled)
     return plan;
-  Scheduler sched{src,      dst,    srcRegs,   srcLanes, dstRegs,
-                  dstLanes, plan.V, S.basis(), plan.R,   Subspace(plan.V)};
+  Scheduler sched{src,    dst,       srcRegs, srcLanes,  dstRegs,    dstLanes,
+                  plan.V, S.basis(), plan.R,  offerRegs, offerLanes, Subspace(plan.V)};
   for (uint64_t b = 0; b < blocks; ++b)
     for (uint64_t w = 0; w < warps; ++w) {
       std::optional<Error> error;
@@ -267,6 +301,11 @@ json toJson(const WarpShufflePlan& plan) {
     }
     return list;
   };
+  json lent = json::array();
+  for (const LentLaneBit& l : plan.lent)
+    lent.push_back({{"lane_bit", l.laneBit},
+                    {"register_bit", l.registerBit},
+                    {"vector", coords({l.vector})[0]}});
   json dimNames = json::array();
   for (const Dim& d : plan.src.outDims())
     dimNames.push_back(d.name.str());
@@ -281,6 +320,7 @@ json toJson(const WarpShufflePlan& plan) {
             {"F", coords(plan.F)},
             {"G", coords(plan.G)},
             {"R", coords(plan.R)},
+            {"lent", lent},
             {"rounds", plan.rounds},
             {"lanes", plan.lanes}};
   if (!plan.scheduled || plan.rounds > kMaxJsonRounds) {

@@ -26,9 +26,14 @@
 //   - DST broadcasts registers: a received element is written to every DST register that wants
 //     it (recv lists them all); DST broadcasts lanes: several lanes read the same source lane.
 //   - |E| != |F|: only min(|E|, |F|) pairs form G. When |E| > |F| (DST broadcasts lanes) the
-//     count is still the optimum 2^(|DST registers| - |V|). When |E| < |F| (SRC broadcasts
-//     lanes) each unpaired f doubles the rounds: duplicated SRC lanes could send different
-//     registers in one round, which this subspace schedule does not exploit.
+//     count is still the optimum 2^(|DST registers| - |V|). When |E| < |F| because SRC
+//     broadcasts lanes, the copies of a lane could send different registers in one round:
+//     "lending" uses that. An unpaired f that SRC keeps in register column c is given to a
+//     zero SRC lane column j (and c becomes zero in what SRC offers): the lanes with bit j set
+//     offer their registers with bit c set, the others those with bit c clear. Every lane
+//     offers part of what it holds, the warp offers everything, and f joins I, so it costs
+//     no round. I, E, F, G are those of the lent SRC; `lent` lists the loans. An unpaired f
+//     with no zero lane left (or not a register column of SRC) doubles the rounds.
 //   - SRC holds more per warp than DST needs (SRC broadcasts warps, DST does not): E keeps
 //     only the SRC lane columns inside the DST warp's span, since a pair with an element that
 //     no DST lane wants saves nothing. A pair (or I vector) that would let a lane send or
@@ -70,6 +75,15 @@ struct WarpSchedule {
   std::vector<ShuffleRound> rounds;
 };
 
+/// A broadcast SRC lane bit that offers a register bit instead (see "Lending" above).
+struct LentLaneBit {
+  int laneBit = 0;
+  int registerBit = 0;
+  /// SRC's column of that register bit, now offered by the lane bit (it joins I).
+  uint64_t vector = 0;
+  friend bool operator==(const LentLaneBit&, const LentLaneBit&) = default;
+};
+
 struct WarpShufflePlan {
   /// SRC and DST with the in-dims register, lane, warp, block and DST's out dims in SRC's
   /// order (as ConversionPlan); the packed vectors below are outputs of these.
@@ -77,6 +91,8 @@ struct WarpShufflePlan {
   int elementBits = 32;
   /// The sets of the paper (see above), as packed tensor coordinates.
   std::vector<uint64_t> V, I, E, F, G, R;
+  /// SRC lane bits that broadcast and were lent a register bit; I, E, F are of the lent SRC.
+  std::vector<LentLaneBit> lent;
   /// 2^|V|: elements per exchanged vector.
   uint64_t vectorElements = 1;
   /// 32-bit shfl instructions per vector: 1, or elementBits / 32 for 64-bit elements.
@@ -99,7 +115,8 @@ inline constexpr uint64_t kMaxScheduledSlots = uint64_t{1} << 20;
                                                        const LinearLayout& dst, int elementBits);
 
 /// {"kind", "element_bits", "dims", "vector_elements", "shuffles_per_vector", "V", "I", "E",
-/// "F", "G", "R" (each a list of tensor coordinates, one value per dim), "rounds", "lanes",
+/// "F", "G", "R" (each a list of tensor coordinates, one value per dim), "lent" ([{"lane_bit",
+/// "register_bit", "vector"}]), "rounds", "lanes",
 /// "schedule": [{"warps", "rounds": [{"send", "from", "recv"}]}] or null with
 /// "schedule_omitted" saying why (more than kMaxJsonRounds rounds, or none built)}.
 inline constexpr uint64_t kMaxJsonRounds = 64;
