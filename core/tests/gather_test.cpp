@@ -5,6 +5,7 @@
 
 #include "llcheck/core/conversion/Gather.h"
 
+#include <iostream>
 #include <map>
 #include <set>
 
@@ -102,7 +103,7 @@ LinearLayout randomLayout(Gen& g, bool mixed, int& numDims) {
 TEST(Gather, matchesBruteForce) {
   Gen g(5505);
   int within = 0, across = 0, multiRound = 0, broadcastLanes = 0;
-  for (int i = 0; i < 600; ++i) {
+  for (int i = 0; i < 400; ++i) {
     bool mixed = i % 4 == 3;
     int numDims = 1;
     LinearLayout l = randomLayout(g, mixed, numDims);
@@ -135,10 +136,13 @@ TEST(Gather, matchesBruteForce) {
         break;
       }
   }
-  EXPECT_GE(within, 150);
-  EXPECT_GE(across, 100);
-  EXPECT_GE(multiRound, 100);
-  EXPECT_GE(broadcastLanes, 100);
+  EXPECT_GE(within, 100);
+  EXPECT_GE(across, 60);
+  EXPECT_GE(multiRound, 60);
+  EXPECT_GE(broadcastLanes, 60);
+  std::cout << "400 layouts: " << within << " within a warp (" << multiRound
+            << " with several rounds), " << across << " across warps, " << broadcastLanes
+            << " broadcasting lanes\n";
 }
 
 // Section 5.5's example shape: 32 lanes along the axis in two 16-lane halves, 4 registers.

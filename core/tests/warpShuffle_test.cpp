@@ -326,6 +326,29 @@ TEST(WarpShuffle, executorRejectsWrongSchedules) {
   EXPECT_FALSE(executes(src, dst, round));
 }
 
+// 128 rounds: the plan keeps the schedule (and it executes), the JSON leaves it out and says so.
+TEST(WarpShuffle, jsonOmitsLongSchedules) {
+  LinearLayout src =
+      fromUnits({1, 2, 4, 8, 16, 32, 64}, {128, 256, 512, 1024, 2048}, {}, 12, 0, false);
+  LinearLayout dst =
+      fromUnits({32, 64, 128, 256, 512, 1024, 2048}, {1, 2, 4, 8, 16}, {}, 12, 0, false);
+  auto plan = planWarpShuffles(src, dst, 32);
+  LL_ASSERT_OK(plan);
+  EXPECT_EQ(plan->rounds, 128u);
+  EXPECT_TRUE(executes(src, dst, *plan));
+  nlohmann::json j = toJson(*plan);
+  EXPECT_TRUE(j["schedule"].is_null());
+  EXPECT_NE(j["schedule_omitted"].get<std::string>().find("128 rounds x 32 lanes"),
+            std::string::npos);
+  // 8-bit elements: four fit a shuffle, V = {32, 64}, 32 rounds, listed.
+  auto packed = planWarpShuffles(src, dst, 8);
+  LL_ASSERT_OK(packed);
+  EXPECT_EQ(packed->V, (std::vector<uint64_t>{32, 64}));
+  EXPECT_EQ(packed->rounds, 32u);
+  EXPECT_TRUE(executes(src, dst, *packed));
+  EXPECT_EQ(toJson(*packed)["schedule"][0]["rounds"].size(), 32u);
+}
+
 TEST(WarpShuffle, rejectsOtherKinds) {
   LinearLayout src = fromUnits({}, {1, 2, 4, 8, 16}, {32}, 6, 0, false);
   LinearLayout viaShared = fromUnits({32}, {1, 2, 4, 8, 16}, {0}, 6, 0, false);
