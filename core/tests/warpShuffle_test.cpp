@@ -270,6 +270,48 @@ TEST(WarpShuffle, randomConversionsExecute) {
             << " with lent lane bits\n";
 }
 
+/// T ∘ l for the invertible map T of F2^d given by its columns: the same layout seen through a
+/// change of tensor coordinates (a swizzle), into one out dim. Its columns are no longer single
+/// bits.
+LinearLayout throughMap(const LinearLayout& l, const std::vector<uint64_t>& t) {
+  std::vector<DimBases> bases;
+  std::size_t j = 0;
+  for (const DimSize& d : l.getInDims()) {
+    DimBases db{d.name, {}};
+    for (uint64_t b = 1; b < d.size; b <<= 1, ++j) {
+      uint64_t c = 0;
+      for (std::size_t k = 0; k < t.size(); ++k)
+        if ((l.columns()[j] >> k) & 1)
+          c ^= t[k];
+      db.bases.push_back({c});
+    }
+    bases.push_back(db);
+  }
+  return LinearLayout::create(bases, {{S("dim0"), uint64_t{1} << t.size()}}, true).value();
+}
+
+// The algebra does not rely on single-bit columns: the random conversions seen through a random
+// change of coordinates still execute, in as many rounds (the optimum is the same).
+TEST(WarpShuffle, swizzledConversionsExecute) {
+  Gen g(5406);
+  int cases = 0;
+  for (int attempt = 0; attempt < 5000 && cases < 300; ++attempt) {
+    std::optional<RandomPair> p = randomPair(g);
+    if (!p || planConversion(p->src, p->dst)->kind != ConversionKind::WarpShuffle)
+      continue;
+    std::vector<uint64_t> t = g.invertibleColumns(p->src.getTotalOutDimSizeLog2());
+    LinearLayout src = throughMap(p->src, t), dst = throughMap(p->dst, t);
+    auto plan = planWarpShuffles(src, dst, 16);
+    ASSERT_TRUE(plan.ok()) << plan.error().str();
+    ASSERT_TRUE(executes(src, dst, *plan)) << "SRC" << src.toString() << "\nDST" << dst.toString();
+    EXPECT_EQ(plan->rounds, optimalRounds(src, dst, plan->vectorElements))
+        << "SRC" << src.toString() << "\nDST" << dst.toString() << "\n"
+        << toJson(*plan).dump();
+    ++cases;
+  }
+  EXPECT_EQ(cases, 300);
+}
+
 // Figure 4 of the paper: four threads, two registers, eight elements. SRC keeps tensor bit 0 in
 // its register and bits 1, 2 in the lanes; DST keeps bit 2 in its register and bits 1, 0 in the
 // lanes. Bit 1 stays (I), lane bit 1 of SRC pairs with lane bit 1 of DST (G = {101}), and the
