@@ -389,6 +389,21 @@ TEST(WarpShuffle, jsonOmitsLongSchedules) {
   EXPECT_EQ(packed->rounds, 32u);
   EXPECT_TRUE(executes(src, dst, *packed));
   EXPECT_EQ(toJson(*packed)["schedule"][0]["rounds"].size(), 32u);
+  // 2^16 registers swapped with the lanes: 65,536 rounds are counted but not scheduled.
+  std::vector<uint64_t> low, high;
+  for (int b = 0; b < 16; ++b)
+    low.push_back(uint64_t{1} << b);
+  for (int b = 5; b < 21; ++b)
+    high.push_back(uint64_t{1} << b);
+  std::vector<uint64_t> lanes{1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20};
+  auto big = planWarpShuffles(fromUnits(low, lanes, {}, 21, 0, false),
+                              fromUnits(high, {1, 2, 4, 8, 16}, {}, 21, 0, false), 32);
+  LL_ASSERT_OK(big);
+  EXPECT_EQ(big->rounds, uint64_t{1} << 16);
+  EXPECT_FALSE(big->scheduled);
+  EXPECT_TRUE(big->schedules.empty());
+  EXPECT_NE(toJson(*big)["schedule_omitted"].get<std::string>().find("not scheduled"),
+            std::string::npos);
 }
 
 TEST(WarpShuffle, rejectsOtherKinds) {

@@ -131,7 +131,7 @@ struct Scheduler {
                               " holds an element DST lane " + std::to_string(t) + " needs");
             return {};
           }
-          from = *holder >> nSrcRegs;
+          from = nSrcRegs >= 64 ? 0 : *holder >> nSrcRegs;
         }
         round.from[t] = static_cast<int>(from);
         for (uint64_t k = 0; k < vec; ++k) {
@@ -267,8 +267,12 @@ Result<WarpShufflePlan> planWarpShuffles(const LinearLayout& srcIn, const Linear
   plan.lanes = src.getInDimSize(dims::kLane);
 
   uint64_t warps = src.getInDimSize(dims::kWarp), blocks = src.getInDimSize(dims::kBlock);
-  uint64_t slots = plan.rounds * plan.lanes;
-  plan.scheduled = slots <= kMaxScheduledSlots && warps * blocks <= kMaxScheduledSlots / slots;
+  // The recv lists name each DST location once; the rounds x lanes x warps entries are bounded
+  // alike (in log2, so that nothing overflows).
+  int slotsLog2 = static_cast<int>(plan.R.size()) + dst.getTotalInDimSizeLog2() -
+                  dst.getInDimSizeLog2(dims::kRegister);
+  plan.scheduled = dst.getTotalInDimSizeLog2() <= kMaxScheduledLocationsLog2 &&
+                   slotsLog2 <= kMaxScheduledLocationsLog2;
   if (!plan.scheduled)
     return plan;
   Scheduler sched{src,    dst,       srcRegs, srcLanes,  dstRegs,    dstLanes,
@@ -328,8 +332,8 @@ json toJson(const WarpShufflePlan& plan) {
     j["schedule_omitted"] =
         std::to_string(plan.rounds) + " rounds x " + std::to_string(plan.lanes) + " lanes" +
         (plan.scheduled ? ": more than " + std::to_string(kMaxJsonRounds) + " rounds are not listed"
-                        : ": more than " + std::to_string(kMaxScheduledSlots) +
-                              " (round, lane, warp) slots are not scheduled");
+                        : ": more than 2^" + std::to_string(kMaxScheduledLocationsLog2) +
+                              " DST locations or slots, not scheduled");
     return j;
   }
   json schedule = json::array();

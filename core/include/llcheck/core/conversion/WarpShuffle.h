@@ -107,13 +107,14 @@ struct WarpShufflePlan {
   /// 2^|R|.
   uint64_t rounds = 1;
   uint64_t lanes = 1;
-  /// False when rounds x lanes x warps exceeds kMaxScheduledSlots: `schedules` is then empty.
+  /// False when DST's locations (register, lane, warp, block) or the (round, lane, warp)
+  /// slots number more than 2^kMaxScheduledLocationsLog2: `schedules` is then empty.
   bool scheduled = false;
   std::vector<WarpSchedule> schedules;
 };
 
-/// Above this many (round, lane, warp) slots no per-lane schedule is built.
-inline constexpr uint64_t kMaxScheduledSlots = uint64_t{1} << 20;
+/// Above 2^this DST locations or (round, lane, warp) slots no per-lane schedule is built.
+inline constexpr int kMaxScheduledLocationsLog2 = 20;
 
 /// The shuffle plan of SRC -> DST. An Error when the layouts are not a conversion (see
 /// planConversion), when the kind is not warp_shuffle (the message names the kind and why), or
