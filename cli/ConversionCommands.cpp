@@ -6,8 +6,10 @@
 #include "llcheck/core/conversion/Broadcast.h"
 #include "llcheck/core/conversion/Contiguity.h"
 #include "llcheck/core/conversion/ConversionPlan.h"
+#include "llcheck/core/conversion/Gather.h"
 #include "llcheck/core/conversion/Ldmatrix.h"
 #include "llcheck/core/conversion/OptimalSwizzle.h"
+#include "llcheck/core/conversion/WarpShuffle.h"
 
 #include <ostream>
 
@@ -141,6 +143,18 @@ int runConvert(const ConversionRequest& r, std::ostream& out, std::string& error
                      plan->conversion.toString().substr(1) + "\n";
   j["layouts"] = {{"src", layoutFacts(plan->src, r.elementBits, "SRC", text)},
                   {"dst", layoutFacts(plan->dst, r.elementBits, "DST", text)}};
+  if (plan->kind == ConversionKind::WarpShuffle) {
+    auto shuffles = planWarpShuffles(r.src.layout, r.dst.layout, r.elementBits);
+    if (!shuffles.ok()) {
+      errorMessage = shuffles.error().str();
+      return 2;
+    }
+    j["shuffle"] = toJson(*shuffles);
+    text += "warp shuffles: " + std::to_string(shuffles->rounds) + " rounds, each lane sends " +
+            std::to_string(shuffles->vectorElements) + " x " + r.dtype + " per round (" +
+            std::to_string(shuffles->shufflesPerVector) +
+            " shfl per round); the per-lane schedule is in --format json\n";
+  }
   if (plan->kind == ConversionKind::SharedMemory) {
     auto swizzle = optimalSwizzle(r.src.layout, r.dst.layout, r.elementBits, r.model);
     if (!swizzle.ok()) {
@@ -178,6 +192,28 @@ int runConvert(const ConversionRequest& r, std::ostream& out, std::string& error
   else
     out << text;
   return attained ? 0 : 1;
+}
+
+int runGather(const LoadedLayout& layout, int axis, bool json, std::ostream& out,
+              std::string& errorMessage) {
+  auto plan = planGather(layout.layout, axis);
+  if (!plan.ok()) {
+    errorMessage = plan.error().within(layout.source).str();
+    return 2;
+  }
+  if (json) {
+    out << toJson(*plan).dump() << "\n";
+    return 0;
+  }
+  out << "gather along " << plan->axisDim.str() << " (size " << plan->axisSize << "): ";
+  if (plan->withinWarp)
+    out << "stays within each warp: " << plan->rounds << " shuffle round"
+        << (plan->rounds == 1 ? "" : "s") << " (the axis runs through " << plan->laneBits.size()
+        << " lane bits and " << plan->registerBits.size() << " register bits)\n";
+  else
+    out << "crosses warps (" << plan->warpBits.size() << " warp bits and " << plan->blockBits.size()
+        << " block bits run along the axis): it needs shared memory, not shuffles\n";
+  return 0;
 }
 
 } // namespace llcheck::cli

@@ -1,5 +1,5 @@
-// `llcheck convert` and `llcheck bank-conflicts`: the conversion plan of two layouts and the
-// shared-memory bank model, printed as text or as the JSON of the design doc's contract.
+// `llcheck convert`, `llcheck bank-conflicts` and `llcheck gather`: the conversion plan of two
+// layouts, the shared-memory bank model and the gather plan, printed as text or as JSON.
 #pragma once
 
 #include "llcheck/core/Spec.h"
@@ -23,5 +23,10 @@ struct ConversionRequest {
 int runConvert(const ConversionRequest& request, std::ostream& out, std::string& errorMessage);
 int runBankConflicts(const ConversionRequest& request, std::ostream& out,
                      std::string& errorMessage);
+
+/// `llcheck gather SPEC --axis A` (paper 5.5): does a gather along A stay within a warp, and
+/// how many shuffle rounds it takes.
+int runGather(const LoadedLayout& layout, int axis, bool json, std::ostream& out,
+              std::string& errorMessage);
 
 } // namespace llcheck::cli

@@ -425,14 +425,29 @@ int run(int argc, char** argv) {
                        "SHARED: the shared-memory layout (offset[, block] -> dims; "
                        "#ttg.padded_shared is counted with its padding)");
 
+  CommonOptions gatherOpts;
+  std::string gatherSpec;
+  int gatherAxis = 0;
+  CLI::App* gatherCmd = app.add_subcommand(
+      "gather", "Does a gather along AXIS stay within a warp, and in how many shuffle rounds "
+                "(paper 5.5)");
+  gatherCmd->add_option("SPEC", gatherSpec, "The distributed layout of the source and index")
+      ->required();
+  gatherCmd->add_option("--axis", gatherAxis, "The tensor dimension gathered along (0, 1, ...)")
+      ->required()
+      ->check(CLI::Range(0, 15));
+  addCommonOptions(gatherCmd, gatherOpts);
+  gatherCmd->add_option("--format", gatherOpts.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+
   // CLI11 reports an unknown first word only as "A subcommand is required"; name it.
-  const std::vector<std::string> commands = {"layout", "verify", "batch", "convert",
-                                             "bank-conflicts"};
+  const std::vector<std::string> commands = {"layout",  "verify",         "batch",
+                                             "convert", "bank-conflicts", "gather"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(commands.begin(), commands.end(), std::string(argv[1])) == commands.end()) {
     printError("unknown command '" + std::string(argv[1]).substr(0, 64) +
-               "' (commands: layout, verify, batch, convert, bank-conflicts; run 'llcheck "
-               "--help')");
+               "' (commands: layout, verify, batch, convert, bank-conflicts, gather; run "
+               "'llcheck --help')");
     return kExitBadInput;
   }
   try {
@@ -454,6 +469,24 @@ int run(int argc, char** argv) {
     return runConversionCommand(convertOpts, true);
   if (*bankCmd)
     return runConversionCommand(bankOpts, false);
+  if (*gatherCmd) {
+    auto opts = specOptions(gatherOpts);
+    if (!opts.ok()) {
+      printError(opts.error().str());
+      return kExitBadInput;
+    }
+    auto loaded = loadSpec(gatherSpec, *opts);
+    if (!loaded.ok()) {
+      printError(loaded.error().str());
+      return kExitBadInput;
+    }
+    std::string message;
+    int status =
+        cli::runGather(*loaded, gatherAxis, gatherOpts.format == "json", std::cout, message);
+    if (!message.empty())
+      printError(message);
+    return status;
+  }
   if (*batch) {
     std::string message;
     int status = cli::runBatch(batchFile, std::cout, message);
