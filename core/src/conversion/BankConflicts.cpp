@@ -22,14 +22,6 @@ uint64_t lowMask(int bits) {
   return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
 }
 
-uint64_t xorOf(const std::vector<uint64_t>& columns, uint64_t index) {
-  uint64_t v = 0;
-  for (std::size_t i = 0; index != 0; ++i, index >>= 1)
-    if (index & 1)
-      v ^= columns[i];
-  return v;
-}
-
 std::string dimList(const LinearLayout& l) {
   std::string s;
   for (const Dim& d : l.outDims())

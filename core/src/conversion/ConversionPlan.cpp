@@ -1,10 +1,13 @@
 // planConversion: the kind of data movement a layout conversion needs (see ConversionPlan.h).
 #include "llcheck/core/conversion/ConversionPlan.h"
+#include "Columns.h"
 
 #include "llcheck/core/Encodings.h"
 #include "llcheck/core/Subspace.h"
 
 namespace llcheck {
+
+using conversion::columnsOf;
 
 const char* conversionKindName(ConversionKind kind) {
   switch (kind) {
@@ -29,12 +32,6 @@ std::string sizes(const LinearLayout& l) {
   for (const Dim& d : l.outDims())
     s += (s.empty() ? "" : ", ") + d.name.str() + ":" + std::to_string(uint64_t{1} << d.sizeLog2);
   return "[" + s + "]";
-}
-
-std::vector<uint64_t> columnsOf(const LinearLayout& l, DimName d) {
-  int i = l.inDimIndex(d);
-  auto cols = l.columns().subspan(l.inDimOffset(i), l.getInDimSizeLog2(d));
-  return {cols.begin(), cols.end()};
 }
 
 /// Can every DST location read its element from a SRC location that agrees with it on the

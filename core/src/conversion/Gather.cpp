@@ -1,20 +1,17 @@
 // planGather: is a gather along an axis warp-local, and how many shuffle rounds (see Gather.h).
 #include "llcheck/core/conversion/Gather.h"
+#include "Columns.h"
 
 #include "llcheck/core/Encodings.h"
 #include "llcheck/core/Subspace.h"
 
 namespace llcheck {
 
+using conversion::columnsOf;
+
 using nlohmann::json;
 
 namespace {
-
-std::vector<uint64_t> columnsOf(const LinearLayout& l, DimName d) {
-  int i = l.inDimIndex(d);
-  auto cols = l.columns().subspan(l.inDimOffset(i), l.getInDimSizeLog2(d));
-  return {cols.begin(), cols.end()};
-}
 
 /// The positions of the columns that have a bit in `mask`.
 std::vector<int> bitsTouching(const std::vector<uint64_t>& cols, uint64_t mask) {

@@ -1,5 +1,6 @@
 // optimalSwizzle: the construction of the paper's appendix 9.2 (see OptimalSwizzle.h).
 #include "llcheck/core/conversion/OptimalSwizzle.h"
+#include "Columns.h"
 
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Subspace.h"
@@ -10,29 +11,14 @@
 
 namespace llcheck {
 
+using conversion::nonZeroColumnsOf;
+
 namespace {
 
-std::vector<uint64_t> columnsOf(const LinearLayout& l, DimName d) {
-  int i = l.inDimIndex(d);
-  auto cols = l.columns().subspan(l.inDimOffset(i), l.getInDimSizeLog2(d));
-  std::vector<uint64_t> out;
-  for (uint64_t c : cols)
-    if (c != 0)
-      out.push_back(c);
-  return out;
-}
-
 std::vector<uint64_t> phaseVectors(const LinearLayout& l, const std::vector<uint64_t>& lanes) {
-  int i = l.inDimIndex(dims::kLane);
-  auto cols = l.columns().subspan(l.inDimOffset(i), l.getInDimSizeLog2(dims::kLane));
   std::vector<uint64_t> out;
-  for (uint64_t lane : lanes) {
-    uint64_t v = 0;
-    for (std::size_t b = 0; b < cols.size(); ++b)
-      if ((lane >> b) & 1)
-        v ^= cols[b];
-    out.push_back(v);
-  }
+  for (uint64_t lane : lanes)
+    out.push_back(xorOf(l.inDimColumns(dims::kLane), lane));
   return out;
 }
 
@@ -72,9 +58,9 @@ Result<OptimalSwizzle> optimalSwizzle(const LinearLayout& srcIn, const LinearLay
 
   // The CTA tile: what one CTA's threads hold. It must be a complement of the block columns,
   // or shared memory would have to hold an element twice (or miss one).
-  Subspace tile(concat(columnsOf(src, dims::kRegister), columnsOf(src, dims::kLane),
-                       columnsOf(src, dims::kWarp)));
-  std::vector<uint64_t> blockCols = columnsOf(src, dims::kBlock);
+  Subspace tile(concat(nonZeroColumnsOf(src, dims::kRegister), nonZeroColumnsOf(src, dims::kLane),
+                       nonZeroColumnsOf(src, dims::kWarp)));
+  std::vector<uint64_t> blockCols = nonZeroColumnsOf(src, dims::kBlock);
   Subspace whole = tile;
   for (uint64_t c : blockCols)
     if (!whole.insert(c))
@@ -87,15 +73,15 @@ Result<OptimalSwizzle> optimalSwizzle(const LinearLayout& srcIn, const LinearLay
                      " elements: a shared layout must cover every element");
 
   // Vec: common register directions, away from every lane and warp direction.
-  Subspace threads(concat(columnsOf(src, dims::kLane), columnsOf(src, dims::kWarp),
-                          columnsOf(dst, dims::kLane), columnsOf(dst, dims::kWarp)));
+  Subspace threads(concat(nonZeroColumnsOf(src, dims::kLane), nonZeroColumnsOf(src, dims::kWarp),
+                          nonZeroColumnsOf(dst, dims::kLane), nonZeroColumnsOf(dst, dims::kWarp)));
   int elemBytes = elementBits / 8;
   std::size_t maxVec = static_cast<std::size_t>(model.maxAccessBytes / elemBytes);
   OptimalSwizzle out;
   {
     Subspace chosen = threads;
-    for (uint64_t v :
-         intersectionBasis(columnsOf(src, dims::kRegister), columnsOf(dst, dims::kRegister)))
+    for (uint64_t v : intersectionBasis(nonZeroColumnsOf(src, dims::kRegister),
+                                        nonZeroColumnsOf(dst, dims::kRegister)))
       if ((std::size_t{1} << out.vec.size()) < maxVec && chosen.insert(v))
         out.vec.push_back(v);
   }
@@ -161,10 +147,10 @@ Result<OptimalSwizzle> optimalSwizzle(const LinearLayout& srcIn, const LinearLay
   out.withinWordBits = withinWord;
 
   std::vector<uint64_t> offsetCols = concat(out.vec, out.bank, out.segment);
-  std::vector<uint64_t> allCols = concat(offsetCols, columnsOf(src, dims::kBlock));
+  std::vector<uint64_t> allCols = concat(offsetCols, nonZeroColumnsOf(src, dims::kBlock));
   Dim ins[] = {{dims::kOffset, static_cast<int>(offsetCols.size())},
                {dims::kBlock, src.getInDimSizeLog2(dims::kBlock)}};
-  // columnsOf drops zero block columns; there are none here (checked above).
+  // nonZeroColumnsOf drops zero block columns; there are none here (checked above).
   auto shared = LinearLayout::fromColumns(ins, src.outDims(), allCols);
   if (!shared.ok() || !shared->isInvertible())
     return makeError("internal: the constructed shared layout is not a basis of the tensor");

@@ -1,5 +1,6 @@
 // planWarpShuffles: the paper's V, I, E, F, G, R and the per-lane rounds (see WarpShuffle.h).
 #include "llcheck/core/conversion/WarpShuffle.h"
+#include "Columns.h"
 
 #include "llcheck/core/Subspace.h"
 #include "llcheck/core/XorBasis.h"
@@ -10,15 +11,11 @@
 
 namespace llcheck {
 
+using conversion::columnsOf;
+
 using nlohmann::json;
 
 namespace {
-
-std::vector<uint64_t> columnsOf(const LinearLayout& l, DimName d) {
-  int i = l.inDimIndex(d);
-  auto cols = l.columns().subspan(l.inDimOffset(i), l.getInDimSizeLog2(d));
-  return {cols.begin(), cols.end()};
-}
 
 /// Solves target = XOR of cols[j] over the bits j of a mask: the solution with every free
 /// column at 0 (the lowest register or lane), and the kernel (the masks that XOR to 0, which
@@ -54,15 +51,6 @@ std::vector<uint64_t> concat(std::vector<uint64_t> a, const std::vector<uint64_t
   return a;
 }
 
-/// XOR of the vectors selected by the bits of k.
-uint64_t combination(const std::vector<uint64_t>& basis, uint64_t k) {
-  uint64_t v = 0;
-  for (std::size_t j = 0; k != 0; ++j, k >>= 1)
-    if (k & 1)
-      v ^= basis[j];
-  return v;
-}
-
 /// Everything the rounds of one warp need, fixed for the plan.
 struct Scheduler {
   const LinearLayout& src;
@@ -93,20 +81,20 @@ struct Scheduler {
     std::vector<ShuffleRound> out;
     for (uint64_t i = 0; i < rounds; ++i) {
       // Round i exchanges the coset dstWarp + R(i) + S of this warp.
-      uint64_t coset = dstWarp ^ combination(R, i);
+      uint64_t coset = dstWarp ^ xorOf(R, i);
       ShuffleRound round;
       round.send.resize(lanes);
       round.from.assign(lanes, -1);
       round.recv.resize(lanes);
       for (uint64_t s = 0; s < lanes; ++s) {
-        uint64_t offered = srcWarp ^ combination(offerLanes, s);
-        uint64_t held = srcWarp ^ combination(srcLanes, s);
+        uint64_t offered = srcWarp ^ xorOf(offerLanes, s);
+        uint64_t held = srcWarp ^ xorOf(srcLanes, s);
         auto hit = srcInRound.solve(offered ^ coset);
         if (!hit.has_value())
           continue;
-        uint64_t rep = spanV.reduce(offered ^ combination(offerRegs, *hit & srcRegMask));
+        uint64_t rep = spanV.reduce(offered ^ xorOf(offerRegs, *hit & srcRegMask));
         for (uint64_t k = 0; k < vec; ++k) {
-          auto reg = srcRegSolver.solve(rep ^ combination(V, k) ^ held);
+          auto reg = srcRegSolver.solve(rep ^ xorOf(V, k) ^ held);
           if (!reg.has_value()) {
             error =
                 makeError("internal: SRC lane " + std::to_string(s) + " lacks part of its vector");
@@ -116,13 +104,13 @@ struct Scheduler {
         }
       }
       for (uint64_t t = 0; t < lanes; ++t) {
-        uint64_t wanted = dstWarp ^ combination(dstLanes, t);
+        uint64_t wanted = dstWarp ^ xorOf(dstLanes, t);
         auto hit = dstInRound.solve(wanted ^ coset);
         if (!hit.has_value())
           continue;
-        uint64_t rep = spanV.reduce(wanted ^ combination(dstRegs, *hit & dstRegMask));
+        uint64_t rep = spanV.reduce(wanted ^ xorOf(dstRegs, *hit & dstRegMask));
         // Read the own lane when it holds the vector, else the minimal holder.
-        uint64_t ownOffer = srcWarp ^ combination(offerLanes, t);
+        uint64_t ownOffer = srcWarp ^ xorOf(offerLanes, t);
         uint64_t from = t;
         if (!offerRegSolver.solve(rep ^ ownOffer).has_value()) {
           auto holder = srcHolder.solve(rep ^ srcWarp);
@@ -135,7 +123,7 @@ struct Scheduler {
         }
         round.from[t] = static_cast<int>(from);
         for (uint64_t k = 0; k < vec; ++k) {
-          auto reg = dstRegSolver.solve(rep ^ combination(V, k) ^ wanted);
+          auto reg = dstRegSolver.solve(rep ^ xorOf(V, k) ^ wanted);
           if (!reg.has_value()) {
             error = makeError("internal: DST lane " + std::to_string(t) +
                               " cannot place part of its vector");
@@ -145,7 +133,7 @@ struct Scheduler {
           const std::vector<uint64_t>& copies = dstRegSolver.kernel();
           std::vector<int> regs;
           for (uint64_t c = 0; c < (uint64_t{1} << copies.size()); ++c)
-            regs.push_back(static_cast<int>(*reg ^ combination(copies, c)));
+            regs.push_back(static_cast<int>(*reg ^ xorOf(copies, c)));
           std::sort(regs.begin(), regs.end());
           round.recv[t].push_back(std::move(regs));
         }

@@ -194,6 +194,12 @@ public:
   [[nodiscard]] std::span<const uint64_t> columns() const {
     return {columns_.begin(), columns_.size()};
   }
+  /// The packed columns of input dim d (empty when the layout has no such dim).
+  [[nodiscard]] std::span<const uint64_t> inDimColumns(DimName d) const {
+    int i = inDimIndex(d);
+    return i < 0 ? std::span<const uint64_t>{}
+                 : columns().subspan(inDimOffset(i), ins_[i].sizeLog2);
+  }
   /// First bit of input (output) dimension i in the flattened input index (packed column).
   [[nodiscard]] int inDimOffset(int i) const;
   [[nodiscard]] int outDimOffset(int i) const;

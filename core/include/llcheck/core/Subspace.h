@@ -5,7 +5,9 @@
 
 #include "llcheck/core/XorBasis.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
 namespace llcheck {
@@ -40,6 +42,16 @@ private:
   XorBasis echelon_;
   std::vector<uint64_t> basis_;
 };
+
+/// The XOR of the vectors whose positions are the set bits of `selector`: the image of the
+/// input `selector` under the map whose columns are `vectors` (bits beyond them are ignored).
+template <class Vectors> [[nodiscard]] uint64_t xorOf(const Vectors& vectors, uint64_t selector) {
+  uint64_t v = 0;
+  for (std::size_t j = 0; selector != 0 && j < std::size(vectors); ++j, selector >>= 1)
+    if (selector & 1)
+      v ^= vectors[j];
+  return v;
+}
 
 /// A basis of span(a) ∩ span(b), smallest vectors first after reduction to echelon form (so
 /// that the choice is deterministic and prefers the low bits of the logical tensor).
