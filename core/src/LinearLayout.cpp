@@ -22,7 +22,7 @@ int log2Exact(uint64_t v) {
   return std::countr_zero(v);
 }
 
-std::string joinNames(const std::vector<DimName>& names) {
+std::string joinNames(std::span<const DimName> names) {
   std::string s = "[";
   for (std::size_t i = 0; i < names.size(); ++i)
     s += (i ? ", " : "") + names[i].str();
@@ -117,8 +117,48 @@ Error opError(const std::string& op, std::string message) {
 
 // ---- Construction ---------------------------------------------------------------------------
 
+namespace {
+
+/// Every check of LinearLayout::build at once, without locating the failure: most layouts are
+/// built by operations on valid layouts, and only a failing one needs the detailed message.
+bool validDims(std::span<const Dim> dims, int& bits) {
+  if (dims.size() > kMaxDims)
+    return false;
+  bool ok = true;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    ok &= !dims[i].name.empty() && static_cast<unsigned>(dims[i].sizeLog2) <= 63;
+    bits += dims[i].sizeLog2;
+    for (std::size_t j = 0; j < i; ++j)
+      ok &= dims[j].name != dims[i].name;
+  }
+  return ok;
+}
+
+} // namespace
+
+Result<LinearLayout> LinearLayout::checkedBuild(std::span<const Dim> ins, std::span<const Dim> outs,
+                                                std::span<const uint64_t> columns) {
+  // Filled in place, and the one return is of that one object (so it is not copied out): a
+  // local layout would be copied into the Result, and the Result once more on return.
+  Result<LinearLayout> r = LinearLayout();
+  LinearLayout& l = *r;
+  l.ins_.assign(ins);
+  l.outs_.assign(outs);
+  l.columns_.assign(columns);
+  return r;
+}
+
 Result<LinearLayout> LinearLayout::build(std::span<const Dim> ins, std::span<const Dim> outs,
                                          std::span<const uint64_t> columns) {
+  int inBitsFast = 0, outBitsFast = 0;
+  if (validDims(ins, inBitsFast) && validDims(outs, outBitsFast) && inBitsFast <= kMaxBits &&
+      outBitsFast <= kMaxBits && columns.size() == static_cast<std::size_t>(inBitsFast)) {
+    uint64_t any = 0;
+    for (uint64_t c : columns)
+      any |= c;
+    if ((any & ~lowMask(outBitsFast)) == 0)
+      return checkedBuild(ins, outs, columns);
+  }
   if (ins.size() > kMaxDims || outs.size() > kMaxDims)
     return makeError("a layout has at most " + std::to_string(kMaxDims) +
                      " input and output dimensions; got " + std::to_string(ins.size()) +
@@ -598,6 +638,43 @@ struct DimNames {
   DimName operator[](std::size_t i) const { return dims[i].name; }
 };
 
+/// Is `sub` a subsequence of `all` (names of one layout side: no repeats)?
+bool isSubsequence(std::span<const Dim> sub, std::span<const Dim> all) {
+  std::size_t i = 0;
+  for (std::size_t j = 0; j < all.size() && i < sub.size(); ++j)
+    if (all[j].name == sub[i].name)
+      ++i;
+  return i == sub.size();
+}
+
+/// mergeDimOrderInto for the dims of two layouts. Most products extend one operand's dims by
+/// some of the other's, in the same order; the merge is then that operand's list (no name
+/// repeats within a layout), which is much cheaper to see than to merge.
+void mergeDimNames(std::span<const Dim> x, std::span<const Dim> y,
+                   FixedVec<DimName, 2 * kMaxDims>& out) {
+  auto disjoint = [&] {
+    for (const Dim& a : x)
+      for (const Dim& b : y)
+        if (a.name == b.name)
+          return false;
+    return true;
+  };
+  if (isSubsequence(y, x)) {
+    for (const Dim& d : x)
+      out.push_back(d.name);
+  } else if (disjoint()) { // the merge takes all of x, then all of y
+    for (const Dim& d : x)
+      out.push_back(d.name);
+    for (const Dim& d : y)
+      out.push_back(d.name);
+  } else if (isSubsequence(x, y)) {
+    for (const Dim& d : y)
+      out.push_back(d.name);
+  } else {
+    mergeDimOrderInto(DimNames{x}, DimNames{y}, out);
+  }
+}
+
 } // namespace
 
 std::vector<DimName> mergeDimOrder(const std::vector<DimName>& x, const std::vector<DimName>& y) {
@@ -610,8 +687,8 @@ Result<LinearLayout> product(const LinearLayout& inner, const LinearLayout& oute
   // Triton merges the dim orders with its `supremum`, which never fails: common dims in
   // different orders ([a, b] and [b, a]) are merged too (to [a, b]).
   FixedVec<DimName, 2 * kMaxDims> inNames, outNames;
-  mergeDimOrderInto(DimNames{inner.inDims()}, DimNames{outer.inDims()}, inNames);
-  mergeDimOrderInto(DimNames{inner.outDims()}, DimNames{outer.outDims()}, outNames);
+  mergeDimNames(inner.inDims(), outer.inDims(), inNames);
+  mergeDimNames(inner.outDims(), outer.outDims(), outNames);
   if (inNames.size() > kMaxDims || outNames.size() > kMaxDims)
     return opError("product", "the result would have more than " + std::to_string(kMaxDims) +
                                   " dimensions on one side");
@@ -647,6 +724,11 @@ Result<LinearLayout> product(const LinearLayout& inner, const LinearLayout& oute
       for (int b = 0; b < outer.inDims()[oi].sizeLog2; ++b)
         cols.push_back(applyMoves(outerMoves, outer.columns()[outer.inDimOffset(oi) + b]));
   }
+  // The names are distinct, the bits within 64 and the columns within the outputs by
+  // construction; only a dim of more than 2^63 elements is left for build() to report.
+  auto small = [](const Dim& d) { return d.sizeLog2 <= 63; };
+  if (std::all_of(ins.begin(), ins.end(), small) && std::all_of(outs.begin(), outs.end(), small))
+    return LinearLayout::checkedBuild(inSpan, outSpan, {cols.begin(), cols.size()});
   return LinearLayout::fromColumns(inSpan, outSpan, {cols.begin(), cols.size()});
 }
 
@@ -910,6 +992,15 @@ Result<LinearLayout> LinearLayout::transposeIns(const std::vector<DimName>& orde
 }
 
 Result<LinearLayout> LinearLayout::transposeOuts(const std::vector<DimName>& order) const {
+  return transposeOuts(std::span<const DimName>(order));
+}
+
+Result<LinearLayout> LinearLayout::transposeOuts(std::span<const DimName> order) const {
+  // The encodings often ask for the order a layout already has.
+  if (order.size() == outs_.size() &&
+      std::equal(order.begin(), order.end(), outs_.begin(),
+                 [](DimName n, const Dim& d) { return n == d.name; }))
+    return *this;
   FixedVec<Dim, kMaxDims> outs;
   for (DimName d : order) {
     int k = outDimIndex(d);

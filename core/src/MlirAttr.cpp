@@ -54,12 +54,12 @@ public:
 
   Result<AttrValue> attribute() {
     skip();
-    auto v = value(0);
-    if (!v.ok())
-      return v;
-    if (v->kind != AttrValue::Kind::Attribute && v->kind != AttrValue::Kind::Alias)
-      return error("expected an attribute starting with '#', e.g. #ttg.linear<{...}>", v->line,
-                   v->column);
+    AttrValue v;
+    if (!value(0, v))
+      return std::move(error_);
+    if (v.kind != AttrValue::Kind::Attribute && v.kind != AttrValue::Kind::Alias)
+      return error("expected an attribute starting with '#', e.g. #ttg.linear<{...}>", v.line,
+                   v.column);
     skip();
     if (pos_ < s_.size())
       return error(std::string("unexpected '") + s_[pos_] + "' after the attribute");
@@ -72,8 +72,11 @@ public:
     line_ = line;
     std::size_t nl = s_.rfind('\n', offset == 0 ? 0 : offset - 1);
     lineStart_ = nl == std::string_view::npos || offset == 0 ? 0 : nl + 1;
-    auto v = value(0);
+    AttrValue v;
+    bool ok = value(0, v);
     end = pos_;
+    if (!ok)
+      return std::move(error_);
     return v;
   }
 
@@ -83,6 +86,8 @@ private:
   std::size_t pos_ = 0;
   int line_ = 1;
   std::size_t lineStart_ = 0;
+  /// The first error met; value() and entries() return false once it is set.
+  Error error_;
 
   int column() const { return static_cast<int>(pos_ - lineStart_) + 1; }
 
@@ -93,9 +98,20 @@ private:
     at.column = col;
     return makeError(message, attrLocation(source_, at));
   }
+  bool fail(const std::string& message) { return fail(message, line_, column()); }
+  bool fail(const std::string& message, int line, int col) {
+    error_ = error(message, line, col);
+    return false;
+  }
+
+  // The "C" locale's classes, written out: <cctype>'s functions are calls per character, and
+  // llcheck never changes the locale.
+  static bool isSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+  static bool isDigit(char c) { return c >= '0' && c <= '9'; }
+  static bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
   void skip() {
-    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) {
+    while (pos_ < s_.size() && isSpace(s_[pos_])) {
       if (s_[pos_] == '\n') {
         ++line_;
         lineStart_ = pos_ + 1;
@@ -114,8 +130,7 @@ private:
     return true;
   }
   static bool identChar(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' ||
-           c == '-';
+    return isAlpha(c) || isDigit(c) || c == '_' || c == '.' || c == '$' || c == '-';
   }
   std::string found() const {
     if (pos_ >= s_.size())
@@ -127,64 +142,57 @@ private:
            std::string(1, "0123456789abcdef"[c & 15]);
   }
 
-  Result<AttrValue> value(int depth) {
+  /// Parses one value into `v` (a fresh AttrValue), in place: nodes are built where they end
+  /// up in the tree rather than returned and moved, which was most of the parser's cost.
+  bool value(int depth, AttrValue& v) {
     if (depth > kMaxDepth)
-      return error("nested more than " + std::to_string(kMaxDepth) + " levels deep");
+      return fail("nested more than " + std::to_string(kMaxDepth) + " levels deep");
     skip();
-    AttrValue v;
     v.line = line_;
     v.column = column();
     if (pos_ >= s_.size())
-      return error("unexpected end of input: expected a value");
+      return fail("unexpected end of input: expected a value");
     char c = s_[pos_];
     if (c == '[') {
       ++pos_;
       v.kind = AttrValue::Kind::Array;
       if (eat(']'))
-        return v;
+        return true;
       v.elements.reserve(4); // most arrays are short: one allocation instead of three
       while (true) {
-        auto e = value(depth + 1);
-        if (!e.ok())
-          return e;
-        v.elements.push_back(std::move(*e));
+        if (!value(depth + 1, v.elements.emplace_back()))
+          return false;
         if (eat(']'))
-          return v;
+          return true;
         if (!eat(','))
-          return error("expected ',' or ']' in the array, found " + found());
+          return fail("expected ',' or ']' in the array, found " + found());
       }
     }
     if (c == '{') {
       ++pos_;
       v.kind = AttrValue::Kind::Dict;
       if (eat('}'))
-        return v;
-      auto r = entries(v, '}', depth);
-      if (!r.ok())
-        return r.error();
-      return v;
+        return true;
+      return entries(v, '}', depth);
     }
     if (c == '#') {
       ++pos_;
       std::size_t start = pos_;
       while (pos_ < s_.size() && identChar(s_[pos_]))
         ++pos_;
-      v.text = std::string(s_.substr(start, pos_ - start));
+      v.text.assign(s_.substr(start, pos_ - start));
       if (v.text.empty())
-        return error("expected an attribute name after '#'");
+        return fail("expected an attribute name after '#'");
       if (pos_ < s_.size() && s_[pos_] == '<') {
         ++pos_;
         v.kind = AttrValue::Kind::Attribute;
         if (eat('>'))
-          return v;
-        auto r = entries(v, '>', depth);
-        if (!r.ok())
-          return r.error();
-        return v;
+          return true;
+        return entries(v, '>', depth);
       }
       v.kind = v.text.find('.') == std::string::npos ? AttrValue::Kind::Alias
                                                      : AttrValue::Kind::Attribute;
-      return v;
+      return true;
     }
     if (c == '"') {
       ++pos_;
@@ -195,20 +203,20 @@ private:
         v.text += s_[pos_++];
       }
       if (pos_ >= s_.size() || s_[pos_] != '"')
-        return error("unterminated string", v.line, v.column);
+        return fail("unterminated string", v.line, v.column);
       ++pos_;
-      return v;
+      return true;
     }
-    if (c == '-' || std::isdigit(static_cast<unsigned char>(c))) {
+    if (c == '-' || isDigit(c)) {
       v.kind = AttrValue::Kind::Integer;
       auto [p, ec] = std::from_chars(s_.data() + pos_, s_.data() + s_.size(), v.integer);
       if (ec == std::errc::result_out_of_range)
-        return error("integer out of range");
+        return fail("integer out of range");
       if (ec != std::errc() || p == s_.data() + pos_)
-        return error("expected a number, found " + found());
+        return fail("expected a number, found " + found());
       pos_ = static_cast<std::size_t>(p - s_.data());
       if (pos_ < s_.size() && (s_[pos_] == '.' || s_[pos_] == 'e' || s_[pos_] == 'E'))
-        return error("expected an integer, found a fraction or exponent");
+        return fail("expected an integer, found a fraction or exponent");
       skip();
       // padded_shared's "32:+4": an interval and the padding after it.
       if (pos_ + 1 < s_.size() && s_[pos_] == ':' && s_[pos_ + 1] == '+') {
@@ -218,13 +226,13 @@ private:
         pad.column = column();
         auto [q, padEc] = std::from_chars(s_.data() + pos_, s_.data() + s_.size(), pad.integer);
         if (padEc == std::errc::result_out_of_range)
-          return error("integer out of range");
+          return fail("integer out of range");
         if (padEc != std::errc() || q == s_.data() + pos_)
-          return error("expected the padding after ':+', found " + found());
+          return fail("expected the padding after ':+', found " + found());
         pos_ = static_cast<std::size_t>(q - s_.data());
         v.kind = AttrValue::Kind::IntervalPad;
         v.elements.push_back(pad);
-        return v;
+        return true;
       }
       // An MLIR type suffix such as "4 : i32" is accepted and ignored.
       if (pos_ < s_.size() && s_[pos_] == ':' && pos_ + 1 < s_.size() && s_[pos_ + 1] != ':') {
@@ -233,21 +241,21 @@ private:
         while (pos_ < s_.size() && identChar(s_[pos_]))
           ++pos_;
       }
-      return v;
+      return true;
     }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+    if (isAlpha(c) || c == '_') {
       v.kind = AttrValue::Kind::Identifier;
       std::size_t start = pos_;
       while (pos_ < s_.size() && identChar(s_[pos_]))
         ++pos_;
-      v.text = std::string(s_.substr(start, pos_ - start));
-      return v;
+      v.text.assign(s_.substr(start, pos_ - start));
+      return true;
     }
-    return error("expected a value, found " + found());
+    return fail("expected a value, found " + found());
   }
 
   /// "key = value, value, ..." up to `close`, into v.entries.
-  Result<bool> entries(AttrValue& v, char close, int depth) {
+  bool entries(AttrValue& v, char close, int depth) {
     v.entries.reserve(6);
     while (true) {
       skip();
@@ -255,31 +263,30 @@ private:
       int saveLine = line_;
       std::size_t saveLineStart = lineStart_;
       int keyColumn = column();
-      std::string key;
       while (pos_ < s_.size() && identChar(s_[pos_]))
-        key += s_[pos_++];
+        ++pos_;
+      std::string_view key = s_.substr(save, pos_ - save);
       if (!key.empty() && eat('=')) {
-        auto e = value(depth + 1);
-        if (!e.ok())
-          return e.error();
-        v.entries.push_back({key, std::move(*e), saveLine, keyColumn});
+        AttrEntry& e = v.entries.emplace_back();
+        e.first.assign(key);
+        e.keyLine = saveLine;
+        e.keyColumn = keyColumn;
+        if (!value(depth + 1, e.second))
+          return false;
       } else {
         pos_ = save;
         line_ = saveLine;
         lineStart_ = saveLineStart;
-        auto e = value(depth + 1);
-        if (!e.ok())
-          return e.error();
-        if (v.kind == AttrValue::Kind::Dict && e->kind != AttrValue::Kind::Identifier)
-          return error("expected 'key = value' in the dictionary", e->line, e->column);
+        AttrEntry& e = v.entries.emplace_back();
+        if (!value(depth + 1, e.second))
+          return false;
+        if (v.kind == AttrValue::Kind::Dict && e.second.kind != AttrValue::Kind::Identifier)
+          return fail("expected 'key = value' in the dictionary", e.second.line, e.second.column);
         // A bare identifier in a dictionary is a unit attribute (key present, no value).
-        if (v.kind == AttrValue::Kind::Dict) {
-          int l = e->line, col = e->column;
-          v.entries.push_back({e->text, std::move(*e), l, col});
-        } else {
-          int l = e->line, col = e->column;
-          v.entries.push_back({std::string(), std::move(*e), l, col});
-        }
+        if (v.kind == AttrValue::Kind::Dict)
+          e.first = e.second.text;
+        e.keyLine = e.second.line;
+        e.keyColumn = e.second.column;
       }
       if (eat(close))
         return true;
@@ -288,7 +295,7 @@ private:
           v.entries.back().second.kind == AttrValue::Kind::Array && peek('{'))
         continue;
       if (!eat(','))
-        return error(std::string("expected ',' or '") + close + "', found " + found());
+        return fail(std::string("expected ',' or '") + close + "', found " + found());
     }
   }
 };

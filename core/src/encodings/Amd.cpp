@@ -31,8 +31,13 @@ LinearLayout id(uint64_t size, DimName in, DimName out) {
   return LinearLayout::identity1D(size, in, out).value();
 }
 
-LinearLayout zeros(uint64_t size, DimName in, DimName out) {
-  return LinearLayout::zeros1D(size, in, out).value();
+/// tile * id(size, in, out), or tile * zeros1D(size, in, out) with `zeros`, without building
+/// the factor.
+LinearLayout times(const LinearLayout& tile, uint64_t size, DimName in, DimName out,
+                   bool zeros = false) {
+  if (size == 0 && !zeros)
+    return tile;
+  return timesIdentity1D(tile, size, in, out, zeros).value();
 }
 
 LinearLayout transposed(const LinearLayout& l, const std::vector<DimName>& outs) {
@@ -154,15 +159,15 @@ Result<LinearLayout> mfmaToLinearLayout(const MfmaParams& p, const std::vector<u
     // lowering relies on it): a warp's N tiles, the warps along N, the rest of N (from the full
     // shape, before any CGA split), then a warp's M tiles and the warps along M.
     uint64_t ctaTileN = p.nDim * p.warpsPerCTA[nIndex] * tilesAt(p, nIndex);
-    tile *= id(tilesAt(p, nIndex), dims::kRegister, dimN);
-    tile *= id(p.warpsPerCTA[nIndex], dims::kWarp, dimN);
-    tile *= id(shape[nIndex] / ctaTileN, dims::kRegister, dimN);
-    tile *= id(tilesAt(p, mIndex), dims::kRegister, dimM);
-    tile *= id(p.warpsPerCTA[mIndex], dims::kWarp, dimM);
+    tile = times(tile, tilesAt(p, nIndex), dims::kRegister, dimN);
+    tile = times(tile, p.warpsPerCTA[nIndex], dims::kWarp, dimN);
+    tile = times(tile, shape[nIndex] / ctaTileN, dims::kRegister, dimN);
+    tile = times(tile, tilesAt(p, mIndex), dims::kRegister, dimM);
+    tile = times(tile, p.warpsPerCTA[mIndex], dims::kWarp, dimM);
     if (rank == 3) {
-      tile *= id(1, dims::kRegister, dimOut(0));
-      tile *= id(1, dims::kLane, dimOut(0));
-      tile *= id(p.warpsPerCTA[0], dims::kWarp, dimOut(0));
+      tile = times(tile, 1, dims::kRegister, dimOut(0));
+      tile = times(tile, 1, dims::kLane, dimOut(0));
+      tile = times(tile, p.warpsPerCTA[0], dims::kWarp, dimOut(0));
     }
     return layOver(tile, p.cgaBases, shape);
   });
@@ -190,21 +195,21 @@ Result<LinearLayout> mfmaDotOperandToLinearLayout(const MfmaParams& p, int opIdx
     // The 64-wide operand of a 64x4 / 4x64 instruction is 64x64: 16 tiles along K.
     if ((p.mDim == 64 && p.nDim == 4 && opIdx == 0) ||
         (p.mDim == 4 && p.nDim == 64 && opIdx == 1)) {
-      tile *= id(16, dims::kRegister, dimK);
+      tile = times(tile, 16, dims::kRegister, dimK);
       kTileSize *= 16;
     }
     if (shape[kIndex] > kTileSize)
-      tile *= id(shape[kIndex] / kTileSize, dims::kRegister, dimK);
-    tile *= id(tilesAt(p, nonKIndex), dims::kRegister, dimNonK);
+      tile = times(tile, shape[kIndex] / kTileSize, dims::kRegister, dimK);
+    tile = times(tile, tilesAt(p, nonKIndex), dims::kRegister, dimNonK);
     tile = transposed(tile, {dimK, dimNonK});
     if (rank == 3) {
-      tile *= id(1, dims::kRegister, dimOut(0));
-      tile *= id(1, dims::kLane, dimOut(0));
+      tile = times(tile, 1, dims::kRegister, dimOut(0));
+      tile = times(tile, 1, dims::kLane, dimOut(0));
     }
     // Warps follow the parent's row-major order and are not broadcast along K here.
     LinearLayout warps;
     for (std::size_t d : matrixOrder(rank, /*rowMajor=*/true))
-      warps *= id(p.warpsPerCTA[d], dims::kWarp, dimOut(d));
+      warps = times(warps, p.warpsPerCTA[d], dims::kWarp, dimOut(d));
     auto l = layOver(tile * warps, p.cgaBases, shape);
     if (!l.ok())
       return l;
@@ -235,25 +240,32 @@ Error checkWmma(const WmmaParams& p, std::size_t rank) {
 /// each half-warp 8 consecutive rows.
 LinearLayout wmmaTile(const WmmaParams& p, std::size_t rank) {
   // Along `fast` the 16 first lanes; along `slow` a lane's 8 results (bases as in the ISA).
+  // Built from packed columns: the outputs in standard order, 4 bits for each of the two
+  // matrix dims (the bases reach 8 in both), none for a batch dim.
   auto order = matrixOrder(rank, /*rowMajor=*/!p.isTransposed);
-  DimName fast = dimOut(order[0]), slow = dimOut(order[1]);
-  std::vector<std::vector<uint64_t>> regs, lanes{{1, 0}, {2, 0}, {4, 0}, {8, 0}};
-  if (p.version == 1) {
-    regs = {{0, 2}, {0, 4}, {0, 8}};
-    lanes.push_back({0, 1});
-  } else {
-    regs = {{0, 1}, {0, 2}, {0, 4}};
-    lanes.push_back({0, 8});
+  std::size_t fast = order[0], slow = order[1];
+  FixedVec<Dim, kMaxDims> outs;
+  int fastOffset = 0, slowOffset = 0, offset = 0;
+  for (std::size_t d = 0; d < rank; ++d) {
+    bool matrixDim = d == fast || d == slow;
+    if (d == fast)
+      fastOffset = offset;
+    if (d == slow)
+      slowOffset = offset;
+    outs.push_back({dimOut(d), matrixDim ? 4 : 0});
+    offset += matrixDim ? 4 : 0;
   }
-  LinearLayout tile =
-      LinearLayout::create({DimBases{dims::kRegister, regs}, DimBases{dims::kLane, lanes}},
-                           std::vector<DimName>{fast, slow})
-          .value();
-  if (rank == 3) {
-    tile *= id(1, dims::kRegister, dimOut(0));
-    tile *= id(1, dims::kLane, dimOut(0));
-  }
-  return transposed(tile, standardOuts(rank));
+  auto at = [&](uint64_t fastValue, uint64_t slowValue) {
+    return (fastValue << fastOffset) | (slowValue << slowOffset);
+  };
+  // Version 1 interleaves rows between the two half-warps (the last lane basis is row 1),
+  // versions 2 and 3 give each half-warp 8 consecutive rows (row 8).
+  bool v1 = p.version == 1;
+  const uint64_t columns[] = {at(0, v1 ? 2 : 1), at(0, v1 ? 4 : 2), at(0, v1 ? 8 : 4),
+                              at(1, 0),          at(2, 0),          at(4, 0),
+                              at(8, 0),          at(0, v1 ? 1 : 8)};
+  const Dim ins[] = {{dims::kRegister, 3}, {dims::kLane, 5}};
+  return LinearLayout::fromColumns(ins, {outs.begin(), outs.size()}, columns).value();
 }
 
 /// The CTA layout (register and warp bases, in tiles) with outputs dim0.. sized by the bases.
@@ -312,8 +324,8 @@ Result<LinearLayout> wmmaDotOperandToLinearLayout(const WmmaParams& p, int opIdx
     // (version 1 duplicates the first half-warp's values instead), registers repeating along K
     // to fill the instruction's K.
     LinearLayout tile = id(kWidth, dims::kRegister, dimK) * id(kTileDim, dims::kLane, dimNonK);
-    tile *= p.version == 1 ? zeros(kDepth, dims::kLane, dimK) : id(kDepth, dims::kLane, dimK);
-    tile *= id(p.instrShape[2] / (kDepth * kWidth), dims::kRegister, dimK);
+    tile = times(tile, kDepth, dims::kLane, dimK, /*zeros=*/p.version == 1);
+    tile = times(tile, p.instrShape[2] / (kDepth * kWidth), dims::kRegister, dimK);
     // The operand does not vary along K across the CTA layout: its K components are dropped,
     // and the register repetitions that become pure copies are removed.
     std::vector<DimBases> bases = cta->getBases();

@@ -27,8 +27,12 @@ namespace llcheck::encodings {
 
 namespace {
 
+/// Where `key` is in `dict` (the dict's position without it), for attrLocation: only the
+/// position is kept, copying the whole dictionary would cost more than the conversion.
 AttrValue keyPosition(const AttrValue& dict, const std::string& key) {
-  AttrValue at = dict;
+  AttrValue at;
+  at.line = dict.line;
+  at.column = dict.column;
   for (const AttrEntry& e : dict.entries)
     if (e.first == key) {
       at.line = e.keyLine;
@@ -304,7 +308,9 @@ Result<LinearLayout> amdDotOperandEncoding(const AttrValue& attr, const AttrValu
   auto shape = amdShape(attr, "ttg.dot_op", options, source);
   if (!shape.ok())
     return shape.error();
-  AttrValue kAt = attr;
+  AttrValue kAt; // kWidth's position, for an error about it
+  kAt.line = attr.line;
+  kAt.column = attr.column;
   if (attr.entries.size() == 1)
     kAt = keyPosition(attr.entries[0].second, "kWidth");
   Result<LinearLayout> l = makeError("unreachable");

@@ -49,29 +49,39 @@ Result<std::vector<std::vector<uint64_t>>> readBasesArray(const AttrValue& v,
 }
 /// The one dictionary of `#ttg.NAME<{...}>`, its keys checked against `known` (each at most
 /// once) and `required` present.
+namespace {
+
+std::string keyList(std::initializer_list<std::string_view> known) {
+  std::string list;
+  for (std::string_view k : known)
+    list += (list.empty() ? "" : ", ") + std::string(k);
+  return list;
+}
+
+} // namespace
+
 Result<const AttrValue*> encodingDict(const AttrValue& attr, const std::string& name,
                                       std::initializer_list<std::string_view> known,
                                       std::initializer_list<std::string_view> required,
                                       const std::string& source) {
-  // Only an error message needs the list of keys.
-  auto keyList = [&known] {
-    std::string list;
-    for (std::string_view k : known)
-      list += (list.empty() ? "" : ", ") + std::string(k);
-    return list;
-  };
   if (attr.entries.size() != 1 || !attr.entries[0].first.empty() ||
       attr.entries[0].second.kind != AttrValue::Kind::Dict)
-    return makeError("#" + name + " takes one dictionary: #" + name + "<{" + keyList() + "}>",
+    return makeError("#" + name + " takes one dictionary: #" + name + "<{" + keyList(known) + "}>",
                      attrLocation(source, attr));
-  const AttrValue& dict = attr.entries[0].second;
+  return checkedDict(attr.entries[0].second, name, known, required, source);
+}
+
+Result<const AttrValue*> checkedDict(const AttrValue& dict, const std::string& name,
+                                     std::initializer_list<std::string_view> known,
+                                     std::initializer_list<std::string_view> required,
+                                     const std::string& source) {
   for (const AttrEntry& entry : dict.entries) {
     AttrValue at;
     at.line = entry.keyLine;
     at.column = entry.keyColumn;
     if (std::find(known.begin(), known.end(), entry.first) == known.end())
       return makeError("unknown key '" + entry.first.substr(0, 64) + "' in #" + name +
-                           " (expected " + keyList() + ")",
+                           " (expected " + keyList(known) + ")",
                        attrLocation(source, at));
     for (const AttrEntry& other : dict.entries)
       if (&other != &entry && other.first == entry.first &&

@@ -25,6 +25,13 @@ encodingDict(const AttrValue& attr, const std::string& name,
              std::initializer_list<std::string_view> known,
              std::initializer_list<std::string_view> required, const std::string& source);
 
+/// encodingDict's checks of the dictionary itself, for an attribute whose form the caller has
+/// checked (no copy of the attribute needed to call encodingDict).
+[[nodiscard]] Result<const AttrValue*> checkedDict(const AttrValue& dict, const std::string& name,
+                                                   std::initializer_list<std::string_view> known,
+                                                   std::initializer_list<std::string_view> required,
+                                                   const std::string& source);
+
 /// [a, b, ...] of non-negative integers (at most 2^32), exactly `rank` of them.
 [[nodiscard]] Result<std::vector<uint64_t>> readIntArray(const AttrValue& v, const std::string& key,
                                                          std::size_t rank, bool powerOfTwo,

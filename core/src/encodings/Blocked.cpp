@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <span>
 #include <string>
 
 namespace llcheck {
@@ -89,7 +90,7 @@ Result<LinearLayout> dropZeroRegisterBases(const LinearLayout& l) {
   return p.build();
 }
 
-uint64_t desiredSize(const std::vector<DimSize>& shape, DimName d, uint64_t otherwise) {
+uint64_t desiredSize(std::span<const DimSize> shape, DimName d, uint64_t otherwise) {
   for (const DimSize& s : shape)
     if (s.name == d)
       return s.size;
@@ -184,7 +185,7 @@ Result<LinearLayout> makeCgaLayout(const std::vector<std::vector<uint64_t>>& bas
 }
 
 Result<LinearLayout> ensureLayoutNotLargerThan(const LinearLayout& layout,
-                                               const std::vector<DimSize>& shape,
+                                               std::span<const DimSize> shape,
                                                bool broadcastRegisters) {
   Packed p = Packed::of(layout);
   for (std::size_t o = 0; o < p.outs.size(); ++o) {
@@ -223,17 +224,67 @@ Result<LinearLayout> ensureLayoutNotLargerThan(const LinearLayout& layout,
   return p.build();
 }
 
+Result<LinearLayout> timesIdentity1D(const LinearLayout& l, uint64_t size, DimName in, DimName out,
+                                     bool zeros) {
+  // product(l, identity1D(size, in, out)) on the packed columns: `in` and `out` are appended
+  // when l lacks them (as the product's merge of dim orders does with one new name), `out`
+  // widens by log2(size) bits (the fields above it move up), and `in` gains as many columns at
+  // its end, the new bits of `out` (zero columns, and no widening, for zeros1D). What the
+  // packed form does not take (a size that is not a power of two, too many bits or dims) goes
+  // through the product, which reports it.
+  auto byProduct = [&]() -> Result<LinearLayout> {
+    auto factor =
+        zeros ? LinearLayout::zeros1D(size, in, out) : LinearLayout::identity1D(size, in, out);
+    if (!factor.ok())
+      return factor.error();
+    return product(l, *factor);
+  };
+  if (!std::has_single_bit(size) || in.empty() || out.empty())
+    return byProduct();
+  int k = std::countr_zero(size);
+  int widen = zeros ? 0 : k;
+  Packed p = Packed::of(l);
+  std::size_t i = 0, o = 0;
+  while (i < p.ins.size() && p.ins[i].name != in)
+    ++i;
+  while (o < p.outs.size() && p.outs[o].name != out)
+    ++o;
+  if ((i == p.ins.size() && i == kMaxDims) || (o == p.outs.size() && o == kMaxDims) ||
+      static_cast<int>(p.columns.size()) + k > kMaxBits ||
+      p.outOffset(p.outs.size()) + widen > kMaxBits || k > 63 ||
+      (o < p.outs.size() && p.outs[o].sizeLog2 + widen > 63))
+    return byProduct();
+  if (i == p.ins.size())
+    p.ins.push_back({in, 0});
+  if (o == p.outs.size())
+    p.outs.push_back({out, 0});
+  int top = p.outOffset(o) + p.outs[o].sizeLog2; // the first bit above out's field
+  if (widen > 0)
+    for (uint64_t& c : p.columns)
+      c = (c & fieldMask(top)) | ((c >> top) << (top + widen));
+  int at = p.inOffset(i) + p.ins[i].sizeLog2;
+  FixedVec<uint64_t, kMaxBits> cols;
+  for (int j = 0; j < at; ++j)
+    cols.push_back(p.columns[static_cast<std::size_t>(j)]);
+  for (int b = 0; b < k; ++b)
+    cols.push_back(zeros ? 0 : uint64_t{1} << (top + b));
+  for (std::size_t j = static_cast<std::size_t>(at); j < p.columns.size(); ++j)
+    cols.push_back(p.columns[j]);
+  p.columns = cols;
+  p.ins[i].sizeLog2 += k;
+  p.outs[o].sizeLog2 += widen;
+  return p.build();
+}
+
 Result<LinearLayout> ensureLayoutNotSmallerThan(const LinearLayout& layout,
-                                                const std::vector<DimSize>& shape) {
+                                                std::span<const DimSize> shape) {
   LinearLayout ret = layout;
-  for (const DimSize& out : layout.getOutDims()) {
-    uint64_t desired = desiredSize(shape, out.name, out.size);
-    if (desired <= out.size)
+  for (const Dim& out : layout.outDims()) {
+    uint64_t size = uint64_t{1} << out.sizeLog2;
+    uint64_t desired = desiredSize(shape, out.name, size);
+    if (desired <= size)
       continue;
-    auto grow = LinearLayout::identity1D(desired / out.size, dims::kRegister, out.name);
-    if (!grow.ok())
-      return grow.error();
-    auto p = product(ret, *grow);
+    auto p = timesIdentity1D(ret, desired / size, dims::kRegister, out.name);
     if (!p.ok())
       return p.error();
     ret = *p;
@@ -243,17 +294,18 @@ Result<LinearLayout> ensureLayoutNotSmallerThan(const LinearLayout& layout,
 
 Result<LinearLayout> combineCtaCgaWithShape(const LinearLayout& cta, const LinearLayout& cga,
                                             const std::vector<uint64_t>& shape) {
-  std::vector<DimSize> labeled;
-  std::vector<DimName> outNames;
-  labeled.reserve(shape.size());
-  outNames.reserve(shape.size());
-  for (std::size_t d = 0; d < shape.size(); ++d) {
+  // Fixed-size lists rather than vectors: this runs once per distributed conversion. A layout
+  // has at most kMaxDims out dims, so a larger rank fails the name check below.
+  std::size_t rank = std::min<std::size_t>(shape.size(), kMaxDims);
+  FixedVec<DimSize, kMaxDims> labeled;
+  FixedVec<DimName, kMaxDims> outNames;
+  for (std::size_t d = 0; d < rank; ++d) {
     labeled.push_back({dims::standardOut(static_cast<int>(d)), shape[d]});
-    outNames.push_back(labeled.back().name);
+    outNames.push_back(labeled[d].name);
   }
   // The same set of out dims: as many, and each of dim0..dim<rank-1> among them.
   auto sameNames = [&](const LinearLayout& l) {
-    if (static_cast<std::size_t>(l.getNumOutDims()) != outNames.size())
+    if (static_cast<std::size_t>(l.getNumOutDims()) != shape.size())
       return false;
     for (DimName n : outNames)
       if (!l.hasOutDim(n))
@@ -263,32 +315,37 @@ Result<LinearLayout> combineCtaCgaWithShape(const LinearLayout& cta, const Linea
   if (!sameNames(cta) || !sameNames(cga))
     return makeError("the CTA and CGA layouts must map onto dim0..dim" +
                      std::to_string(shape.size() - 1) + " (shape " + joinSizes(shape) + ")");
-  auto cgaShrunk = ensureLayoutNotLargerThan(cga, labeled);
+  std::span<const DimSize> labeledSpan{labeled.begin(), labeled.size()};
+  auto cgaShrunk = ensureLayoutNotLargerThan(cga, labeledSpan);
   if (!cgaShrunk.ok())
     return cgaShrunk.error();
   // The CGA layout takes the CTA layout's out-dim order, which is the order the CTA layout is
   // grown in (for blocked: the `order` parameter, fastest dim first).
-  cgaShrunk = cgaShrunk->transposeOuts(cta.getOutDimNames());
+  FixedVec<DimName, kMaxDims> ctaOrder;
+  for (const Dim& d : cta.outDims())
+    ctaOrder.push_back(d.name);
+  cgaShrunk = cgaShrunk->transposeOuts(std::span<const DimName>{ctaOrder.begin(), ctaOrder.size()});
   if (!cgaShrunk.ok())
     return cgaShrunk.error();
-  std::vector<DimSize> ctaShape;
-  for (DimName d : cta.getOutDimNames()) {
+  FixedVec<DimSize, kMaxDims> ctaShape;
+  for (DimName d : ctaOrder) {
     uint64_t want = 1;
     for (const DimSize& l : labeled)
       if (l.name == d)
         want = l.size;
     ctaShape.push_back({d, std::max<uint64_t>(1, want / cgaShrunk->getOutDimSize(d))});
   }
-  auto grown = ensureLayoutNotSmallerThan(cta, ctaShape);
+  std::span<const DimSize> ctaShapeSpan{ctaShape.begin(), ctaShape.size()};
+  auto grown = ensureLayoutNotSmallerThan(cta, ctaShapeSpan);
   if (!grown.ok())
     return grown.error();
-  auto shrunk = ensureLayoutNotLargerThan(*grown, ctaShape);
+  auto shrunk = ensureLayoutNotLargerThan(*grown, ctaShapeSpan);
   if (!shrunk.ok())
     return shrunk.error();
   auto p = product(*shrunk, *cgaShrunk);
   if (!p.ok())
     return p.error();
-  auto ret = p->transposeOuts(outNames);
+  auto ret = p->transposeOuts(std::span<const DimName>{outNames.begin(), outNames.size()});
   if (!ret.ok())
     return ret.error();
   for (std::size_t d = 0; d < shape.size(); ++d)

@@ -27,9 +27,7 @@ Result<LinearLayout> broadcastedDotOperandLayout(const std::vector<uint64_t>& si
     if (d >= sizes.size())
       return makeError("order entry " + std::to_string(d) + " is out of range");
     DimName out = dims::standardOut(static_cast<int>(d));
-    auto one = d == broadcastDim ? LinearLayout::zeros1D(sizes[d], inDim, out)
-                                 : LinearLayout::identity1D(sizes[d], inDim, out);
-    auto p = chain(ret, one);
+    auto p = timesIdentity1D(ret, sizes[d], inDim, out, /*zeros=*/d == broadcastDim);
     if (!p.ok())
       return p.error();
     ret = *p;
@@ -98,7 +96,10 @@ Result<LinearLayout> layOver(const LinearLayout& cta, const Result<LinearLayout>
 Result<LinearLayout> withWarps(const LinearLayout& tile, const Result<LinearLayout>& warpLayout) {
   if (!warpLayout.ok())
     return warpLayout.error();
-  auto warps = warpLayout->transposeOuts(tile.getOutDimNames());
+  FixedVec<DimName, kMaxDims> order;
+  for (const Dim& d : tile.outDims())
+    order.push_back(d.name);
+  auto warps = warpLayout->transposeOuts(std::span<const DimName>{order.begin(), order.size()});
   if (!warps.ok())
     return warps.error();
   return product(tile, *warps);
@@ -195,7 +196,7 @@ Result<LinearLayout> nvidiaMmaTile(const std::vector<uint64_t>& tileShape, uint6
                {n / (kWidth * 4), dims::kRegister, innerDim}};
   LinearLayout ret = *tile;
   for (const auto& s : steps) {
-    auto p = chain(ret, LinearLayout::identity1D(s.size, s.in, s.out));
+    auto p = timesIdentity1D(ret, s.size, s.in, s.out);
     if (!p.ok())
       return p.error();
     ret = *p;

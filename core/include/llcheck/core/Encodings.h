@@ -7,6 +7,7 @@
 #include "llcheck/core/LinearLayout.h"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace llcheck {
@@ -35,13 +36,18 @@ struct BlockedParams {
 /// (over all input dims) are zeroed from the largest down until the dim fits. With
 /// broadcastRegisters false, register bases that become all-zero are removed instead.
 [[nodiscard]] Result<LinearLayout> ensureLayoutNotLargerThan(const LinearLayout& layout,
-                                                             const std::vector<DimSize>& shape,
+                                                             std::span<const DimSize> shape,
                                                              bool broadcastRegisters = true);
+
+/// product(l, identity1D(size, in, out)), or product(l, zeros1D(size, in, out)) with `zeros`,
+/// the same layout or error, computed without building the factor.
+[[nodiscard]] Result<LinearLayout> timesIdentity1D(const LinearLayout& l, uint64_t size, DimName in,
+                                                   DimName out, bool zeros = false);
 
 /// Grows each output dim smaller than its desired size by multiplying with
 /// identity1D(desired / actual, register, dim), in the layout's out-dim order.
 [[nodiscard]] Result<LinearLayout> ensureLayoutNotSmallerThan(const LinearLayout& layout,
-                                                              const std::vector<DimSize>& shape);
+                                                              std::span<const DimSize> shape);
 
 /// Lays a CTA layout (register, lane, warp -> dims, in any order of dim0..) and a CGA layout
 /// (block -> dims) over `shape`: the result has exactly `shape` as its out sizes, outputs dim0,

@@ -61,6 +61,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -71,32 +72,43 @@ inline constexpr int kMaxDims = 16; ///< input dimensions, and output dimensions
 
 /// A fixed-capacity vector: layouts stay heap-free and cheap to copy.
 template <class T, std::size_t N> class FixedVec {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+
 public:
-  FixedVec() = default;
-  FixedVec(const FixedVec& o) : size_(o.size_) { std::copy(o.begin(), o.end(), data_.begin()); }
+  // The slots past size() are left uninitialised: a Dim has default member initialisers, and
+  // filling 2 x 16 of them for every temporary layout was a measurable part of a conversion.
+  FixedVec() {} // NOLINT(modernize-use-equals-default): `= default` would zero the slots
+  FixedVec(const FixedVec& o) : size_(o.size_) { std::copy(o.begin(), o.end(), data_); }
   FixedVec& operator=(const FixedVec& o) {
     size_ = o.size_;
-    std::copy(o.begin(), o.end(), data_.begin());
+    std::copy(o.begin(), o.end(), data_);
     return *this;
   }
   [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] bool empty() const { return size_ == 0; }
   [[nodiscard]] static constexpr std::size_t capacity() { return N; }
   void push_back(const T& v) { data_[size_++] = v; }
+  /// Replaces the contents; v.size() <= N.
+  void assign(std::span<const T> v) {
+    size_ = static_cast<uint32_t>(v.size());
+    std::copy(v.begin(), v.end(), data_);
+  }
   void clear() { size_ = 0; }
   void resize(std::size_t n) { size_ = static_cast<uint32_t>(n); }
   T& operator[](std::size_t i) { return data_[i]; }
   const T& operator[](std::size_t i) const { return data_[i]; }
-  T* begin() { return data_.data(); }
-  T* end() { return data_.data() + size_; }
-  const T* begin() const { return data_.data(); }
-  const T* end() const { return data_.data() + size_; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
   friend bool operator==(const FixedVec& a, const FixedVec& b) {
     return std::equal(a.begin(), a.end(), b.begin(), b.end());
   }
 
 private:
-  std::array<T, N> data_;
+  union {
+    T data_[N];
+  };
   uint32_t size_ = 0; // 32-bit: a byte-sized counter serialises push_back through memory
 };
 
@@ -320,6 +332,7 @@ public:
   /// order, which matters for reshape and product.
   [[nodiscard]] Result<LinearLayout> transposeIns(const std::vector<DimName>& order) const;
   [[nodiscard]] Result<LinearLayout> transposeOuts(const std::vector<DimName>& order) const;
+  [[nodiscard]] Result<LinearLayout> transposeOuts(std::span<const DimName> order) const;
   /// this's input dims followed by other's; both must have the same output dims and sizes and
   /// no input dim in common. The opposite of sublayout.
   [[nodiscard]] Result<LinearLayout> concatIns(const LinearLayout& other) const;
@@ -359,6 +372,9 @@ private:
   static uint64_t pow2(int log2) { return log2 >= 64 ? uint64_t{1} << 63 : uint64_t{1} << log2; }
   static Result<LinearLayout> build(std::span<const Dim> ins, std::span<const Dim> outs,
                                     std::span<const uint64_t> columns);
+  /// build() for arguments already checked.
+  static Result<LinearLayout> checkedBuild(std::span<const Dim> ins, std::span<const Dim> outs,
+                                           std::span<const uint64_t> columns);
   /// The packed image of an output dim of `from` in the output packing of this layout. Used to
   /// move values between layouts whose output dims are the same names in another order/size.
   uint64_t repackOutputs(const LinearLayout& from, uint64_t packed) const;
