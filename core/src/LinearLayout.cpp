@@ -971,6 +971,10 @@ LinearLayout LinearLayout::flattenOuts() const {
 }
 
 Result<LinearLayout> LinearLayout::transposeIns(const std::vector<DimName>& order) const {
+  // Checked first: a longer list (names repeated) would not fit the fixed-size dim list.
+  if (order.size() != ins_.size())
+    return opError("transposeIns",
+                   joinNames(order) + " is not a permutation of " + namesOf(inDims()));
   FixedVec<Dim, kMaxDims> ins;
   for (DimName d : order) {
     int i = inDimIndex(d);
@@ -1001,6 +1005,10 @@ Result<LinearLayout> LinearLayout::transposeOuts(std::span<const DimName> order)
       std::equal(order.begin(), order.end(), outs_.begin(),
                  [](DimName n, const Dim& d) { return n == d.name; }))
     return *this;
+  // Checked first: a longer list (names repeated) would not fit the fixed-size dim list.
+  if (order.size() != outs_.size())
+    return opError("transposeOuts", joinNames(order) +
+                                        " is not a permutation of " + namesOf(outDims()));
   FixedVec<Dim, kMaxDims> outs;
   for (DimName d : order) {
     int k = outDimIndex(d);

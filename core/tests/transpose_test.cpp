@@ -81,6 +81,11 @@ TEST(Transpose, ErrorCases) {
   EXPECT_FALSE(l.transposeOuts({S("p"), S("p")}).ok());
   EXPECT_FALSE(l.transposeOuts({S("o"), S("p"), S("q")}).ok());
   EXPECT_FALSE(l.transposeOuts({S("a"), S("b")}).ok());
+  // More names than the 16 dims a layout can have (repeats): an error, not a write past the
+  // fixed-size dim list (AddressSanitizer saw it before the length check).
+  std::vector<DimName> many(20, S("a")), manyOuts(20, S("o"));
+  EXPECT_FALSE(l.transposeIns(many).ok());
+  EXPECT_FALSE(l.transposeOuts(manyOuts).ok());
 }
 
 } // namespace
