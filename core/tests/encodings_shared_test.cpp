@@ -274,6 +274,34 @@ TEST(EncodingsShared, Seed004SwizzleVec8) {
 
 // Triton's PaddedSharedEncodingAttr description: with [2:+1, 4:+2] the memory reads e0 e1 p0
 // e2 e3 p1 p2 p3 e4 e5 p4 e6 e7 ..., so elements 0..7 lie at 0 1 3 4 8 9 11 12.
+// #ttg.nvmma_shared unswizzled and transposed. Rank 2 is the plain box with dim0 fastest. From
+// rank 3 on Triton 3.9 builds the box over the rotated block [dim1, .., dimN-1, dim0] with its
+// out dims in reverse order and moves the last position to the front, which lands the block's
+// entry k on dim k-1: on 2x16x8 the 2-wide contiguous run goes to dim1, the 8 of dim2 to dim0
+// and the 16 of dim1 to dim2; dims covered too far are cut back to zero bases, dim1 is grown
+// after the box. Triton's answer (b.to_linear_layout(NVMMASharedLayout(0, 16, 3, True)), 3.9.0).
+TEST(EncodingsShared, NvmmaUnswizzledTransposedRank3LikeTriton) {
+  EXPECT_EQ(layoutOf("#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = true, "
+                     "elementBitWidth = 16, rank = 2}>",
+                     {16, 8}),
+            sharedLayout({{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 1}, {0, 2}, {0, 4}}, {16, 8}));
+  EXPECT_EQ(layoutOf("#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = true, "
+                     "elementBitWidth = 16, rank = 3}>",
+                     {2, 16, 8}),
+            sharedLayout({{0, 1, 0},
+                          {1, 0, 0},
+                          {0, 0, 0},
+                          {0, 0, 0},
+                          {0, 0, 1},
+                          {0, 0, 2},
+                          {0, 0, 4},
+                          {0, 0, 0},
+                          {0, 2, 0},
+                          {0, 4, 0},
+                          {0, 8, 0}},
+                         {2, 16, 8}));
+}
+
 TEST(EncodingsShared, PaddedOffsetFollowsTritonsDefinition) {
   std::vector<IntervalPad> pads{{2, 1}, {4, 2}};
   std::vector<uint64_t> expected{0, 1, 3, 4, 8, 9, 11, 12};

@@ -56,15 +56,84 @@ def _tmem_cases(rng, n):
             for args, shape in generate_shared.gen_tmem(rng, n)]
 
 
+# generate.py's nvmma_shared generator ties the rank to the swizzle width (rank 3 only with 32 and
+# 128 bytes) and never draws rank 4, so it misses whole forms: #ttg.nvmma_shared with
+# swizzlingByteWidth = 0, transposed, rank 3 went wrong unnoticed. These cases walk every form
+# (swizzle width x element width x transposed x rank 2..4, fp4Padded where Gluon allows it) in
+# turn, each with a shape drawn for it (see _nvmma_form_shape).
+NVMMA_FORM_CASES = 16
+
+
+def _nvmma_forms():
+    forms = []
+    for swz in (0, 32, 64, 128):
+        for bw in (8, 16, 32):
+            for transposed in (False, True):
+                for rank in (2, 3, 4):
+                    for fp4 in ((False, True) if (swz == 128 and bw == 8) else (False,)):
+                        forms.append((swz, bw, transposed, rank, fp4))
+    return forms
+
+
+def _nvmma_form_shape(rng, swz, bw, transposed, rank, fp4):
+    """Mostly what Triton accepts: the contiguous dim (the last, or dim0 when transposed) one or
+    two swizzle rows wide (16 bytes when unswizzled) and at least 8 rows, along the dim before it
+    (dim1 when transposed, or for rank 3 and up mostly the last dim: Triton collapses the outer
+    dims into the rows, so transposed it takes [contiguous, batch.., rows]); one draw in five any
+    small shape."""
+    contig = 0 if transposed else rank - 1
+    draw = rng.random()
+    if draw < 0.2:
+        shape = [reference.pow2(rng.randint(0, 5)) for _ in range(rank)]
+    else:
+        shape = [reference.pow2(rng.randint(0, 1)) for _ in range(rank)]
+        row_elems = max(swz, 16) * 8 // bw // (2 if fp4 else 1)
+        shape[contig] = max(1, row_elems) << rng.randint(0, 1)
+        if not transposed:
+            rows = rank - 2
+        elif rank >= 3 and draw < 0.7:
+            rows = rank - 1
+        else:
+            rows = 1
+        shape[rows] = reference.pow2(rng.randint(3, 5))
+    # At most MAX_SHAPE_BITS with the CGA's two bits: halve the largest dim, the contiguous one
+    # and rows of 8 or fewer last.
+    while sum(reference.log2(s) for s in shape) > reference.MAX_SHAPE_BITS - 2:
+        spare = [q for q in range(rank) if q != contig and shape[q] > 8] or list(range(rank))
+        j = max(spare, key=lambda q: shape[q])
+        shape[j] //= 2
+    if all(s == 1 for s in shape):
+        shape[contig] = 2    # Gluon cannot return a layout without offset bases
+    return shape
+
+
+def _nvmma_form_cases(rng, n):
+    forms = _nvmma_forms()
+    cases = []
+    for i in range(n):
+        swz, bw, transposed, rank, fp4 = forms[i % len(forms)]
+        args = {"swizzle_byte_width": swz, "element_bitwidth": bw, "rank": rank,
+                "transposed": transposed, "fp4_padded": fp4}
+        cga = reference.random_cga(rng, rank, 0.2, max_bits=2)
+        meta = {}
+        reference.with_cga_args(args, meta, cga)
+        shape = _nvmma_form_shape(rng, swz, bw, transposed, rank, fp4)
+        if cga:
+            shape = [s * c for s, c in zip(shape, cga["CTASplitNum"])]
+        cases.append(({"encoding": "nvmma_shared", "args": args}, meta, shape))
+    return cases
+
+
 def grid_cases(scale=GRID_SCALE):
     """[(case id, encoding, spec, meta, shape)], deterministic for a given generate.py."""
     cases = []
-    generators = list(reference.GENERATORS) + [("tensor_memory", _tmem_cases,
-                                                TENSOR_MEMORY_CASES)]
-    for name, gen, count in generators:
-        rng = random.Random(f"{GRID_SEED}-{name}")
+    generators = [(name, name, gen, count) for name, gen, count in reference.GENERATORS]
+    generators += [("tensor_memory", "tensor_memory", _tmem_cases, TENSOR_MEMORY_CASES),
+                   ("nvmma_forms", "nvmma_shared", _nvmma_form_cases, NVMMA_FORM_CASES)]
+    for prefix, name, gen, count in generators:
+        rng = random.Random(f"{GRID_SEED}-{prefix}")
         for i, (spec, meta, shape) in enumerate(gen(rng, count * scale)):
-            cases.append((f"{name}-{i:05d}", name, spec, meta, shape))
+            cases.append((f"{prefix}-{i:05d}", name, spec, meta, shape))
     return cases
 
 

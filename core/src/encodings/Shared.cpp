@@ -307,20 +307,30 @@ Result<LinearLayout> nvmmaSharedToLinearLayout(const NvmmaSharedParams& params,
     return tma.error();
   auto outs = standardOuts(rank);
   if (params.swizzlingByteWidth == 0) {
-    // Unswizzled: one TMA box, the contiguous dim fastest (the last one, or dim0 when
-    // transposed) and then the others from the last, repeated over the CTA's part.
-    std::vector<std::size_t> fastestFirst;
+    // Unswizzled: one TMA box, an identity with the last dim fastest, repeated over the CTA's
+    // part. Triton 3.9 builds it over the block as the swizzled layouts see it (rotated to
+    // [dim1, .., dimN-1, dim0] when transposed) and with its out dims in reverse order
+    // (dimN-1 .. dim0); the transpose then moves the last *position* to the front, and in that
+    // reversed order positions are not dims. Rotated-block entry k therefore lands on dim k-1
+    // (entry 0 on dimN-1). For rank 2 that is the intended dim0-fastest box. From rank 3 on
+    // the sizes no longer match their dims (the contiguous run lands on dimN-2): a dim the box
+    // covers too far is cut back (zero bases, not injective), one it covers too little is
+    // grown, dimN-1 first, after the box.
+    std::vector<uint64_t> block = *tma;
     if (params.transposed)
-      fastestFirst.push_back(0);
-    for (std::size_t i = rank; i-- > 0;)
-      if (!(params.transposed && i == 0))
-        fastestFirst.push_back(i);
+      std::rotate(block.begin(), block.begin() + 1, block.end());
     Result<LinearLayout> box = LinearLayout{};
-    for (std::size_t i : fastestFirst)
-      box = times(box, LinearLayout::identity1D((*tma)[i], dims::kOffset, outs[i]));
+    for (std::size_t k = rank; k-- > 0;) {
+      std::size_t dim = params.transposed ? (k + rank - 1) % rank : k;
+      box = times(box, LinearLayout::identity1D(block[k], dims::kOffset, outs[dim]));
+    }
     if (!box.ok())
       return box.error();
-    auto grown = growAlong(*box, dims::kOffset, labelled(*perCta));
+    std::vector<DimName> reversed(outs.rbegin(), outs.rend());
+    auto ordered = box->transposeOuts(reversed);
+    if (!ordered.ok())
+      return ordered.error();
+    auto grown = growAlong(*ordered, dims::kOffset, labelled(*perCta));
     if (!grown.ok())
       return grown.error();
     return combineShared(*grown, params.cgaBases, shape);

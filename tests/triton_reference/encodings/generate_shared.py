@@ -4,7 +4,7 @@
 A companion of generate.py (same case format, same forked-child machinery, imported from it),
 for what encoding_cases.json covers thinly: swizzled_shared with non-power-of-two vec / perPhase
 / maxPhase, rank 3 and CGA layouts; nvmma_shared of rank 3, 64-bit elements, fp4Padded and CGA
-layouts; and Blackwell tensor memory (#ttng.tensor_memory_encoding), which encoding_cases.json
+layouts, and unswizzled transposed of rank 3 and 4 (fixed cases); and Blackwell tensor memory (#ttng.tensor_memory_encoding), which encoding_cases.json
 has none of.
 
 Tensor memory cases: Gluon's TensorMemoryLayout(block, col_stride, cga_layout, two_ctas,
@@ -94,6 +94,30 @@ def gen_nvmma(rng, n):
             j = max(range(rank), key=lambda q: shape[q])
             shape[j] //= 2
         cases.append(({"encoding": "nvmma_shared", "args": args}, meta, shape))
+    cases += nvmma_unswizzled_transposed()
+    return cases
+
+
+def nvmma_unswizzled_transposed():
+    """Fixed cases for #ttg.nvmma_shared unswizzled and transposed from rank 3 on, which the
+    random draws above never reach and where Triton 3.9's box lands each dim's run on another
+    dim (zero bases, not injective): the shapes first reported, rank 4, a dim over 256, other
+    element widths and a CGA layout."""
+    cases = []
+    for bw, shape in [(16, [2, 16, 8]), (16, [1, 16, 8]), (16, [8, 4, 64]), (16, [2, 8, 16]),
+                      (16, [1, 8, 16]), (16, [16, 2, 2]), (8, [4, 32, 16]), (32, [8, 16, 4]),
+                      (16, [512, 2, 8]), (16, [2, 8, 4, 4]), (32, [8, 2, 4, 8])]:
+        args = {"swizzle_byte_width": 0, "element_bitwidth": bw, "rank": len(shape),
+                "transposed": True, "fp4_padded": False}
+        cases.append(({"encoding": "nvmma_shared", "args": args}, {"num_ctas": 1}, shape))
+    per, split, order = [2, 2, 1], [2, 1, 1], [0, 1, 2]
+    cga = {"CTAsPerCGA": per, "CTASplitNum": split, "CTAOrder": order,
+           "bases": [list(x) for x in lt.gluon_ir.make_cga_layout(per, split, order)]}
+    args = {"swizzle_byte_width": 0, "element_bitwidth": 16, "rank": 3, "transposed": True,
+            "fp4_padded": False}
+    meta = {}
+    G.with_cga_args(args, meta, cga)
+    cases.append(({"encoding": "nvmma_shared", "args": args}, meta, [4, 16, 8]))
     return cases
 
 
