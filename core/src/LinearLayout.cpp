@@ -1007,8 +1007,8 @@ Result<LinearLayout> LinearLayout::transposeOuts(std::span<const DimName> order)
     return *this;
   // Checked first: a longer list (names repeated) would not fit the fixed-size dim list.
   if (order.size() != outs_.size())
-    return opError("transposeOuts", joinNames(order) +
-                                        " is not a permutation of " + namesOf(outDims()));
+    return opError("transposeOuts",
+                   joinNames(order) + " is not a permutation of " + namesOf(outDims()));
   FixedVec<Dim, kMaxDims> outs;
   for (DimName d : order) {
     int k = outDimIndex(d);
