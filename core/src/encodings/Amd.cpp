@@ -68,18 +68,6 @@ std::vector<std::size_t> kContigOrder(int opIdx, std::size_t rank) {
   return matrixOrder(rank, opIdx == 0);
 }
 
-Result<LinearLayout> layOver(const LinearLayout& cta,
-                             const std::vector<std::vector<uint64_t>>& cgaBases,
-                             const std::vector<uint64_t>& shape) {
-  auto cga = makeCgaLayout(cgaBases, shape.size());
-  if (!cga.ok())
-    return cga.error();
-  auto combined = combineCtaCgaWithShape(cta, *cga, shape);
-  if (!combined.ok())
-    return combined.error();
-  return withDistributedInDims(*combined);
-}
-
 /// Runs a layout construction whose products are known to be well formed (the readers check
 /// the parameters); a LayoutError from operator* still becomes an Error.
 template <class F> Result<LinearLayout> guarded(F&& build) {
@@ -169,7 +157,7 @@ Result<LinearLayout> mfmaToLinearLayout(const MfmaParams& p, const std::vector<u
       tile = times(tile, 1, dims::kLane, dimOut(0));
       tile = times(tile, p.warpsPerCTA[0], dims::kWarp, dimOut(0));
     }
-    return layOver(tile, p.cgaBases, shape);
+    return distributedOverShape(tile, makeCgaLayout(p.cgaBases, shape.size()), shape);
   });
 }
 
@@ -210,7 +198,7 @@ Result<LinearLayout> mfmaDotOperandToLinearLayout(const MfmaParams& p, int opIdx
     LinearLayout warps;
     for (std::size_t d : matrixOrder(rank, /*rowMajor=*/true))
       warps = times(warps, p.warpsPerCTA[d], dims::kWarp, dimOut(d));
-    auto l = layOver(tile * warps, p.cgaBases, shape);
+    auto l = distributedOverShape(tile * warps, makeCgaLayout(p.cgaBases, shape.size()), shape);
     if (!l.ok())
       return l;
     return l->transposeOuts(standardOuts(rank));
@@ -301,7 +289,7 @@ Result<LinearLayout> wmmaToLinearLayout(const WmmaParams& p, const std::vector<u
     // Triton keeps the row-major repetition order only for compatibility with its tests; the
     // shape is grown in that order.
     LinearLayout l = transposed(wmmaTile(p, rank) * *cta, permutedOuts(matrixOrder(rank, true)));
-    return layOver(l, p.cgaBases, shape);
+    return distributedOverShape(l, makeCgaLayout(p.cgaBases, shape.size()), shape);
   });
 }
 
@@ -351,7 +339,7 @@ Result<LinearLayout> wmmaDotOperandToLinearLayout(const WmmaParams& p, int opIdx
     std::vector<std::vector<uint64_t>> cga = p.cgaBases;
     for (auto& b : cga)
       b[kIndex] = 0;
-    return layOver(l, cga, shape);
+    return distributedOverShape(l, makeCgaLayout(cga, shape.size()), shape);
   });
 }
 

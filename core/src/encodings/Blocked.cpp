@@ -472,4 +472,14 @@ Result<LinearLayout> linearToShape(const LinearLayout& layout, const std::vector
   return l->transposeOuts(canonical);
 }
 
+Result<LinearLayout> distributedOverShape(const LinearLayout& cta, const Result<LinearLayout>& cga,
+                                          const std::vector<uint64_t>& shape) {
+  if (!cga.ok())
+    return cga.error();
+  auto combined = combineCtaCgaWithShape(cta, *cga, shape);
+  if (!combined.ok())
+    return combined.error();
+  return withDistributedInDims(*combined);
+}
+
 } // namespace llcheck

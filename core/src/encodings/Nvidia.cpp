@@ -81,17 +81,6 @@ Result<LinearLayout> dotOperandCgaLayout(const std::vector<std::vector<uint64_t>
   return makeCgaLayout(bases, rank);
 }
 
-/// The CTA layout (register, lane, warp) laid over `shape` with the CGA layout.
-Result<LinearLayout> layOver(const LinearLayout& cta, const Result<LinearLayout>& cga,
-                             const std::vector<uint64_t>& shape) {
-  if (!cga.ok())
-    return cga.error();
-  auto combined = combineCtaCgaWithShape(cta, *cga, shape);
-  if (!combined.ok())
-    return combined.error();
-  return withDistributedInDims(*combined);
-}
-
 /// `warpLayout` with its outputs in the tile's order, multiplied onto the tile.
 Result<LinearLayout> withWarps(const LinearLayout& tile, const Result<LinearLayout>& warpLayout) {
   if (!warpLayout.ok())
@@ -220,7 +209,7 @@ Result<LinearLayout> nvidiaMmaToLinearLayout(const NvidiaMmaParams& mma,
   auto cta = withWarps(*tile, identityND(dims::kWarp, mma.warpsPerCTA, mmaWarpOrder(mma, rank)));
   if (!cta.ok())
     return cta.error();
-  return layOver(*cta, checkedCgaLayout(mma.cgaBases, rank), shape);
+  return distributedOverShape(*cta, checkedCgaLayout(mma.cgaBases, rank), shape);
 }
 
 Result<LinearLayout> nvidiaMmaDotOperandToLinearLayout(const NvidiaMmaParams& mma, int opIdx,
@@ -254,7 +243,7 @@ Result<LinearLayout> nvidiaMmaDotOperandToLinearLayout(const NvidiaMmaParams& mm
                                                           kDim, dims::kWarp));
   if (!cta.ok())
     return cta.error();
-  return layOver(*cta, dotOperandCgaLayout(mma.cgaBases, rank, kDim), shape);
+  return distributedOverShape(*cta, dotOperandCgaLayout(mma.cgaBases, rank, kDim), shape);
 }
 
 Result<LinearLayout> fmaDotOperandToLinearLayout(const BlockedParams& blocked, int opIdx,
@@ -283,7 +272,7 @@ Result<LinearLayout> fmaDotOperandToLinearLayout(const BlockedParams& blocked, i
               broadcastedDotOperandLayout(blocked.warpsPerCTA, blocked.order, kDim, dims::kWarp));
   if (!cta.ok())
     return cta.error();
-  return layOver(*cta, dotOperandCgaLayout(blocked.cgaBases, rank, kDim), shape);
+  return distributedOverShape(*cta, dotOperandCgaLayout(blocked.cgaBases, rank, kDim), shape);
 }
 
 } // namespace llcheck

@@ -56,6 +56,12 @@ struct BlockedParams {
                                                           const LinearLayout& cga,
                                                           const std::vector<uint64_t>& shape);
 
+/// combineCtaCgaWithShape, then withDistributedInDims: how every distributed encoding lays its
+/// CTA layout over `shape` with its CGA layout (an Error in `cga` is passed through).
+[[nodiscard]] Result<LinearLayout> distributedOverShape(const LinearLayout& cta,
+                                                        const Result<LinearLayout>& cga,
+                                                        const std::vector<uint64_t>& shape);
+
 /// The layout with the in-dims register, lane, warp, block (missing ones of size 1), in that
 /// order, as Triton's distributed layouts always have them; any other in-dim is an error.
 [[nodiscard]] Result<LinearLayout> withDistributedInDims(const LinearLayout& l);
