@@ -37,6 +37,13 @@ Result<std::string> readInputFile(const std::string& path) {
   return ss.str();
 }
 
+std::string shapeText(const std::vector<uint64_t>& shape) {
+  std::string s;
+  for (uint64_t v : shape)
+    s += (s.empty() ? "" : "x") + std::to_string(v);
+  return s;
+}
+
 Result<std::vector<uint64_t>> parseShape(std::string_view text) {
   std::vector<uint64_t> shape;
   std::size_t start = 0;

@@ -3,6 +3,7 @@
 // over the whole file (brackets and strings balanced), which is what catches a file cut short.
 #include "llcheck/core/Ttgir.h"
 
+#include "llcheck/core/Formats.h"
 #include "llcheck/core/Spec.h"
 
 #include <algorithm>
@@ -37,13 +38,6 @@ bool startsWith(std::string_view s, std::string_view p) {
 
 std::string where(const std::string& source, int line, int column) {
   return source + ":" + std::to_string(line) + ":" + std::to_string(column);
-}
-
-std::string shapeText(const std::vector<uint64_t>& shape) {
-  std::string s;
-  for (uint64_t d : shape)
-    s += (s.empty() ? "" : "x") + std::to_string(d);
-  return s;
 }
 
 // ---- Structure: balanced brackets and strings --------------------------------------------------

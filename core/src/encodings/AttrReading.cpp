@@ -123,13 +123,6 @@ Result<std::vector<uint64_t>> readIntArray(const AttrValue& v, const std::string
   return out;
 }
 
-std::string shapeText(const std::vector<uint64_t>& shape) {
-  std::string s;
-  for (uint64_t v : shape)
-    s += (s.empty() ? "" : "x") + std::to_string(v);
-  return s;
-}
-
 /// --shape is required by the encodings whose layout depends on it.
 Result<std::vector<uint64_t>> requireShape(const AttrValue& attr, const std::string& name,
                                            const SpecOptions& options, const std::string& source) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "llcheck/core/Error.h"
+#include "llcheck/core/Formats.h"
 #include "llcheck/core/LinearLayout.h"
 #include "llcheck/core/MlirAttr.h"
 #include "llcheck/core/Spec.h"
@@ -47,9 +48,6 @@ readBasesArray(const AttrValue& v, const std::string& key, std::optional<std::si
 /// each with `rank` entries, each 0 or a power of two (the block -> dims bases Triton prints).
 [[nodiscard]] Result<std::vector<std::vector<uint64_t>>>
 readCgaBases(const AttrValue* v, std::size_t rank, const std::string& source);
-
-/// "64x16".
-[[nodiscard]] std::string shapeText(const std::vector<uint64_t>& shape);
 
 /// options.shape, which the encodings whose layout depends on it require (rank >= 1, powers of
 /// two).

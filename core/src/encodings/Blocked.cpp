@@ -1,6 +1,7 @@
 // #ttg.blocked as a linear layout, and the shape helpers every distributed encoding shares
 // (written from the description of Triton's LinearLayoutConversions.cpp).
 #include "llcheck/core/Encodings.h"
+#include "llcheck/core/Formats.h"
 
 #include <algorithm>
 #include <bit>
@@ -10,13 +11,6 @@
 namespace llcheck {
 
 namespace {
-
-std::string joinSizes(const std::vector<uint64_t>& v) {
-  std::string s;
-  for (uint64_t x : v)
-    s += (s.empty() ? "" : "x") + std::to_string(x);
-  return s;
-}
 
 /// A layout taken apart for editing column by column (see LinearLayout.h, "Representation"):
 /// the encodings reshape layouts often, and the packed form needs no heap allocation.
@@ -314,7 +308,7 @@ Result<LinearLayout> combineCtaCgaWithShape(const LinearLayout& cta, const Linea
   };
   if (!sameNames(cta) || !sameNames(cga))
     return makeError("the CTA and CGA layouts must map onto dim0..dim" +
-                     std::to_string(shape.size() - 1) + " (shape " + joinSizes(shape) + ")");
+                     std::to_string(shape.size() - 1) + " (shape " + shapeText(shape) + ")");
   std::span<const DimSize> labeledSpan{labeled.begin(), labeled.size()};
   auto cgaShrunk = ensureLayoutNotLargerThan(cga, labeledSpan);
   if (!cgaShrunk.ok())
@@ -362,7 +356,7 @@ Result<LinearLayout> blockedToLinearLayout(const BlockedParams& params,
   if (params.sizePerThread.size() != rank || params.threadsPerWarp.size() != rank ||
       params.warpsPerCTA.size() != rank || params.order.size() != rank)
     return makeError("#ttg.blocked parameters must have one entry per dim of shape " +
-                     joinSizes(shape));
+                     shapeText(shape));
   auto reg = identityND(dims::kRegister, params.sizePerThread, params.order);
   if (!reg.ok())
     return reg.error();

@@ -4,6 +4,7 @@
 #include "llcheck/core/encodings/Shared.h"
 
 #include "llcheck/core/Encodings.h"
+#include "llcheck/core/Formats.h"
 
 #include <algorithm>
 #include <bit>
@@ -12,13 +13,6 @@
 namespace llcheck {
 
 namespace {
-
-std::string joinSizes(const std::vector<uint64_t>& v) {
-  std::string s;
-  for (uint64_t x : v)
-    s += (s.empty() ? "" : "x") + std::to_string(x);
-  return s;
-}
 
 std::vector<DimName> standardOuts(std::size_t rank) {
   std::vector<DimName> names;
@@ -350,7 +344,7 @@ Result<LinearLayout> nvmmaSharedToLinearLayout(const NvmmaSharedParams& params,
   uint64_t tileCols = tile->getOutDimSize(outs[1]);
   uint64_t packing = params.fp4Padded ? 2 : 1;
   if (collapsed[1] * packing < tileCols || collapsed[0] < tileRows)
-    return makeError("the TMA box per CTA collapses to " + joinSizes(collapsed) +
+    return makeError("the TMA box per CTA collapses to " + shapeText(collapsed) +
                      ", smaller than one " + std::to_string(tileRows) + "x" +
                      std::to_string(tileCols / packing) +
                      " core matrix (Triton: Illegal shared layout)");
@@ -501,7 +495,7 @@ Result<LinearLayout> tensorMemoryToLinearLayout(const TensorMemoryParams& p,
   uint64_t repsN = perCta[1] / tile->getOutDimSize(outs[1]);
   if (repsM < 1 || repsN < 1)
     return makeError(
-        "the tensor shape " + joinSizes(shape) + " is smaller than one TMEM block of " +
+        "the tensor shape " + shapeText(shape) + " is smaller than one TMEM block of " +
         std::to_string(tile->getOutDimSize(outs[0])) +
         " rows per CTA (Triton: " + "the tensor shape must be at least blockM x blockN)");
   tile = times(tile, LinearLayout::identity1D(repsM, kCol, outs[0]));

@@ -65,5 +65,7 @@ inline constexpr int kMaxJsonDepth = 16;
 
 /// Accepts "64x16" or "64,16": every size a power of two.
 [[nodiscard]] Result<std::vector<uint64_t>> parseShape(std::string_view text);
+/// The other way: "64x16" (empty for rank 0), as messages print shapes.
+[[nodiscard]] std::string shapeText(const std::vector<uint64_t>& shape);
 
 } // namespace llcheck
