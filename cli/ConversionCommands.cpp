@@ -162,30 +162,33 @@ int runConvert(const ConversionRequest& r, std::ostream& out, std::string& error
       return 2;
     }
     nlohmann::json s = toJson(*swizzle, r.elementBits);
-    for (const char* key : {"shared", "vector_bits", "store", "load", "lower_bound"})
+    for (const char* key : {"shared", "construction", "vector_bits", "store", "load", "lower_bound",
+                            "vec", "bank", "segment", "candidates"})
       j[key] = s[key];
-    j["vec"] = s["vec"];
-    j["bank"] = s["bank"];
-    j["segment"] = s["segment"];
-    attained = swizzle->bound.attainedBy(swizzle->store, swizzle->load);
+    const OptimalSwizzle& o = *swizzle;
+    attained = o.bound.attainedBy(o.store.count, o.load.count);
     j["proof"] = {{"lower_bound_attained", attained},
                   {"by", {"algebra"}},
                   {"statement",
                    "Lemma 9.5: no segment space larger than conflict_free_segment_dims "
-                   "avoids both phases' lane spaces; the layout's store and load "
-                   "take the least wavefronts that allows"}};
-    const OptimalSwizzle& o = *swizzle;
-    text += "optimal shared layout (offset bits: " + std::to_string(o.vectorLog2) + " vector, " +
+                   "avoids both phases' lane spaces; with the pieces each side moves, the "
+                   "layout's store and load take the least wavefronts that allows"}};
+    text += "optimal shared layout (" + o.construction +
+            "; offset bits: " + std::to_string(o.vec.size()) + " contiguous, " +
             std::to_string(o.bank.size()) + " bank, " + std::to_string(o.segment.size()) +
-            " segment):\n" + o.shared.toString().substr(1) + "\n" +
-            "vector: " + std::to_string((1 << o.vectorLog2) * r.elementBits) + " bits (" +
-            std::to_string(1 << o.vectorLog2) + " x " + r.dtype + ")\n" +
-            "store: " + accessLine(o.store) + "\n" + "load:  " + accessLine(o.load) + "\n" +
+            " segment):\n" + o.shared.toString().substr(1) + "\n" + "store: " + o.store.name +
+            ", " + accessLine(o.store.count) + "\n" + "load:  " + o.load.name + ", " +
+            accessLine(o.load.count) + "\n" +
             "lower bound (Lemma 9.5): " + std::to_string(o.bound.conflictFreeSegmentDims) +
             " segment dims can avoid both phases' lanes, " + std::to_string(o.bound.segmentDims) +
             " needed; least wavefronts: store " + std::to_string(o.bound.storeWavefronts) +
             ", load " + std::to_string(o.bound.loadWavefronts) +
-            (attained ? " (attained)" : " (NOT attained)") + "\n";
+            (attained ? " (attained)" : " (NOT attained)") + "\n" + "candidates searched:";
+    for (const SwizzleCandidate& c : o.candidates)
+      text += "\n  " + c.construction + ": " + c.store + " + " + c.load + " = " +
+              std::to_string(c.storeWavefronts) + " + " + std::to_string(c.loadWavefronts) +
+              " wavefronts";
+    text += "\n";
   }
   if (r.json)
     out << j.dump() << "\n";

@@ -43,12 +43,14 @@ const std::vector<std::string>& sharedMemoryArchs() {
 }
 
 Result<SharedMemoryModel> sharedMemoryModel(std::string_view arch) {
-  if (arch == "sm90" || arch == "sm80")
-    return SharedMemoryModel{std::string(arch), 32, 4, 32, 16};
+  if (arch == "sm90")
+    return SharedMemoryModel{"sm90", 32, 4, 32, 16, /*ldmatrix=*/true, /*stmatrix=*/true};
+  if (arch == "sm80")
+    return SharedMemoryModel{"sm80", 32, 4, 32, 16, /*ldmatrix=*/true, /*stmatrix=*/false};
   if (arch == "gfx942")
-    return SharedMemoryModel{"gfx942", 32, 4, 64, 16};
+    return SharedMemoryModel{"gfx942", 32, 4, 64, 16, false, false};
   if (arch == "gfx950")
-    return SharedMemoryModel{"gfx950", 64, 4, 64, 16};
+    return SharedMemoryModel{"gfx950", 64, 4, 64, 16, false, false};
   std::string names;
   for (const std::string& a : sharedMemoryArchs())
     names += (names.empty() ? "" : ", ") + a;
@@ -61,7 +63,8 @@ std::string sharedMemoryAssumptions() {
   return "Bank model: 4-byte banks; within a phase each bank serves one distinct word per "
          "wavefront, equal words are broadcast; bank conflicts = wavefronts - phases.\n"
          "  sm90, sm80: 32 banks, 32 lanes; <=4 B/lane 1 phase, 8 B 2 phases of 16 lanes, 16 B 4 "
-         "phases of 8 lanes (measured on an H200).\n"
+         "phases of 8 lanes (measured on an H200); ldmatrix (sm80, sm90) and stmatrix (sm90): one "
+         "phase of 8 lanes x 16 bytes per 8x8 matrix.\n"
          "  gfx942: 32 banks, 64 lanes; <=4 B 2 phases of 32, b64 4 of 16, ds_write_b128 8 of 8 "
          "consecutive lanes, ds_read_b128 8 of {0-3,20-23},{4-7,16-19},{8-11,28-31},{12-15,24-27}"
          " (+32) (AMD's published rules; not measured).\n"

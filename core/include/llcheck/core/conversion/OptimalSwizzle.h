@@ -1,30 +1,50 @@
 // The optimal swizzled shared-memory layout for a conversion through shared memory (paper
-// section 5.4 and appendix 9.2): given SRC (stored) and DST (loaded), the shared layout with
-// the widest common vector and the fewest bank conflicts for both the store and the load.
+// section 5.4 and appendix 9.2), searched over the instructions each side may use: given SRC
+// (stored) and DST (loaded), the shared layout and the pair of instructions that take the
+// fewest wavefronts for the store and the load together.
 //
 // # The construction (in the logical tensor of one CTA, d bits; vectors are packed elements)
 //
-//   offset bits:  [ Vec (v) | Bank (b) | Segment (l = d - v - b) ]
+//   offset bits:  [ Low (c) | Bank (b) | Segment (l = d - c - b) ]
 //
-// - Vec: a basis of span(SRC registers) ∩ span(DST registers), smallest vectors first, at most
-//   maxAccessBytes per lane, and kept off the lanes and warps of both layouts (a vector element
-//   a lane also moves could not be read in one order by every lane).
-// - Bank: the b bits that pick the bank inside one row of banks (rowBytes = banks * 4 bytes):
-//   2^b vectors fill a row. For accesses narrower than a bank the lowest of these bits pick the
-//   bytes inside a word ("within-word" bits): lanes differing only there share a word.
+// - Low: the contiguous piece each access keeps whole. In the paper it is Vec, a basis of
+//   span(SRC registers) ∩ span(DST registers) (at most maxAccessBytes per lane, kept off the
+//   lanes and warps of both layouts), and for accesses narrower than a bank the "within-word"
+//   bits after it: lanes that differ only there share a word.
+// - Bank: the bits that pick the bank inside one row of banks (rowBytes = banks * 4 bytes),
+//   c + b = log2(rowBytes / element bytes).
 // - Segment: which row. Lanes of one phase that differ only in segment bits hit the same bank
-//   in different rows: a conflict. With U and W the spans of SRC's and DST's lanes of one phase
-//   (modulo the vector and within-word bits), a phase costs |U ∩ span(Segment)| wavefronts for
-//   the store and |W ∩ span(Segment)| for the load. Lemma 9.5: the largest subspace meeting
-//   U ∪ W only in 0 has dimension n - max(dim U, dim W), n the dimension of the space; it is
-//   C ⊕ G with C a complement of U + W and G = {e_i ^ f_i} pairing bases of U and W beyond
-//   their intersection. Segment takes l vectors from C, then G, then (only if l exceeds the
-//   bound, and conflicts are unavoidable) from W's and U's remaining basis vectors.
-// - Bank is then any completion to a basis; SRC's phase lanes come first, then DST's.
+//   in different rows: a conflict. With U and W the spans of SRC's and DST's phase addresses
+//   modulo Low, a phase costs 2^dim(U ∩ Segment) wavefronts for the store and 2^dim(W ∩ Segment)
+//   for the load. Lemma 9.5: the largest subspace meeting U ∪ W only in 0 has dimension
+//   n - max(dim U, dim W) (n = d - c); it is C ⊕ G with C a complement of U + W and
+//   G = {e_i ^ f_i} pairing bases of U and W beyond their intersection. Segment takes l vectors
+//   from C, then G, then (only beyond the bound, where conflicts are unavoidable) from W's and
+//   U's remaining basis vectors. Bank and Segment are chosen in a complement of Low that holds
+//   every lane and warp direction, so no thread moves inside another's vector.
 //
-// The result records the bound (segment dims that can be conflict-free, and the least
-// wavefronts each side can take at this vector width) next to what our bank model predicts for
-// the layout built, so that "attains the bound" is a checked statement, not a claim.
+// # The search: which Low, and which instructions
+//
+// The paper fixes one vector common to both sides. Compilers do better on some conversions
+// (a transpose shares no register direction, yet Triton moves it at 16 bytes per lane on both
+// sides), so each candidate below is built with the construction above and counted with the
+// bank model (BankConflicts.h for ld/st.shared, Ldmatrix.h for ldmatrix/stmatrix); the
+// cheapest store + load wins (ties: fewer instructions, then the earlier candidate):
+//
+// 1. "common vector": the paper's construction.
+// 2. "wider SRC vector" / "wider DST vector" (+k): Low = Vec followed by k more registers of one
+//    side that are lanes of the other side's phase. That side stores (loads) wider vectors;
+//    the other side's lanes then differ only inside one row of banks, which costs nothing.
+// 3. "16-byte tile": both sides move 16-byte pieces, each with st/ld.shared.v4, stmatrix /
+//    ldmatrix (registers within a word, then lanes 1 and 2 along the row) or their .trans forms
+//    (16-bit elements: lanes 4, 8, 16 along the row), where the architecture has them and
+//    the two sides' pieces are the same 16 bytes. Their phases are 8 rows of 16 bytes, so the
+//    construction always makes them conflict-free: 128 bytes per wavefront on both sides.
+//
+// The result records, per side, Lemma 9.5's least wavefronts for layouts whose accesses of
+// that side move the same pieces (its first offset bits), next to what the bank model predicts
+// for the layout built, so that "attains the bound" is a checked statement, not a claim; and
+// every candidate's counts, so the choice can be audited.
 #pragma once
 
 #include "llcheck/core/Error.h"
@@ -35,41 +55,75 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace llcheck {
 
+enum class SharedInstruction {
+  Vector,      ///< st.shared / ld.shared (ds_write / ds_read), 1 to 16 bytes per lane
+  Matrix,      ///< stmatrix / ldmatrix .x1/.x2/.x4
+  MatrixTrans, ///< stmatrix / ldmatrix .trans (16-bit elements)
+};
+
+/// How one side moves its data, and what the bank model counts for it (per CTA, all warps).
+struct SideAccess {
+  SharedInstruction instruction = SharedInstruction::Vector;
+  /// "st.shared.v4.b32", "ldmatrix.x4.trans.b16", "ds_read_b64", ...
+  std::string name;
+  AccessCount count;
+};
+
 struct SwizzleBound {
-  int segmentDims = 0;             ///< l = d - v - b
-  int conflictFreeSegmentDims = 0; ///< Lemma 9.5: n - max(dim U, dim W)
-  uint64_t storeWavefronts = 0;    ///< the least the store can take at this vector width
+  int segmentDims = 0;             ///< l = d - c - b
+  int conflictFreeSegmentDims = 0; ///< Lemma 9.5: n - max(dim U, dim W), modulo Low
+  uint64_t storeWavefronts = 0;    ///< the least the store can take moving the same pieces
   uint64_t loadWavefronts = 0;
   [[nodiscard]] bool attainedBy(const AccessCount& store, const AccessCount& load) const {
     return store.wavefronts == storeWavefronts && load.wavefronts == loadWavefronts;
   }
 };
 
+/// One layout the search built and counted.
+struct SwizzleCandidate {
+  std::string construction; ///< "common vector", "wider SRC vector (+1)", "16-byte tile"
+  std::string store, load;  ///< instruction names
+  uint64_t storeWavefronts = 0, loadWavefronts = 0;
+  uint64_t instructions = 0; ///< store + load instructions
+};
+
+struct SwizzleSearch {
+  /// Candidates 2: one side's vector wider than the common one.
+  bool perSideVectors = true;
+  /// Candidates 3 with stmatrix/ldmatrix (only where the model's architecture has them).
+  bool matrixInstructions = true;
+};
+
 struct OptimalSwizzle {
-  /// (offset, block) -> the tensor dims: offset bits in the order Vec, Bank, Segment.
+  /// (offset, block) -> the tensor dims: offset bits in the order Low, Bank, Segment.
   LinearLayout shared;
+  /// Low's bits that are vector or tile (the rest of Low are within-word bits).
   int vectorLog2 = 0;
   int withinWordBits = 0;
-  /// The columns of each part, as packed elements of the tensor (SRC's out-dim order).
+  std::string construction;
+  /// The columns of each part, as packed elements of the tensor (SRC's out-dim order); `vec`
+  /// is Low (its vector or tile bits, then its within-word bits).
   std::vector<uint64_t> vec, bank, segment;
   SwizzleBound bound;
-  /// What the bank model predicts for SRC's store and DST's load with `shared`, both at
-  /// 2^vectorLog2 elements per access.
-  AccessCount store, load;
+  SideAccess store, load;
+  /// Every candidate counted, the chosen one included, in the order built.
+  std::vector<SwizzleCandidate> candidates;
 };
 
 /// SRC and DST must be distributed layouts over the same tensor that split it between CTAs
 /// alike, and SRC must hold every element (otherwise no shared layout covers the tensor).
 [[nodiscard]] Result<OptimalSwizzle> optimalSwizzle(const LinearLayout& src,
                                                     const LinearLayout& dst, int elementBits,
-                                                    const SharedMemoryModel& model);
+                                                    const SharedMemoryModel& model,
+                                                    const SwizzleSearch& search = {});
 
-/// {"shared": layout JSON, "vector_bits", "vec", "bank", "segment", "lower_bound": {...},
-///  "store": access, "load": access}.
+/// {"shared": layout JSON, "construction", "vector_bits", "vec", "bank", "segment",
+///  "lower_bound": {...}, "store": access + "instruction", "load": ..., "candidates": [...]}.
 [[nodiscard]] nlohmann::json toJson(const OptimalSwizzle& s, int elementBits);
 
 } // namespace llcheck

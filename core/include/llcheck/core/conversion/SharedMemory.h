@@ -48,6 +48,10 @@ struct SharedMemoryModel {
   int warpSize = 32;
   /// The widest access one lane may make in one instruction (ld.shared.v4.b32, ds_read_b128).
   int maxAccessBytes = 16;
+  /// Warp-wide 8x8 matrix loads (ldmatrix, sm75+) and stores (stmatrix, sm90+) of 16-byte rows:
+  /// the optimal-swizzle search considers them where the architecture has them.
+  bool ldmatrix = false;
+  bool stmatrix = false;
 
   /// A basis of the lane indices served together in one phase, for an access of bytesPerLane
   /// (a power of two up to maxAccessBytes). The phases of an instruction are the cosets.
