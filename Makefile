@@ -40,7 +40,7 @@ VENV ?= .venv
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	@LLCHECK_VENV=$(VENV) bash scripts/setup-python.sh
-	LLCHECK=$(BUILD)/cli/llcheck $(VENV)/bin/python -m pytest tests/triton -q -p no:cacheprovider
+	LLCHECK=$(BUILD)/cli/llcheck $(VENV)/bin/python -m pytest tests/triton gpu_oracle/triton_convert -q -p no:cacheprovider
 
 $(SAN_BUILD)/build.ninja: | setup
 	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLLCHECK_WERROR=ON \

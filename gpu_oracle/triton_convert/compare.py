@@ -1,28 +1,35 @@
-"""Joins what run.sh measured on the GPU (data/) with `llcheck convert` on the same layouts.
+"""Joins what run.sh measured on the GPU (data/<part>/) with `llcheck convert` on the same layouts.
 
 For each case: the layouts of the ttg.convert_layout op in the TTGIR Triton produced (read by
-`llcheck layout --ops`), llcheck's plan for them (kind, optimal shared layout, predicted store
-and load wavefronts), and Nsight Compute's shared-memory wavefronts and bank conflicts for
-Triton's own lowering of the same conversion, plus the shared-memory instructions in its PTX.
-Writes data/comparison.json and prints a table.
+`llcheck layout --ops`), llcheck's plan for them (kind, optimal shared layout and instructions,
+predicted store and load wavefronts), and Nsight Compute's shared-memory wavefronts and bank
+conflicts for Triton's own lowering of the same conversion, with the shared-memory
+instructions in its PTX. Writes data/comparison.json and prints a summary; test_measured.py
+recomputes the same join on every `make test`.
 
     python gpu_oracle/triton_convert/compare.py [--llcheck build/cli/llcheck]
 """
 import argparse
 import csv
+import glob
 import io
 import json
 import os
-import re
 import subprocess
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
+DEFAULT_LLCHECK = os.path.join(HERE, "..", "..", "build", "cli", "llcheck")
+
+ST = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+LD = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+# Lines test_measured.py leaves for pytest's terminal summary (conftest.py prints them).
+SUMMARY = []
 
 
 def ncu_rows(path):
-    """{launch id: {metric: value}} from ncu's --csv output (other lines skipped)."""
+    """{launch id: {metric: value}} from ncu's --csv output (the probe's own lines skipped)."""
     with open(path) as f:
         lines = [ln for ln in f if ln.startswith('"')]
     out = {}
@@ -32,14 +39,22 @@ def ncu_rows(path):
     return out
 
 
-def shared_instructions(ptx):
-    counts = {}
-    for m in re.findall(r"\b(ld\.shared\S*|st\.shared\S*|ldmatrix\S*|stmatrix\S*)", ptx):
-        counts[m] = counts.get(m, 0) + 1
-    return counts
+def measured_cases():
+    """Every launched case of every part, with its counters: (case, {metric: value})."""
+    out = []
+    for part in sorted(glob.glob(os.path.join(DATA, "*", "cases.json"))):
+        with open(part) as f:
+            cases = json.load(f)["cases"]
+        counters = ncu_rows(os.path.join(os.path.dirname(part), "ncu.csv"))
+        launched = [c for c in cases if "error" not in c]
+        if len(counters) != len(launched):
+            raise SystemExit(f"{part}: {len(launched)} launches but {len(counters)} in ncu.csv")
+        out += [(c, counters[i]) for i, c in enumerate(launched)]
+    return out
 
 
 def llcheck_convert(llcheck, ttgir):
+    """`llcheck convert` on the layouts of the TTGIR's convert_layout op, as JSON."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "k.ttgir")
         with open(path, "w") as f:
@@ -61,40 +76,53 @@ def llcheck_convert(llcheck, ttgir):
         return json.loads(proc.stdout)
 
 
+def compare(llcheck):
+    """One record per measured case: llcheck's optimum next to Triton's measured counts."""
+    rows = []
+    for c, m in measured_cases():
+        ours = llcheck_convert(llcheck, c["ttgir"])
+        shared = ours.get("kind") == "shared_memory"
+        rec = {"id": c["id"], "correct": c.get("correct"), "kind": ours.get("kind"),
+               "error": ours.get("error"),
+               "llcheck": {"construction": ours.get("construction"),
+                           "store": ours["store"]["instruction"] if shared else None,
+                           "load": ours["load"]["instruction"] if shared else None,
+                           "store_wavefronts": ours["store"]["wavefronts"] if shared else 0,
+                           "load_wavefronts": ours["load"]["wavefronts"] if shared else 0,
+                           "attained": ours["lower_bound"]["attained"] if shared else None,
+                           "bank_conflicts": (ours["store"]["bank_conflicts"] +
+                                              ours["load"]["bank_conflicts"]) if shared else 0},
+               "triton": {"store_wavefronts": int(m.get(ST, 0)),
+                          "load_wavefronts": int(m.get(LD, 0)),
+                          "bank_conflicts": int(m.get(
+                              "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", 0)),
+                          "ptx": c.get("ptx_shared", {})}}
+        ours_total = rec["llcheck"]["store_wavefronts"] + rec["llcheck"]["load_wavefronts"]
+        theirs = rec["triton"]["store_wavefronts"] + rec["triton"]["load_wavefronts"]
+        rec["verdict"] = ("equal" if ours_total == theirs else
+                          "llcheck fewer" if ours_total < theirs else "Triton fewer")
+        rows.append(rec)
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--llcheck", default=os.path.join(HERE, "..", "..", "build", "cli", "llcheck"))
+    ap.add_argument("--llcheck", default=DEFAULT_LLCHECK)
     args = ap.parse_args()
-    with open(os.path.join(DATA, "cases.json")) as f:
-        cases = json.load(f)["cases"]
-    counters = ncu_rows(os.path.join(DATA, "ncu.csv"))
-    launched = [c for c in cases if "error" not in c]
-    rows = []
-    print(f"{'case':32} {'kind':14} {'llcheck st+ld wf':>17} {'Triton st+ld wf':>16} "
-          f"{'Triton confl':>12}  Triton's shared-memory instructions")
-    for i, c in enumerate(launched):
-        m = counters.get(i, {})
-        ours = llcheck_convert(args.llcheck, c["ttgir"])
-        measured_st = m.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 0)
-        measured_ld = m.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 0)
-        total = m.get("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", 0)
-        conflicts = m.get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", 0)
-        predicted = None
-        if ours.get("store"):
-            predicted = ours["store"]["wavefronts"] + ours["load"]["wavefronts"]
-        rec = {"id": c["id"], "correct": c.get("correct"), "kind": ours.get("kind"),
-               "llcheck": {k: ours.get(k) for k in ("vector_bits", "store", "load",
-                                                    "lower_bound")},
-               "triton_measured": {"wavefronts_all": total, "wavefronts_st": measured_st,
-                                   "wavefronts_ld": measured_ld, "bank_conflicts": conflicts,
-                                   "ldsm": m.get("smsp__inst_executed_op_ldsm.sum", 0),
-                                   "stsm": m.get("smsp__inst_executed_op_shared_stsm.sum", 0)},
-               "triton_ptx": shared_instructions(c.get("ptx", ""))}
-        rows.append(rec)
-        print(f"{c['id']:32} {str(rec['kind']):14} {str(predicted):>17} {int(total):>16} "
-              f"{int(conflicts):>12}  {rec['triton_ptx']}")
+    rows = compare(args.llcheck)
     with open(os.path.join(DATA, "comparison.json"), "w") as f:
         json.dump(rows, f, indent=1)
+    counts = {}
+    for r in rows:
+        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+    print(f"{len(rows)} conversions, all data correct: {all(r['correct'] for r in rows)}; "
+          + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())))
+    for r in rows:
+        if r["verdict"] != "equal":
+            o, t = r["llcheck"], r["triton"]
+            print(f"  {r['verdict']:14} {r['id']:34} llcheck {o['store_wavefronts']}+"
+                  f"{o['load_wavefronts']} ({o['store']}, {o['load']})  Triton "
+                  f"{t['store_wavefronts']}+{t['load_wavefronts']} {t['ptx']}")
 
 
 if __name__ == "__main__":
