@@ -516,6 +516,13 @@ Result<OptimalSwizzle> optimalSwizzle(const LinearLayout& srcIn, const LinearLay
       out.store = *store;
       out.load = *load;
     }
+    // Nothing beats both sides at the widest access without a conflict: every wavefront then
+    // serves a whole row of banks.
+    auto widest = [&](const SideAccess& a) {
+      return a.count.bankConflicts == 0 && a.count.vectorBits >= 8 * model.maxAccessBytes;
+    };
+    if (widest(out.store) && widest(out.load))
+      break;
   }
 
   const Built& b = *best;

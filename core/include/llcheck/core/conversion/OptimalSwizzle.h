@@ -29,7 +29,8 @@
 // (a transpose shares no register direction, yet Triton moves it at 16 bytes per lane on both
 // sides), so each candidate below is built with the construction above and counted with the
 // bank model (BankConflicts.h for ld/st.shared, Ldmatrix.h for ldmatrix/stmatrix); the
-// cheapest store + load wins (ties: fewer instructions, then the earlier candidate):
+// cheapest store + load wins (ties: fewer instructions, then the earlier candidate); the search
+// stops early once both sides make their widest access without a conflict, which nothing beats:
 //
 // 1. "common vector": the paper's construction.
 // 2. "wider SRC vector" / "wider DST vector" (+k): Low = Vec followed by k more registers of one
@@ -111,7 +112,8 @@ struct OptimalSwizzle {
   std::vector<uint64_t> vec, bank, segment;
   SwizzleBound bound;
   SideAccess store, load;
-  /// Every candidate counted, the chosen one included, in the order built.
+  /// Every candidate counted, the chosen one included, in the order built (up to the first
+  /// that cannot be beaten).
   std::vector<SwizzleCandidate> candidates;
 };
 
