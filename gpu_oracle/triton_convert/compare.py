@@ -15,6 +15,7 @@ import glob
 import io
 import json
 import os
+import re
 import subprocess
 import tempfile
 
@@ -76,6 +77,24 @@ def llcheck_convert(llcheck, ttgir):
         return json.loads(proc.stdout)
 
 
+def model_floor(ptx_counts, load, warps=4):
+    """The fewest wavefronts llcheck's bank model allows Triton's lowering, from the shared-memory
+    instructions in its PTX (per thread, unrolled): every warp issues each, and each takes at
+    least one wavefront per phase (16 bytes per lane: 4 phases of 8 lanes, 8 bytes: 2, up to 4
+    bytes: 1; ldmatrix / stmatrix: one per matrix)."""
+    floor = 0
+    for name, count in ptx_counts.items():
+        if name.startswith("ld" if load else "st") and "shared" in name:
+            if "matrix" in name:
+                phases = int(re.search(r"\.x(\d)", name).group(1))
+            else:
+                width = re.search(r"\.(?:v(\d)\.)?[bsuf](\d+)$", name)
+                lanes_bytes = int(width.group(1) or 1) * int(width.group(2)) // 8
+                phases = max(1, lanes_bytes // 4)
+            floor += count * warps * phases
+    return floor
+
+
 def compare(llcheck):
     """One record per measured case: llcheck's optimum next to Triton's measured counts."""
     rows = []
@@ -91,12 +110,22 @@ def compare(llcheck):
                            "load_wavefronts": ours["load"]["wavefronts"] if shared else 0,
                            "attained": ours["lower_bound"]["attained"] if shared else None,
                            "bank_conflicts": (ours["store"]["bank_conflicts"] +
-                                              ours["load"]["bank_conflicts"]) if shared else 0},
+                                              ours["load"]["bank_conflicts"]) if shared else 0,
+                           "store_instructions": ours["store"]["instructions"] if shared else 0,
+                           "load_instructions": ours["load"]["instructions"] if shared else 0},
                "triton": {"store_wavefronts": int(m.get(ST, 0)),
                           "load_wavefronts": int(m.get(LD, 0)),
                           "bank_conflicts": int(m.get(
                               "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", 0)),
-                          "ptx": c.get("ptx_shared", {})}}
+                          # warp-level instructions executed, ldmatrix / stmatrix included
+                          "load_instructions": int(m.get("smsp__inst_executed_op_shared_ld.sum", 0)
+                                                   + m.get("smsp__inst_executed_op_ldsm.sum", 0)),
+                          "store_instructions": int(
+                              m.get("smsp__inst_executed_op_shared_st.sum", 0)
+                              + m.get("smsp__inst_executed_op_shared_stsm.sum", 0)),
+                          "ptx": c.get("ptx_shared", {}),
+                          "model_floor_store": model_floor(c.get("ptx_shared", {}), False),
+                          "model_floor_load": model_floor(c.get("ptx_shared", {}), True)}}
         ours_total = rec["llcheck"]["store_wavefronts"] + rec["llcheck"]["load_wavefronts"]
         theirs = rec["triton"]["store_wavefronts"] + rec["triton"]["load_wavefronts"]
         rec["verdict"] = ("equal" if ours_total == theirs else
