@@ -171,6 +171,19 @@ Result<LdmatrixPlan> ldmatrix(const LinearLayout& reg, const LinearLayout& share
   return plan;
 }
 
+AccessCount toAccessCount(const LdmatrixPlan& plan, uint64_t warps) {
+  AccessCount a;
+  auto matrices = static_cast<uint64_t>(plan.matricesPerInstruction);
+  a.vectorBits = 32 * plan.matricesPerInstruction;
+  a.instructions = plan.instructionsPerWarp * warps;
+  a.phasesPerInstruction = plan.matricesPerInstruction;
+  a.wavefrontsPerPhase = plan.wavefrontsPerMatrix;
+  a.wavefronts = plan.wavefrontsPerWarp * warps;
+  a.idealWavefronts = a.instructions * matrices;
+  a.bankConflicts = a.wavefronts - a.idealWavefronts;
+  return a;
+}
+
 nlohmann::json toJson(const LdmatrixPlan& p) {
   nlohmann::json j = {{"divides", p.divides}, {"elementBits", p.elementBits}, {"trans", p.trans}};
   if (!p.divides) {

@@ -88,19 +88,6 @@ std::vector<uint64_t> matrixPhase(const Setup& s, SharedAccessKind kind, bool tr
   return rows;
 }
 
-std::string instructionName(const SharedMemoryModel& model, SharedAccessKind kind,
-                            SharedInstruction instruction, int vectorBits, int matrices) {
-  if (instruction != SharedInstruction::Vector)
-    return std::string(isStore(kind) ? "stmatrix" : "ldmatrix") + ".x" + std::to_string(matrices) +
-           (instruction == SharedInstruction::MatrixTrans ? ".trans" : "") + ".b16";
-  if (model.arch.starts_with("gfx"))
-    return std::string(isStore(kind) ? "ds_write_b" : "ds_read_b") + std::to_string(vectorBits);
-  std::string op = isStore(kind) ? "st.shared" : "ld.shared";
-  if (vectorBits <= 32)
-    return op + ".b" + std::to_string(vectorBits);
-  return op + ".v" + std::to_string(vectorBits / 32) + ".b32";
-}
-
 /// A candidate before it is built: Low's vector or tile part, how many within-word bits to
 /// add after it, each side's instruction and the phase directions the construction must keep
 /// out of Segment.
@@ -212,7 +199,7 @@ Result<SideAccess> evaluate(const Setup& s, const LinearLayout& shared, SharedAc
     if (!count.ok())
       return count.error().within(side);
     a.count = *count;
-    a.name = instructionName(*s.model, kind, instruction, a.count.vectorBits, 0);
+    a.name = sharedInstructionName(*s.model, kind, instruction, a.count.vectorBits, 0);
     return a;
   }
   auto plan = ldmatrix(reg, shared, {s.elementBits, instruction == SharedInstruction::MatrixTrans});
@@ -220,17 +207,9 @@ Result<SideAccess> evaluate(const Setup& s, const LinearLayout& shared, SharedAc
     return plan.error().within(side);
   if (!plan->divides)
     return makeError(plan->reason, side);
-  uint64_t warps = reg.hasInDim(dims::kWarp) ? reg.getInDimSize(dims::kWarp) : 1;
-  auto matrices = static_cast<uint64_t>(plan->matricesPerInstruction);
-  a.count.vectorBits = 32 * plan->matricesPerInstruction;
-  a.count.instructions = plan->instructionsPerWarp * warps;
-  a.count.phasesPerInstruction = plan->matricesPerInstruction;
-  a.count.wavefrontsPerPhase = plan->wavefrontsPerMatrix;
-  a.count.wavefronts = plan->wavefrontsPerWarp * warps;
-  a.count.idealWavefronts = a.count.instructions * matrices;
-  a.count.bankConflicts = a.count.wavefronts - a.count.idealWavefronts;
-  a.name = instructionName(*s.model, kind, instruction, a.count.vectorBits,
-                           plan->matricesPerInstruction);
+  a.count = toAccessCount(*plan, reg.hasInDim(dims::kWarp) ? reg.getInDimSize(dims::kWarp) : 1);
+  a.name = sharedInstructionName(*s.model, kind, instruction, a.count.vectorBits,
+                                 plan->matricesPerInstruction);
   return a;
 }
 
@@ -422,6 +401,19 @@ std::vector<CandidatePlan> candidatePlans(const Setup& s, const SwizzleSearch& s
 }
 
 } // namespace
+
+std::string sharedInstructionName(const SharedMemoryModel& model, SharedAccessKind kind,
+                                  SharedInstruction instruction, int vectorBits, int matrices) {
+  if (instruction != SharedInstruction::Vector)
+    return std::string(isStore(kind) ? "stmatrix" : "ldmatrix") + ".x" + std::to_string(matrices) +
+           (instruction == SharedInstruction::MatrixTrans ? ".trans" : "") + ".b16";
+  if (model.arch.starts_with("gfx"))
+    return std::string(isStore(kind) ? "ds_write_b" : "ds_read_b") + std::to_string(vectorBits);
+  std::string op = isStore(kind) ? "st.shared" : "ld.shared";
+  if (vectorBits <= 32)
+    return op + ".b" + std::to_string(vectorBits);
+  return op + ".v" + std::to_string(vectorBits / 32) + ".b32";
+}
 
 Result<OptimalSwizzle> optimalSwizzle(const LinearLayout& srcIn, const LinearLayout& dstIn,
                                       int elementBits, const SharedMemoryModel& model,

@@ -43,6 +43,7 @@
 
 #include "llcheck/core/Error.h"
 #include "llcheck/core/LinearLayout.h"
+#include "llcheck/core/conversion/BankConflicts.h"
 
 #include <nlohmann/json.hpp>
 
@@ -86,6 +87,10 @@ struct LdmatrixPlan {
 /// offsetMap). Bad input is an Error; a layout pair ldmatrix cannot lower is divides = false.
 [[nodiscard]] Result<LdmatrixPlan> ldmatrix(const LinearLayout& reg, const LinearLayout& shared,
                                             const LdmatrixOptions& options);
+
+/// A dividing plan's counts in the bank model's terms, for a CTA of `warps` warps (every warp
+/// issues every instruction): one phase per matrix, 32 bits per lane per matrix.
+[[nodiscard]] AccessCount toAccessCount(const LdmatrixPlan& plan, uint64_t warps);
 
 /// {"divides", "reason", "elementBits", "trans", "instruction" ("ldmatrix.x4.trans" ...),
 ///  "matricesPerInstruction", "registerPermutation", "instructionsPerWarp",

@@ -67,6 +67,13 @@ enum class SharedInstruction {
   MatrixTrans, ///< stmatrix / ldmatrix .trans (16-bit elements)
 };
 
+/// The instruction's name on the model's architecture: "st.shared.v4.b32", "ld.shared.b16",
+/// "ldmatrix.x4.trans.b16", "ds_read_b64", ... (`matrices`: for the matrix kinds).
+[[nodiscard]] std::string sharedInstructionName(const SharedMemoryModel& model,
+                                                SharedAccessKind kind,
+                                                SharedInstruction instruction, int vectorBits,
+                                                int matrices);
+
 /// How one side moves its data, and what the bank model counts for it (per CTA, all warps).
 struct SideAccess {
   SharedInstruction instruction = SharedInstruction::Vector;

@@ -1,0 +1,261 @@
+// `llcheck oracle`: plan every case, run the CUDA runner under ncu, join verdicts and counters.
+#include "OracleCommand.h"
+
+#include "llcheck/core/Spec.h"
+#include "llcheck/core/conversion/SharedMemory.h"
+#include "llcheck/gpu_oracle/Oracle.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace llcheck::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Quotes a path for /bin/sh.
+std::string shellQuote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+/// A command's standard output (empty when it cannot run), and its exit status.
+std::pair<std::string, int> capture(const std::string& command) {
+  std::string out;
+  FILE* p = popen(command.c_str(), "r");
+  if (!p)
+    return {"", -1};
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p))
+    out.append(buf, n);
+  int status = pclose(p);
+  return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' '))
+    s.pop_back();
+  return s;
+}
+
+std::string utcNow() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+/// The runner: --runner, $LLCHECK_ORACLE_RUNNER, or beside the build's gpu_oracle/.
+std::string findRunner(const std::string& given) {
+  if (!given.empty())
+    return given;
+  if (const char* env = std::getenv("LLCHECK_ORACLE_RUNNER"))
+    return env;
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec)
+    return (self.parent_path().parent_path() / "gpu_oracle" / "llcheck_oracle_runner").string();
+  return "llcheck_oracle_runner";
+}
+
+} // namespace
+
+CLI::App* addOracleCommand(CLI::App& app, OracleOptions& o) {
+  CLI::App* cmd = app.add_subcommand(
+      "oracle", "Run each case on the GPU exactly as planned (store SRC into SHARED, load DST) "
+                "and compare Nsight Compute's shared-memory counters with the predictions; "
+                "needs an NVIDIA GPU, ncu and the CUDA runner (gpu_oracle/README.md)");
+  cmd->add_option("CASES", o.cases,
+                  "JSON lines {\"id\", \"src\": L, \"dst\": L, \"shared\": L, \"dtype\", "
+                  "\"store\"/\"load\": vector|matrix|matrix_trans, \"origin\"} "
+                  "(e.g. corpus/oracle/cases.jsonl)")
+      ->required();
+  cmd->add_option("--out", o.out, "Results JSON to write")->required();
+  cmd->add_option("--arch", o.arch, "Bank model of the GPU (sm90: Hopper, sm80: Ampere)")
+      ->check(CLI::IsMember({"sm90", "sm80"}));
+  cmd->add_option("--runner", o.runner,
+                  "The CUDA runner (default: $LLCHECK_ORACLE_RUNNER, else "
+                  "<build>/gpu_oracle/llcheck_oracle_runner)");
+  cmd->add_option("--ncu", o.ncu, "Nsight Compute's command line profiler (default: ncu)");
+  cmd->add_flag("--no-counters", o.noCounters,
+                "Check the data only, without ncu (no measured counters)");
+  return cmd;
+}
+
+int runOracle(const OracleOptions& o, std::string& errorMessage) {
+  auto model = sharedMemoryModel(o.arch);
+  if (!model.ok()) {
+    errorMessage = model.error().str();
+    return 2;
+  }
+  auto text = readInputFile(o.cases);
+  if (!text.ok()) {
+    errorMessage = text.error().str();
+    return 2;
+  }
+  std::vector<oracle::PlannedCase> cases;
+  std::istringstream lines(*text);
+  std::string line;
+  for (int lineNo = 1; std::getline(lines, line); ++lineNo) {
+    if (trim(line).empty() || line[0] == '#')
+      continue;
+    auto where = o.cases + ":" + std::to_string(lineNo);
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded()) {
+      errorMessage = where + ": not a JSON object";
+      return 2;
+    }
+    auto c = oracle::caseFromJson(j);
+    if (!c.ok()) {
+      errorMessage = where + ": " + c.error().str();
+      return 2;
+    }
+    auto planned = oracle::planCase(*c, *model);
+    if (!planned.ok()) {
+      errorMessage = where + ": case " + c->id + ": " + planned.error().str();
+      return 2;
+    }
+    cases.push_back(std::move(*planned));
+  }
+  if (cases.empty()) {
+    errorMessage = o.cases + ": no cases";
+    return 2;
+  }
+
+  auto [gpu, gpuStatus] =
+      capture("nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null");
+  if (gpuStatus != 0 || trim(gpu).empty()) {
+    errorMessage = "oracle: no NVIDIA GPU here (nvidia-smi lists none); run it on a machine with "
+                   "a GPU (the committed results are in corpus/oracle/)";
+    return 2;
+  }
+  std::string runner = findRunner(o.runner);
+  if (!fs::exists(runner)) {
+    errorMessage = "oracle: no runner at " + runner +
+                   " (build it: nvcc -O2 -std=c++17 -arch=sm_90 "
+                   "gpu_oracle/runner/oracle_runner.cu -o llcheck_oracle_runner, or cmake with "
+                   "CUDA; then pass --runner)";
+    return 2;
+  }
+  std::string ncuVersion;
+  if (!o.noCounters) {
+    auto [v, status] = capture(shellQuote(o.ncu) + " --version 2>/dev/null");
+    if (status != 0) {
+      errorMessage = "oracle: Nsight Compute ('" + o.ncu +
+                     "') does not run; pass --ncu PATH "
+                     "or --no-counters";
+      return 2;
+    }
+    std::istringstream vs(v);
+    for (std::string l; std::getline(vs, l);)
+      if (!trim(l).empty())
+        ncuVersion = trim(l);
+  }
+
+  std::error_code ec;
+  fs::path dir = fs::temp_directory_path() / ("llcheck-oracle-" + std::to_string(getpid()));
+  fs::create_directories(dir, ec);
+  fs::path plans = dir / "plans.txt", verdicts = dir / "verdicts.txt", csv = dir / "ncu.csv";
+  {
+    std::ofstream f(plans);
+    oracle::writeRunnerInput(f, cases);
+  }
+  std::string metrics;
+  for (const std::string& m : oracle::oracleMetrics())
+    metrics += (metrics.empty() ? "" : ",") + m;
+  std::string command =
+      o.noCounters ? shellQuote(runner) + " " + shellQuote(plans) + " " + shellQuote(verdicts)
+                   : shellQuote(o.ncu) + " --csv --metrics " + metrics +
+                         " --kernel-name regex:oracle_measured " + shellQuote(runner) + " " +
+                         shellQuote(plans) + " " + shellQuote(verdicts) + " > " + shellQuote(csv);
+  std::cerr << "llcheck oracle: " << cases.size() << " cases on " << trim(gpu) << "\n";
+  int status = std::system(command.c_str());
+  if (status != 0) {
+    errorMessage = "oracle: the runner failed (exit status " + std::to_string(status) +
+                   "); its message is above";
+    return 2;
+  }
+  std::vector<std::string> verdictOf;
+  std::string cudaVersion;
+  {
+    std::ifstream f(verdicts);
+    for (std::string l; std::getline(f, l);) {
+      if (l.rfind("# ", 0) == 0) {
+        cudaVersion = l.substr(2);
+        continue;
+      }
+      auto space = l.find(' ');
+      verdictOf.push_back(space == std::string::npos ? "no verdict" : l.substr(space + 1));
+    }
+  }
+  std::vector<std::map<std::string, double>> counters;
+  if (!o.noCounters) {
+    auto csvText = readInputFile(csv.string());
+    if (!csvText.ok()) {
+      errorMessage = csvText.error().str();
+      return 2;
+    }
+    auto parsed = oracle::parseNcuCsv(*csvText);
+    if (!parsed.ok()) {
+      errorMessage = parsed.error().str();
+      return 2;
+    }
+    counters = *parsed;
+  }
+  if (verdictOf.size() != cases.size() || (!o.noCounters && counters.size() != cases.size())) {
+    errorMessage = "oracle: " + std::to_string(cases.size()) + " cases but " +
+                   std::to_string(verdictOf.size()) + " verdicts and " +
+                   std::to_string(counters.size()) + " profiled launches";
+    return 2;
+  }
+
+  nlohmann::json results = {{"gpu", trim(gpu)},  {"cuda", cudaVersion},
+                            {"ncu", ncuVersion}, {"date", utcNow()},
+                            {"arch", o.arch},    {"cases", nlohmann::json::array()}};
+  int wrong = 0, mismatched = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    std::map<std::string, double> none;
+    const auto& c = o.noCounters ? none : counters[i];
+    nlohmann::json r = oracle::resultJson(cases[i], verdictOf[i], oracle::measuredStore(c),
+                                          oracle::measuredLoad(c));
+    if (o.noCounters)
+      r.erase("measured"), r.erase("match");
+    wrong += !r["correct"].get<bool>();
+    if (!o.noCounters && !r["match"].get<bool>()) {
+      if (++mismatched <= 20)
+        std::cout << "mismatch " << cases[i].input.id << ": predicted store "
+                  << cases[i].storePrediction.wavefronts << " load "
+                  << cases[i].loadPrediction.wavefronts << ", measured store "
+                  << r["measured"]["store"]["wavefronts"] << " load "
+                  << r["measured"]["load"]["wavefronts"] << "\n";
+    }
+    results["cases"].push_back(std::move(r));
+  }
+  std::ofstream out(o.out);
+  out << results.dump(1) << "\n";
+  if (!out) {
+    errorMessage = o.out + ": cannot write the results";
+    return 2;
+  }
+  fs::remove_all(dir, ec);
+  std::cout << cases.size() << " cases: " << cases.size() - static_cast<std::size_t>(wrong)
+            << " delivered their data";
+  if (!o.noCounters)
+    std::cout << ", " << cases.size() - static_cast<std::size_t>(mismatched)
+              << " with every counter as predicted";
+  std::cout << " (" << o.out << ")\n";
+  return wrong == 0 && mismatched == 0 ? 0 : 1;
+}
+
+} // namespace llcheck::cli

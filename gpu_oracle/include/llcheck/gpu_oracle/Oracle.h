@@ -1,0 +1,98 @@
+// The host side of the GPU oracle: turns a case (SRC, DST, a shared layout, an element type
+// and the instruction each side uses) into the bank model's prediction and into the tables the
+// CUDA runner executes (gpu_oracle/runner/oracle_runner.cu), and joins the runner's verdicts
+// and Nsight Compute's counters into the results `llcheck oracle` writes.
+//
+// # What a case executes
+//
+// Every thread of one CTA holds SRC's registers, stores them with the store instruction into
+// SHARED, and after a barrier loads DST's registers from SHARED with the load instruction:
+// the access the bank model counts (BankConflicts.h for st/ld.shared, Ldmatrix.h for
+// stmatrix/ldmatrix), instruction for instruction. For st/ld.shared each side uses the widest
+// vector the model finds; instruction i moves the registers whose offsets share all but the
+// vector bits, slot k the register at offset start + k; registers that repeat an offset are
+// copies and cost nothing (the load fills them by copying). For the matrix kinds the register
+// permutation of Ldmatrix.h orders the tile, matrix and instruction bits.
+//
+// # Why a table, not a kernel per case
+//
+// The runner reads columns and tables as data, so one compiled kernel serves every case and
+// 1,000 cases cost 1,000 launches, not 1,000 compilations.
+#pragma once
+
+#include "llcheck/core/Error.h"
+#include "llcheck/core/LinearLayout.h"
+#include "llcheck/core/conversion/BankConflicts.h"
+#include "llcheck/core/conversion/OptimalSwizzle.h"
+#include "llcheck/core/conversion/SharedMemory.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace llcheck::oracle {
+
+struct OracleCase {
+  std::string id;
+  /// Where the case comes from: "ttgir:<file>:<line>", "sweep", "seed", ...
+  std::string origin;
+  LinearLayout src, dst, shared;
+  std::string dtype;
+  int elementBits = 0;
+  SharedInstruction storeInstruction = SharedInstruction::Vector;
+  SharedInstruction loadInstruction = SharedInstruction::Vector;
+};
+
+/// One line of a CASES file: {"id", "origin"?, "src": L, "dst": L, "shared": L, "dtype",
+/// "store"?: "vector"|"matrix"|"matrix_trans", "load"?: ...} with L in llcheck's layout JSON.
+[[nodiscard]] Result<OracleCase> caseFromJson(const nlohmann::json& j);
+
+/// What the runner needs for one side.
+struct SideTables {
+  SharedInstruction instruction = SharedInstruction::Vector;
+  int vectorLog2 = 0, matrices = 0, instructions = 0, slotsPerInstruction = 0;
+  std::vector<int> slots, rows;
+};
+
+struct PlannedCase {
+  OracleCase input;
+  AccessCount storePrediction, loadPrediction;
+  std::string storeName, loadName;
+  // Runner tables.
+  int offsetBits = 0, laneBits = 0, warpBits = 0, srcRegBits = 0, dstRegBits = 0, indexBits = 0;
+  std::vector<uint64_t> srcCols, srcOffs, dstCols, dstOffs;
+  SideTables store, load;
+  std::vector<int> dup;
+};
+
+/// The prediction and the tables, or an Error saying why the case cannot run (layouts that do
+/// not fit one another, more registers or shared memory than the runner holds, a matrix kind
+/// the layouts do not divide, a model without those instructions).
+[[nodiscard]] Result<PlannedCase> planCase(const OracleCase& c, const SharedMemoryModel& model);
+
+/// The runner's input for all cases (format: gpu_oracle/README.md, "Runner input").
+void writeRunnerInput(std::ostream& out, const std::vector<PlannedCase>& cases);
+
+/// ncu --csv output: for each profiled launch in order, metric name -> value.
+[[nodiscard]] Result<std::vector<std::map<std::string, double>>>
+parseNcuCsv(const std::string& text);
+
+/// The counters the oracle reads (ncu --metrics).
+[[nodiscard]] const std::vector<std::string>& oracleMetrics();
+
+/// One measured side: {"wavefronts", "bank_conflicts", "instructions"}.
+struct Measured {
+  uint64_t wavefronts = 0, bankConflicts = 0, instructions = 0;
+};
+[[nodiscard]] Measured measuredStore(const std::map<std::string, double>& counters);
+[[nodiscard]] Measured measuredLoad(const std::map<std::string, double>& counters);
+
+/// The results entry of one case (the design doc's `llcheck oracle` schema).
+[[nodiscard]] nlohmann::json resultJson(const PlannedCase& c, const std::string& verdict,
+                                        const Measured& store, const Measured& load);
+
+} // namespace llcheck::oracle
