@@ -16,6 +16,7 @@ struct OracleOptions {
   std::string runner;
   std::string ncu = "ncu";
   bool noCounters = false;
+  std::string workDir;
 };
 
 CLI::App* addOracleCommand(CLI::App& app, OracleOptions& options);

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -147,6 +148,44 @@ TEST(Oracle, EveryCommittedCasesTablesMoveEveryElementOnTheCpu) {
     EXPECT_TRUE(names.count(want)) << want;
 }
 
+TEST(Oracle, CommittedGpuResultsAgreeWithTodaysPredictions) {
+  // corpus/oracle/results.json: what `llcheck oracle` measured on an H100. Today's model must
+  // predict every counter it measured (exactly, or within the counter's noise of a few extra
+  // wavefronts); a model change the hardware disagrees with fails here, without a GPU.
+  std::ifstream in(kSource + "/corpus/oracle/results.json");
+  ASSERT_TRUE(in) << "corpus/oracle/results.json";
+  nlohmann::json results = nlohmann::json::parse(in);
+  std::map<std::string, PlannedCase> planned;
+  for (PlannedCase& p : committedCases())
+    planned.emplace(p.input.id, std::move(p));
+  int exact = 0, noise = 0;
+  for (const nlohmann::json& r : results["cases"]) {
+    std::string id = r["id"];
+    ASSERT_TRUE(planned.count(id)) << id << " is not in cases.jsonl";
+    const PlannedCase& p = planned.at(id);
+    EXPECT_TRUE(r["correct"].get<bool>()) << id << ": the GPU did not deliver the data";
+    auto measured = [&](const char* side) {
+      const nlohmann::json& m = r["measured"][side];
+      return Measured{m["wavefronts"], m["bank_conflicts"], m["instructions"]};
+    };
+    Agreement a = std::max(agreement(p.storePrediction, measured("store")),
+                           agreement(p.loadPrediction, measured("load")));
+    EXPECT_NE(a, Agreement::Mismatch)
+        << id << " (" << p.input.origin << "): predicted store " << p.storePrediction.wavefronts
+        << " / " << p.storePrediction.instructions << " instructions, load "
+        << p.loadPrediction.wavefronts << " / " << p.loadPrediction.instructions << "; measured "
+        << r["measured"].dump();
+    exact += a == Agreement::Exact;
+    noise += a == Agreement::Noise;
+  }
+  EXPECT_GE(results["cases"].size(), 1000u);
+  // The noise is rare; were it common, the model would be wrong, not the counter.
+  EXPECT_LT(noise, static_cast<int>(results["cases"].size()) / 20);
+  std::cout << "GPU oracle results (" << results["gpu"].get<std::string>() << ", "
+            << results["date"].get<std::string>() << "): " << exact << " exact, " << noise
+            << " within the counter's noise, of " << results["cases"].size() << "\n";
+}
+
 TEST(Oracle, AFlippedOffsetBitIsCaught) {
   // Mutations: one bit of one lane's column of SHARED^-1 ∘ DST flipped, as a wrong model of
   // where DST's data lies would; the emulation must notice every one. (A register column
@@ -178,7 +217,8 @@ TEST(Oracle, ReadsNcuCsv) {
       "\"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
       "\"0\",\"1\",\"oracle_measured\",\"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum\","
       "\"\",\"1,024\"\n"
-      "\"0\",\"1\",\"oracle_measured\",\"smsp__inst_executed_op_shared_st.sum\",\"inst\",\"32\"\n"
+      "\"0\",\"1\",\"oracle_measured\",\"smsp__sass_inst_executed_op_shared_st.sum\",\"inst\","
+      "\"32\"\n"
       "\"1\",\"1\",\"oracle_measured\",\"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum\","
       "\"\",\"8\"\n";
   auto rows = parseNcuCsv(csv);

@@ -16,3 +16,14 @@ config.substitutions.append(
     ("%expect-exit", config.python + " " + os.path.join(config.test_source_root, "expect_exit.py")))
 config.substitutions.append(("%python", config.python))
 config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", "")])
+
+# `llcheck oracle` runs only where an NVIDIA GPU and the CUDA runner are: the feature "gpu".
+import shutil
+import subprocess
+config.oracle_runner = os.path.join(os.path.dirname(config.llcheck_bin), "..", "gpu_oracle",
+                                    "llcheck_oracle_runner")
+config.substitutions.append(("%oracle-runner", config.oracle_runner))
+config.substitutions.append(("%oracle-cases", os.path.join(config.source_root, "corpus", "oracle")))
+if shutil.which("nvidia-smi") and os.path.exists(config.oracle_runner):
+    if subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0:
+        config.available_features.add("gpu")

@@ -91,7 +91,18 @@ struct Measured {
 [[nodiscard]] Measured measuredStore(const std::map<std::string, double>& counters);
 [[nodiscard]] Measured measuredLoad(const std::map<std::string, double>& counters);
 
-/// The results entry of one case (the design doc's `llcheck oracle` schema).
+/// How a measured side compares with its prediction. The H100's wavefront counter sometimes
+/// reports a few wavefronts more than the accesses need (1 to 4 seen), on heavily conflicted or
+/// sub-word accesses, and not the same cases from one run to the next (gpu_oracle/README.md):
+/// that is `Noise`, kept apart from `Exact` and reported, never folded into it. Anything else
+/// that differs (instructions, fewer wavefronts, more than 4 more) is a `Mismatch`.
+enum class Agreement { Exact, Noise, Mismatch };
+inline constexpr uint64_t kNoiseWavefronts = 4;
+[[nodiscard]] Agreement agreement(const AccessCount& predicted, const Measured& measured);
+[[nodiscard]] const char* agreementName(Agreement a);
+
+/// The results entry of one case (the design doc's `llcheck oracle` schema, plus "agreement":
+/// exact / noise / mismatch, and "match": both sides exact).
 [[nodiscard]] nlohmann::json resultJson(const PlannedCase& c, const std::string& verdict,
                                         const Measured& store, const Measured& load);
 
