@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 60
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 
-.PHONY: all setup configure build run test test-sanitize bench fuzz format format-check clean
+.PHONY: all setup configure build run test test-sanitize bench fuzz format format-check clean hip-check
 
 all: build
 
@@ -66,6 +66,15 @@ $(FUZZ_BUILD)/build.ninja: | setup
 fuzz: setup $(FUZZ_BUILD)/build.ninja
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	bash scripts/run-fuzzers.sh $(FUZZ_BUILD)/fuzz $(FUZZ_SECONDS)
+
+# The GPU oracle's kernel source must build for AMD too: compile it with Debian's hipcc (ROCm
+# 5.2's clang-15) for the targets that ROCm supports, compile-only (no AMD GPU here).
+HIP_ARCHS ?= gfx90a gfx940
+hip-check:
+	@command -v hipcc >/dev/null || bash scripts/setup.sh --hip
+	hipcc -std=c++17 $(addprefix --offload-arch=,$(HIP_ARCHS)) -Wall -Werror -x hip \
+	  -c gpu_oracle/runner/oracle_runner.cu -o $(BUILD)/oracle_runner_hip.o
+	@echo "hip-check: gpu_oracle/runner/oracle_runner.cu compiles for $(HIP_ARCHS)"
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cpp')

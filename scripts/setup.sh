@@ -9,6 +9,11 @@ packages=(
   nlohmann-json3-dev libcli11-dev libfmt-dev llvm-14-tools clang-format
 )
 
+# --hip: Debian's hipcc too (only `make hip-check` needs it).
+if [[ "${1:-}" == "--hip" ]]; then
+  packages+=(hipcc)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)

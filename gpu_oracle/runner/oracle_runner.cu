@@ -76,9 +76,11 @@ __device__ uint64_t apply(const uint64_t* cols, int regBits, int laneBits, uint6
   return v;
 }
 
+#if !LLCHECK_HIP
 __device__ unsigned sharedAddress(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
+#endif
 
 /// One access of `bytes` (1 to 16) at byte address `addr` of shared memory, with the exact
 /// instruction width (PTX on NVIDIA, a typed access under HIP).
@@ -248,7 +250,7 @@ __device__ void matrixAccess(bool store, bool trans, int matrices, unsigned char
 #else
   // Not reached: the host refuses matrix cases where the device lacks the instructions.
   (void)store, (void)trans, (void)matrices, (void)rowStart, (void)w;
-  __trap();
+  __builtin_trap();
 #endif
 }
 
@@ -462,11 +464,13 @@ uint64_t applyHost(const std::vector<uint64_t>& cols, int regBits, int laneBits,
 
 template <class T> void launch(bool measured, const Params& p, int threads, std::size_t smemBytes) {
   if (measured) {
-    CHECK(gpuFuncSetAttribute(oracle_measured<T>, gpuFuncAttributeMaxDynamicSharedMemorySize,
+    CHECK(gpuFuncSetAttribute(reinterpret_cast<const void*>(oracle_measured<T>),
+                              gpuFuncAttributeMaxDynamicSharedMemorySize,
                               static_cast<int>(smemBytes)));
     oracle_measured<T><<<1, threads, smemBytes>>>(p);
   } else {
-    CHECK(gpuFuncSetAttribute(oracle_check<T>, gpuFuncAttributeMaxDynamicSharedMemorySize,
+    CHECK(gpuFuncSetAttribute(reinterpret_cast<const void*>(oracle_check<T>),
+                              gpuFuncAttributeMaxDynamicSharedMemorySize,
                               static_cast<int>(smemBytes)));
     oracle_check<T><<<1, threads, smemBytes>>>(p);
   }
