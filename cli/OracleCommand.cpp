@@ -252,7 +252,7 @@ int runOracle(const OracleOptions& o, std::string& errorMessage) {
     results["cases"].push_back(std::move(r));
   }
   std::ofstream out(o.out);
-  out << results.dump(1) << "\n";
+  out << results.dump() << "\n";
   if (!out) {
     errorMessage = o.out + ": cannot write the results";
     return 2;

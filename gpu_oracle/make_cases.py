@@ -6,8 +6,10 @@ Sources, each case's "origin" says which:
   corpus (corpus/ttgir/<triton>/cuda-*): for a conversion, llcheck's optimal plan (its shared
   layout and instructions); for local_* ops, the compiler's own shared layout with the register
   layout stored and loaded back, and with ldmatrix where it divides;
-- sweep: blocked, nvidia_mma and dot-operand layouts (4 warps) paired on 64x64 and 32x128 in
-  8-, 16- and 32-bit types, with llcheck's optimal plan;
+- sweep: blocked and nvidia_mma layouts (4 warps) paired on 64x64 and 32x128 in 8-, 16-, 32-
+  and 64-bit types, with llcheck's optimal plan;
+- sweep-shuffle: blocked layouts whose warps own the same rows, paired: warp shuffles;
+- shuffle: the conversions above that llcheck plans as warp shuffles, with their schedule;
 - poor: for the conversions above, deliberately poor shared layouts (unswizzled row-major and
   column-major, small-vector swizzles), so that bank conflicts of every degree from 1 to 32 run;
 - seed: the seeds' worked examples in corpus/layouts.
@@ -81,6 +83,9 @@ def conversion_cases(ll, tmp, origin, src, dst, dtype, shape, poor=True):
     """llcheck's optimal plan for SRC -> DST, and the same pair through poor shared layouts."""
     s, d = write_pair(tmp, src, dst)
     plan = ll.json("convert", s, d, "--dtype", dtype)
+    if plan is not None and plan.get("kind") == "warp_shuffle":
+        return [{"origin": origin + ":shuffle", "kind": "warp_shuffle", "src": src, "dst": dst,
+                 "dtype": dtype}]
     if plan is None or plan.get("kind") != "shared_memory":
         return []
     cases = [{"origin": origin + ":optimal", "src": src, "dst": dst, "shared": plan["shared"],
@@ -147,10 +152,43 @@ SWEEP_LAYOUTS = {
 }
 
 
+def shuffle_layouts():
+    """Blocked layouts whose 4 warps each own the same 16 rows of a 64x64 tensor, split between
+    registers and lanes in every way: conversions among them stay inside each warp."""
+    out = {}
+    for spt0, tpw0 in ((1, 16), (2, 8), (4, 4), (8, 2), (16, 1)):
+        for spt1 in (1, 2, 4):
+            tpw1 = 32 // tpw0
+            if spt1 * tpw1 > 64:
+                continue
+            for order in ((1, 0), (0, 1)):
+                name = f"s{spt0}x{spt1}-t{tpw0}x{tpw1}-o{order[0]}"
+                out[name] = (f"#ttg.blocked<{{sizePerThread = [{spt0}, {spt1}], threadsPerWarp = "
+                             f"[{tpw0}, {tpw1}], warpsPerCTA = [4, 1], order = [{order[0]}, "
+                             f"{order[1]}]}}>")
+    return out
+
+
+def shuffle_cases(ll, tmp):
+    """Warp-shuffle conversions: every pair of shuffle_layouts() that llcheck plans as shuffles,
+    in 8- to 64-bit elements."""
+    out = []
+    layouts = {n: ll.layout(a, [64, 64]) for n, a in shuffle_layouts().items()}
+    names = sorted(n for n, l in layouts.items() if l is not None)
+    for i, a in enumerate(names):
+        for b in names[i + 1::3]:  # a third of the pairs: enough kinds, fewer cases
+            for dtype in ("i8", "f16", "f32", "f64"):
+                origin = f"sweep-shuffle:{a}->{b}:64x64:{dtype}"
+                out += [c for c in conversion_cases(ll, tmp, origin, layouts[a], layouts[b], dtype,
+                                                    [64, 64], poor=False)
+                        if c.get("kind") == "warp_shuffle"]
+    return out
+
+
 def sweep_cases(ll, tmp):
     out = []
     for shape in ([64, 64], [32, 128]):
-        for dtype in ("f16", "f32", "i8"):
+        for dtype in ("f16", "f32", "i8", "f64"):
             built = {n: ll.layout(a, shape) for n, a in SWEEP_LAYOUTS.items()}
             built = {n: l for n, l in built.items() if l is not None}
             for a in built:
@@ -158,7 +196,7 @@ def sweep_cases(ll, tmp):
                     if a == b:
                         continue
                     origin = f"sweep:{a}->{b}:{shape[0]}x{shape[1]}:{dtype}"
-                    poor = shape == [64, 64] and dtype != "i8"
+                    poor = shape == [64, 64] and dtype in ("f16", "f32")
                     out += conversion_cases(ll, tmp, origin, built[a], built[b], dtype, shape,
                                             poor=poor)
     return out
@@ -191,7 +229,8 @@ def main():
     files = sorted(glob.glob(os.path.join(REPO, "corpus", "ttgir", args.triton, "cuda-*",
                                           "*.ttgir")))
     with tempfile.TemporaryDirectory() as tmp:
-        cases = ttgir_cases(ll, tmp, files) + seed_cases(ll, tmp) + sweep_cases(ll, tmp)
+        cases = (ttgir_cases(ll, tmp, files) + seed_cases(ll, tmp) + sweep_cases(ll, tmp) +
+                 shuffle_cases(ll, tmp))
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as f:
         for i, c in enumerate(cases):

@@ -25,6 +25,7 @@
 #define gpuDriverGetVersion hipDriverGetVersion
 #define gpuDeviceProp hipDeviceProp_t
 #define gpuGetDeviceProperties hipGetDeviceProperties
+#define gpuShflSync(mask, value, lane) __shfl((value), (lane))
 #else
 #include <cuda_runtime.h>
 #define LLCHECK_HIP 0
@@ -46,4 +47,5 @@
 #define gpuDriverGetVersion cudaDriverGetVersion
 #define gpuDeviceProp cudaDeviceProp
 #define gpuGetDeviceProperties cudaGetDeviceProperties
+#define gpuShflSync(mask, value, lane) __shfl_sync((mask), (value), (lane))
 #endif

@@ -59,6 +59,10 @@ struct Params {
   Side store, load;
   const int* dup; ///< [dst register] -> the loaded register it copies (itself when loaded)
   uint64_t* out;  ///< [thread][dst register]
+  // Warp-shuffle cases (`shuffle` true): the schedule, see Oracle.h's ShuffleTables.
+  bool shuffle;
+  int rounds, vectorElements, shufflesPerVector;
+  const int *start, *pool;
 };
 
 __device__ uint64_t apply(const uint64_t* cols, int regBits, int laneBits, uint64_t reg,
@@ -326,7 +330,48 @@ __device__ void access(const Params& p, const Side& s, bool store, const uint64_
   }
 }
 
+/// A warp-shuffle conversion, round by round: each lane offers its vector, reads the lane its
+/// schedule names, and writes what it read to every DST register that wants it.
+template <class T> __device__ void runShuffle(const Params& p) {
+  uint64_t lane = threadIdx.x & ((1u << p.laneBits) - 1);
+  uint64_t warp = threadIdx.x >> p.laneBits;
+  T src[kMaxRegs], dst[kMaxRegs];
+  int srcRegs = 1 << p.srcRegBits, dstRegs = 1 << p.dstRegBits;
+  for (int r = 0; r < srcRegs; ++r)
+    src[r] = static_cast<T>(apply(p.srcCols, p.srcRegBits, p.laneBits, static_cast<uint64_t>(r),
+                                  lane, warp) >>
+                            p.digitShift);
+  for (int q = 0; q < p.rounds; ++q) {
+    const int* e = p.pool + p.start[(static_cast<int>(warp) * p.rounds + q) * 32 + static_cast<int>(lane)];
+    int from = e[0];
+    const int* send = e + 1;
+    T vals[16];
+    uint32_t words[4] = {0, 0, 0, 0}, got[4] = {0, 0, 0, 0};
+    for (int k = 0; k < p.vectorElements; ++k)
+      vals[k] = send[0] >= 0 ? src[send[k]] : T(0);
+    pack(vals, p.vectorElements, words);
+    for (int s = 0; s < p.shufflesPerVector; ++s)
+      got[s] = gpuShflSync(0xffffffffu, words[s], from < 0 ? static_cast<int>(lane) : from);
+    if (from < 0)
+      continue;
+    unpack(got, p.vectorElements, vals);
+    const int* recv = send + p.vectorElements;
+    for (int k = 0; k < p.vectorElements; ++k) {
+      int count = *recv++;
+      for (int c = 0; c < count; ++c)
+        dst[recv[c]] = vals[k];
+      recv += count;
+    }
+  }
+  for (int r = 0; r < dstRegs; ++r)
+    p.out[static_cast<uint64_t>(threadIdx.x) * dstRegs + r] = static_cast<uint64_t>(dst[r]);
+}
+
 template <class T> __device__ void run(const Params& p) {
+  if (p.shuffle) {
+    runShuffle<T>(p);
+    return;
+  }
   extern __shared__ __align__(16) unsigned char smem[];
   uint64_t lane = threadIdx.x & ((1u << p.laneBits) - 1);
   uint64_t warp = threadIdx.x >> p.laneBits;
@@ -366,11 +411,14 @@ struct HostSide {
 
 struct HostCase {
   std::string id;
+  int kind = 0; ///< 0 shared memory, 1 warp shuffles
   int elemBytes = 0, offsetBits = 0, laneBits = 0, warpBits = 0, srcRegBits = 0, dstRegBits = 0;
   int indexBits = 0;
   std::vector<uint64_t> srcCols, srcOffs, dstCols, dstOffs;
   HostSide store, load;
   std::vector<int> dup;
+  int rounds = 0, vectorElements = 0, shufflesPerVector = 0;
+  std::vector<int> start, pool;
 };
 
 [[noreturn]] void bad(const std::string& what) {
@@ -414,7 +462,7 @@ std::vector<HostCase> readCases(std::istream& in) {
   for (int c = 0; c < count; ++c) {
     HostCase k;
     expect(in, "case");
-    if (!(in >> k.id >> k.elemBytes >> k.offsetBits >> k.laneBits >> k.warpBits >> k.srcRegBits >>
+    if (!(in >> k.id >> k.kind >> k.elemBytes >> k.offsetBits >> k.laneBits >> k.warpBits >> k.srcRegBits >>
           k.dstRegBits >> k.indexBits))
       bad("truncated case header");
     if (k.srcRegBits > 8 || k.dstRegBits > 8 || k.laneBits != 5 || k.warpBits > 5 ||
@@ -428,10 +476,26 @@ std::vector<HostCase> readCases(std::istream& in) {
     expect(in, "dst");
     readN(in, k.dstCols, dstN, "dst");
     readN(in, k.dstOffs, dstN, "dst");
-    k.store = readSide(in, "store");
-    k.load = readSide(in, "load");
-    expect(in, "dup");
-    readN(in, k.dup, std::size_t{1} << k.dstRegBits, "dup");
+    if (k.kind == 1) {
+      expect(in, "shuffle");
+      std::size_t starts = 0, pool = 0;
+      if (!(in >> k.rounds >> k.vectorElements >> k.shufflesPerVector >> starts))
+        bad("truncated shuffle plan");
+      if (k.rounds < 1 || k.rounds > 4096 || k.vectorElements < 1 || k.vectorElements > 16 ||
+          k.shufflesPerVector < 1 || k.shufflesPerVector > 4 ||
+          starts != (std::size_t{32} << k.warpBits) * static_cast<std::size_t>(k.rounds))
+        bad("case " + k.id + ": shuffle plan out of range");
+      readN(in, k.start, starts, "shuffle starts");
+      if (!(in >> pool) || pool > (std::size_t{1} << 28))
+        bad("truncated shuffle pool");
+      readN(in, k.pool, pool, "shuffle pool");
+      k.dup.assign(std::size_t{1} << k.dstRegBits, 0);
+    } else {
+      k.store = readSide(in, "store");
+      k.load = readSide(in, "load");
+      expect(in, "dup");
+      readN(in, k.dup, std::size_t{1} << k.dstRegBits, "dup");
+    }
     cases.push_back(std::move(k));
   }
   return cases;
@@ -505,6 +569,12 @@ std::string runCase(const HostCase& k) {
   p.store = side(k.store);
   p.load = side(k.load);
   p.dup = upload(k.dup, owned);
+  p.shuffle = k.kind == 1;
+  p.rounds = k.rounds;
+  p.vectorElements = k.vectorElements;
+  p.shufflesPerVector = k.shufflesPerVector;
+  p.start = upload(k.start, owned);
+  p.pool = upload(k.pool, owned);
   int threads = 1 << (k.laneBits + k.warpBits);
   std::size_t outCount = static_cast<std::size_t>(threads) << k.dstRegBits;
   p.out = static_cast<uint64_t*>(nullptr);

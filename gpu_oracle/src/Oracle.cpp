@@ -5,6 +5,7 @@
 #include "llcheck/core/Subspace.h"
 #include "llcheck/core/conversion/ConversionPlan.h"
 #include "llcheck/core/conversion/Ldmatrix.h"
+#include "llcheck/core/conversion/WarpShuffle.h"
 
 #include <algorithm>
 #include <bit>
@@ -121,6 +122,74 @@ Result<SideTables> sideTables(const OffsetMap& map, const LinearLayout& reg,
   return t;
 }
 
+/// The parts of a plan both kinds share: the threads, and SRC's and DST's element columns.
+Result<bool> fillLayouts(PlannedCase& p, const LinearLayout& src, const LinearLayout& dst) {
+  p.laneBits = 5;
+  p.warpBits = src.getInDimSizeLog2(dims::kWarp);
+  p.srcRegBits = src.getInDimSizeLog2(dims::kRegister);
+  p.dstRegBits = dst.getInDimSizeLog2(dims::kRegister);
+  p.indexBits = src.getTotalOutDimSizeLog2();
+  if (p.srcRegBits > kMaxRegisterBits || p.dstRegBits > kMaxRegisterBits)
+    return makeError("more than 256 registers per thread: the runner holds at most 256");
+  if (p.warpBits > 5)
+    return makeError("more than 32 warps in a CTA");
+  if (src.getInDimSize(dims::kBlock) != 1)
+    return makeError("the runner runs one CTA: layouts over several CTAs are not measured yet");
+  p.srcCols =
+      concat(columns(src, dims::kRegister), columns(src, dims::kLane), columns(src, dims::kWarp));
+  p.dstCols =
+      concat(columns(dst, dims::kRegister), columns(dst, dims::kLane), columns(dst, dims::kWarp));
+  return true;
+}
+
+/// A warp-shuffle case: the schedule of WarpShuffle.h, lane by lane and round by round.
+Result<PlannedCase> planShuffleCase(PlannedCase p, const LinearLayout& src,
+                                    const LinearLayout& dst) {
+  if (auto f = fillLayouts(p, src, dst); !f.ok())
+    return f.error();
+  auto plan = planWarpShuffles(src, dst, p.input.elementBits);
+  if (!plan.ok())
+    return plan.error();
+  if (!plan->scheduled)
+    return makeError("the shuffle plan is too large to schedule lane by lane");
+  ShuffleTables& t = p.shuffle;
+  t.rounds = static_cast<int>(plan->rounds);
+  t.vectorElements = static_cast<int>(plan->vectorElements);
+  t.shufflesPerVector = plan->shufflesPerVector;
+  if (t.vectorElements * p.input.elementBits > 32 * t.shufflesPerVector || t.rounds > 4096)
+    return makeError("internal: a shuffled vector wider than its shfl instructions");
+  uint64_t warps = uint64_t{1} << p.warpBits;
+  auto rounds = static_cast<uint64_t>(t.rounds);
+  t.start.assign(warps * rounds * 32, -1);
+  for (const WarpSchedule& schedule : plan->schedules)
+    for (uint64_t w : schedule.warps) {
+      if (w >= warps)
+        return makeError("internal: a schedule for a warp past the CTA");
+      for (uint64_t q = 0; q < rounds; ++q) {
+        const ShuffleRound& round = schedule.rounds[q];
+        for (std::size_t lane = 0; lane < 32; ++lane) {
+          t.start[(w * rounds + q) * 32 + lane] = static_cast<int>(t.pool.size());
+          t.pool.push_back(round.from[lane]);
+          const std::vector<int>& send = round.send[lane];
+          for (std::size_t k = 0; k < static_cast<std::size_t>(t.vectorElements); ++k)
+            t.pool.push_back(send.empty() ? -1 : send[k]);
+          for (std::size_t k = 0; k < static_cast<std::size_t>(t.vectorElements); ++k) {
+            std::vector<int> regs;
+            if (round.from[lane] >= 0)
+              regs = round.recv[lane][k];
+            t.pool.push_back(static_cast<int>(regs.size()));
+            t.pool.insert(t.pool.end(), regs.begin(), regs.end());
+          }
+        }
+      }
+    }
+  if (std::count(t.start.begin(), t.start.end(), -1) != 0)
+    return makeError("internal: a warp without a shuffle schedule");
+  p.predictedShuffles = warps * plan->rounds * static_cast<uint64_t>(plan->shufflesPerVector);
+  p.storeName = p.loadName = "none";
+  return p;
+}
+
 } // namespace
 
 Result<OracleCase> caseFromJson(const nlohmann::json& j) {
@@ -149,8 +218,17 @@ Result<OracleCase> caseFromJson(const nlohmann::json& j) {
   if (!bits.ok())
     return bits.error().within("case " + c.id);
   c.elementBits = *bits;
+  std::string kind = "shared_memory";
+  if (auto r = text("kind", false, kind); !r.ok())
+    return r.error().within("case " + c.id);
+  if (kind != "shared_memory" && kind != "warp_shuffle")
+    return makeError("case " + c.id + ": \"kind\" must be shared_memory or warp_shuffle, not '" +
+                     kind.substr(0, 32) + "'");
+  c.warpShuffle = kind == "warp_shuffle";
   for (auto [key, into] : std::vector<std::pair<const char*, LinearLayout*>>{
            {"src", &c.src}, {"dst", &c.dst}, {"shared", &c.shared}}) {
+    if (c.warpShuffle && std::string(key) == "shared")
+      continue;
     if (!j.contains(key))
       return makeError(std::string("case ") + c.id + ": missing \"" + key + "\"");
     auto l = layoutFromJson(j[key]);
@@ -184,28 +262,19 @@ Result<PlannedCase> planCase(const OracleCase& c, const SharedMemoryModel& model
   const LinearLayout &src = plan->src, &dst = plan->dst;
   PlannedCase p;
   p.input = c;
+  if (c.warpShuffle)
+    return planShuffleCase(std::move(p), src, dst);
   auto srcMap = offsetMap(src, c.shared, {}, model);
   if (!srcMap.ok())
     return srcMap.error().within("SRC");
   auto dstMap = offsetMap(dst, c.shared, {}, model);
   if (!dstMap.ok())
     return dstMap.error().within("DST");
-  p.laneBits = 5;
-  p.warpBits = src.getInDimSizeLog2(dims::kWarp);
-  p.srcRegBits = src.getInDimSizeLog2(dims::kRegister);
-  p.dstRegBits = dst.getInDimSizeLog2(dims::kRegister);
+  if (auto f = fillLayouts(p, src, dst); !f.ok())
+    return f.error();
   p.offsetBits = srcMap->offsetBits;
-  p.indexBits = src.getTotalOutDimSizeLog2();
-  if (p.srcRegBits > kMaxRegisterBits || p.dstRegBits > kMaxRegisterBits)
-    return makeError("more than 256 registers per thread: the runner holds at most 256");
   if ((uint64_t{1} << p.offsetBits) * static_cast<uint64_t>(c.elementBits / 8) > kMaxSharedBytes)
     return makeError("the shared layout needs more than 128 KiB: the runner uses one CTA");
-  if (p.warpBits > 5)
-    return makeError("more than 32 warps in a CTA");
-  p.srcCols =
-      concat(columns(src, dims::kRegister), columns(src, dims::kLane), columns(src, dims::kWarp));
-  p.dstCols =
-      concat(columns(dst, dims::kRegister), columns(dst, dims::kLane), columns(dst, dims::kWarp));
   p.srcOffs = concat(srcMap->registers, srcMap->lanes, srcMap->warps);
   p.dstOffs = concat(dstMap->registers, dstMap->lanes, dstMap->warps);
   uint64_t warps = uint64_t{1} << p.warpBits;
@@ -250,13 +319,27 @@ void writeRunnerInput(std::ostream& out, const std::vector<PlannedCase>& cases) 
   };
   out << "llcheck-oracle-runner 1 " << cases.size() << '\n';
   for (const PlannedCase& c : cases) {
-    out << "case " << c.input.id << ' ' << c.input.elementBits / 8 << ' ' << c.offsetBits << ' '
-        << c.laneBits << ' ' << c.warpBits << ' ' << c.srcRegBits << ' ' << c.dstRegBits << ' '
-        << c.indexBits << '\n';
+    bool shuffle = c.input.warpShuffle;
+    out << "case " << c.input.id << ' ' << (shuffle ? 1 : 0) << ' ' << c.input.elementBits / 8
+        << ' ' << c.offsetBits << ' ' << c.laneBits << ' ' << c.warpBits << ' ' << c.srcRegBits
+        << ' ' << c.dstRegBits << ' ' << c.indexBits << '\n';
+    // A shuffle has no shared-memory offsets: zeros keep the format one shape.
+    auto offsets = [&](const std::vector<uint64_t>& cols, const std::vector<uint64_t>& offs) {
+      return shuffle ? std::vector<uint64_t>(cols.size(), 0) : offs;
+    };
     out << "src";
-    list(concat(c.srcCols, c.srcOffs));
+    list(concat(c.srcCols, offsets(c.srcCols, c.srcOffs)));
     out << "dst";
-    list(concat(c.dstCols, c.dstOffs));
+    list(concat(c.dstCols, offsets(c.dstCols, c.dstOffs)));
+    if (shuffle) {
+      const ShuffleTables& t = c.shuffle;
+      out << "shuffle " << t.rounds << ' ' << t.vectorElements << ' ' << t.shufflesPerVector << ' '
+          << t.start.size();
+      list(t.start);
+      out << t.pool.size();
+      list(t.pool);
+      continue;
+    }
     side("store", c.store);
     side("load", c.load);
     out << "dup";
@@ -408,7 +491,12 @@ nlohmann::json resultJson(const PlannedCase& c, const std::string& verdict,
         {"load", predicted(c.loadPrediction, c.loadName)}}},
       {"measured", {{"store", measured(storeMeasured)}, {"load", measured(loadMeasured)}}},
       {"match", store == Agreement::Exact && load == Agreement::Exact},
-      {"agreement", agreementName(std::max(store, load))}};
+      {"agreement", agreementName(std::max(store, load))},
+      {"kind", c.input.warpShuffle ? "warp_shuffle" : "shared_memory"}};
+  if (c.input.warpShuffle) {
+    j["shared"] = nullptr;
+    j["predicted"]["shuffles"] = c.predictedShuffles;
+  }
   if (verdict != "correct")
     j["error"] = verdict;
   return j;

@@ -38,6 +38,9 @@ namespace llcheck::oracle {
 
 struct OracleCase {
   std::string id;
+  /// Through shared memory (SHARED is then required) or by warp shuffles (the plan of
+  /// WarpShuffle.h, no shared memory).
+  bool warpShuffle = false;
   /// Where the case comes from: "ttgir:<file>:<line>", "sweep", "seed", ...
   std::string origin;
   LinearLayout src, dst, shared;
@@ -47,7 +50,8 @@ struct OracleCase {
   SharedInstruction loadInstruction = SharedInstruction::Vector;
 };
 
-/// One line of a CASES file: {"id", "origin"?, "src": L, "dst": L, "shared": L, "dtype",
+/// One line of a CASES file: {"id", "origin"?, "kind"?: "shared_memory" (default) |
+/// "warp_shuffle", "src": L, "dst": L, "shared": L (shared_memory only), "dtype",
 /// "store"?: "vector"|"matrix"|"matrix_trans", "load"?: ...} with L in llcheck's layout JSON.
 [[nodiscard]] Result<OracleCase> caseFromJson(const nlohmann::json& j);
 
@@ -58,8 +62,19 @@ struct SideTables {
   std::vector<int> slots, rows;
 };
 
+/// A warp-shuffle plan as the runner reads it: per (warp, round, lane) an entry of `pool` at
+/// `start[(warp * rounds + round) * 32 + lane]`: the lane read (-1: none), the SRC registers
+/// sent (vectorElements of them, -1 when the lane offers nothing), then per received element
+/// the number of DST registers it is written to and those registers.
+struct ShuffleTables {
+  int rounds = 0, vectorElements = 0, shufflesPerVector = 0;
+  std::vector<int> start, pool;
+};
+
 struct PlannedCase {
   OracleCase input;
+  ShuffleTables shuffle;          ///< warp_shuffle cases
+  uint64_t predictedShuffles = 0; ///< shfl instructions per CTA (every warp, every round)
   AccessCount storePrediction, loadPrediction;
   std::string storeName, loadName;
   // Runner tables.
