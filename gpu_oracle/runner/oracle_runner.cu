@@ -65,7 +65,8 @@ struct Params {
   const int *start, *pool;
 };
 
-__device__ uint64_t apply(const uint64_t* cols, int regBits, int laneBits, uint64_t reg,
+/// The XOR of the columns the bits of (register, lane, warp) select: a layout applied.
+__host__ __device__ uint64_t apply(const uint64_t* cols, int regBits, int laneBits, uint64_t reg,
                           uint64_t lane, uint64_t warp) {
   uint64_t v = 0;
   for (int b = 0; b < regBits; ++b)
@@ -511,21 +512,6 @@ template <class V> V* upload(const std::vector<V>& v, std::vector<void*>& owned)
   return static_cast<V*>(d);
 }
 
-uint64_t applyHost(const std::vector<uint64_t>& cols, int regBits, int laneBits, uint64_t reg,
-                   uint64_t lane, uint64_t warp) {
-  uint64_t v = 0;
-  for (int b = 0; b < regBits; ++b)
-    if ((reg >> b) & 1)
-      v ^= cols[b];
-  for (int b = 0; b < laneBits; ++b)
-    if ((lane >> b) & 1)
-      v ^= cols[regBits + b];
-  for (int b = 0; warp >> b; ++b)
-    if ((warp >> b) & 1)
-      v ^= cols[regBits + laneBits + b];
-  return v;
-}
-
 template <class T> void launch(bool measured, const Params& p, int threads, std::size_t smemBytes) {
   if (measured) {
     CHECK(gpuFuncSetAttribute(reinterpret_cast<const void*>(oracle_measured<T>),
@@ -613,7 +599,7 @@ std::string runCase(const HostCase& k) {
         uint64_t lane = static_cast<uint64_t>(t) & ((1u << k.laneBits) - 1);
         uint64_t warp = static_cast<uint64_t>(t) >> k.laneBits;
         uint64_t want =
-            (applyHost(k.dstCols, k.dstRegBits, k.laneBits, r, lane, warp) >> p.digitShift) & mask;
+            (apply(k.dstCols.data(), k.dstRegBits, k.laneBits, r, lane, warp) >> p.digitShift) & mask;
         uint64_t got = host[(static_cast<std::size_t>(t) << k.dstRegBits) + r];
         if (got != want) {
           std::ostringstream s;
