@@ -3,6 +3,7 @@
 // is violated or a check failed, 2 bad input or usage (one line on stderr), 3 internal error.
 #include "Batch.h"
 #include "ConversionCommands.h"
+#include "FuzzCommand.h"
 #include "TtgirOutput.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
@@ -440,13 +441,15 @@ int run(int argc, char** argv) {
   gatherCmd->add_option("--format", gatherOpts.format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
 
+  cli::FuzzCommand fuzzCmd(app);
+
   // CLI11 reports an unknown first word only as "A subcommand is required"; name it.
-  const std::vector<std::string> commands = {"layout",  "verify",         "batch",
-                                             "convert", "bank-conflicts", "gather"};
+  const std::vector<std::string> commands = {"layout",         "verify", "batch", "convert",
+                                             "bank-conflicts", "gather", "fuzz"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(commands.begin(), commands.end(), std::string(argv[1])) == commands.end()) {
     printError("unknown command '" + std::string(argv[1]).substr(0, 64) +
-               "' (commands: layout, verify, batch, convert, bank-conflicts, gather; run "
+               "' (commands: layout, verify, batch, convert, bank-conflicts, gather, fuzz; run "
                "'llcheck --help')");
     return kExitBadInput;
   }
@@ -483,6 +486,13 @@ int run(int argc, char** argv) {
     std::string message;
     int status =
         cli::runGather(*loaded, gatherAxis, gatherOpts.format == "json", std::cout, message);
+    if (!message.empty())
+      printError(message);
+    return status;
+  }
+  if (fuzzCmd.parsed()) {
+    std::string message;
+    int status = fuzzCmd.run(std::cout, message);
     if (!message.empty())
       printError(message);
     return status;
