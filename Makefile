@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 60
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 
-.PHONY: all setup configure build run test test-sanitize bench fuzz format format-check clean
+.PHONY: all setup configure build run test test-sanitize bench fuzz fuzz-parsers fuzz-laws format format-check clean
 
 all: build
 
@@ -66,6 +66,13 @@ $(FUZZ_BUILD)/build.ninja: | setup
 fuzz: setup $(FUZZ_BUILD)/build.ninja
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	bash scripts/run-fuzzers.sh $(FUZZ_BUILD)/fuzz $(FUZZ_SECONDS)
+
+fuzz-parsers: fuzz
+
+# The law suite (fuzz/laws), time-boxed; failing cases are shrunk and saved in corpus/regressions/.
+FUZZ_LAWS_SECONDS ?= 60
+fuzz-laws: build
+	$(BUILD)/cli/llcheck fuzz --time $(FUZZ_LAWS_SECONDS) $(FUZZ_LAWS_ARGS)
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cpp')

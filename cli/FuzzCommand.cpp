@@ -37,9 +37,8 @@ FuzzCommand::FuzzCommand(CLI::App& app) {
       "fuzz", "Check the laws of the layout algebra, the encodings, conversion planning and the "
               "formats on random cases (RapidCheck): time-boxed, reproducible from --seed, "
               "sharded; failures are shrunk and saved under corpus/regressions/");
-  cmd_->add_option("--time", seconds_, "Stop after SEC seconds (default 60; 0: only --cases)")
-      ->type_name("SEC")
-      ->check(CLI::Range(0.0, 1e7));
+  cmd_->add_option("--time", time_, "Stop after SEC seconds (default 60; 0: only --cases)")
+      ->type_name("SEC");
   seedOpt_ = cmd_->add_option("--seed", seed_,
                               "The seed every case derives from (default: a fresh one, printed)")
                  ->type_name("N");
@@ -101,11 +100,17 @@ int FuzzCommand::run(std::ostream& out, std::string& errorMessage) {
   }
 
   FuzzOptions options;
-  options.seconds = seconds_;
+  char* end = nullptr;
+  double seconds = std::strtod(time_.c_str(), &end);
+  if (time_.empty() || end != time_.c_str() + time_.size() || !(seconds >= 0) || seconds > 1e7) {
+    errorMessage = "--time: '" + time_.substr(0, 40) + "' is not a number of seconds >= 0";
+    return 2;
+  }
+  options.seconds = seconds;
   options.maxCases = cases_;
   options.only = laws_;
   options.regressionsDir = regressions_;
-  if (seconds_ == 0 && cases_ == 0) {
+  if (seconds == 0 && cases_ == 0) {
     errorMessage = "--time 0 needs --cases N (otherwise the run never ends)";
     return 2;
   }

@@ -21,7 +21,7 @@ public:
 
 private:
   CLI::App* cmd_ = nullptr;
-  double seconds_ = 60;
+  std::string time_ = "60";
   uint64_t seed_ = 0;
   uint64_t cases_ = 0;
   std::string shard_, junit_, format_ = "text", replay_, regressions_ = "corpus/regressions";
