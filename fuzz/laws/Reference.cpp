@@ -28,9 +28,16 @@ std::vector<uint64_t> RefLayout::eval(const std::vector<uint64_t>& x) const {
 }
 
 std::vector<uint64_t> RefLayout::table() const {
-  std::vector<uint64_t> t(numInputs_);
-  for (uint64_t f = 0; f < numInputs_; ++f)
-    t[f] = flattenOut(eval(unflattenIn(f)));
+  // Input f's bits are its dims' bits side by side (power-of-two sizes), and each output dim
+  // XORs on its own, so f's flattened output is the XOR of its bits' flattened images: each
+  // entry is one XOR from the entry without its lowest bit.
+  std::vector<uint64_t> images;
+  for (const DimBases& d : bases_)
+    for (const std::vector<uint64_t>& b : d.bases)
+      images.push_back(flattenOut(b));
+  std::vector<uint64_t> t(numInputs_, 0);
+  for (uint64_t f = 1; f < numInputs_; ++f)
+    t[f] = t[f & (f - 1)] ^ images[static_cast<std::size_t>(std::countr_zero(f))];
   return t;
 }
 
