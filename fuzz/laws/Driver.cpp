@@ -303,7 +303,7 @@ std::string describeFailure(const Failure& f, const Law* law) {
   out << "  shrunk case:\n";
   for (std::size_t i = 0; i < f.shrunk.layouts.size(); ++i) {
     std::string s = f.shrunk.layouts[i].toString();
-    out << "    layout " << i << ":" << (s.empty() ? " (empty layout)\n" : "");
+    out << "    layout " << i << ":" << (s.empty() ? " (empty layout)" : "") << "\n";
     std::istringstream ls(s);
     for (std::string line; std::getline(ls, line);)
       if (!line.empty())

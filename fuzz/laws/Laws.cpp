@@ -102,29 +102,83 @@ Verdict sameFlatTable(const LinearLayout& a, const LinearLayout& b, const std::s
   return {};
 }
 
+/// Moves a flat index over `from` to the flat index of the same named point over `to` (the same
+/// names in another order, each at least as large in `to`; dims of size 1 may be missing).
+class Reindex {
+public:
+  static std::optional<Reindex> between(const std::vector<DimSize>& from,
+                                        const std::vector<DimSize>& to) {
+    Reindex r;
+    for (const DimSize& d : from) {
+      uint64_t stride = 1, found = 0;
+      for (const DimSize& e : to) {
+        if (e.name == d.name)
+          found = e.size;
+        else if (found == 0)
+          stride *= e.size;
+      }
+      // A value below d's size keeps its place in a larger dim of `to` (compose allows it).
+      if (found == 0 ? d.size > 1 : found < d.size)
+        return std::nullopt;
+      r.parts_.emplace_back(d.size, found ? stride : 0);
+    }
+    return r;
+  }
+  uint64_t operator()(uint64_t f) const {
+    uint64_t g = 0;
+    for (auto [size, stride] : parts_) {
+      g += (f % size) * stride;
+      f /= size;
+    }
+    return g;
+  }
+
+private:
+  std::vector<std::pair<uint64_t, uint64_t>> parts_; // per `from` dim: size, stride in `to`
+};
+
 /// Both layouts map every named input point to the same named output point (dims in any
 /// order, the same names and sizes).
 Verdict sameByName(const LinearLayout& a, const LinearLayout& b, const std::string& what) {
   RefLayout ra(a), rb(b);
-  LAW_REQUIRE(ra.numInputs() == rb.numInputs(), what + ": input sizes differ");
-  for (uint64_t f = 0; f < ra.numInputs(); ++f) {
-    std::vector<uint64_t> x = ra.unflattenIn(f);
-    std::vector<uint64_t> ya = ra.eval(x), yb = rb.eval(byName(rb, ra.ins(), x));
-    LAW_REQUIRE(outByName(ra, rb.outs(), yb) == ya,
-                what + ": input " + vecStr(x) + " -> " + vecStr(ya) + " vs " + vecStr(yb));
-  }
+  auto in = Reindex::between(ra.ins(), rb.ins());
+  auto out = Reindex::between(rb.outs(), ra.outs());
+  LAW_REQUIRE(in && out && ra.numInputs() == rb.numInputs(), what + ": the dims differ");
+  std::vector<uint64_t> ta = ra.table(), tb = rb.table();
+  for (uint64_t f = 0; f < ta.size(); ++f)
+    LAW_REQUIRE((*out)(tb[(*in)(f)]) == ta[f], what + ": input " + vecStr(ra.unflattenIn(f)) +
+                                                   " -> " + vecStr(ra.unflattenOut(ta[f])) +
+                                                   " vs " + vecStr(rb.unflattenOut(tb[(*in)(f)])));
   return {};
 }
 
+/// Every input maps to the output point of the same names and values.
 Verdict isIdentityMap(const LinearLayout& l, const std::string& what) {
   RefLayout r(l);
-  for (uint64_t f = 0; f < r.numInputs(); ++f) {
-    std::vector<uint64_t> x = r.unflattenIn(f);
-    std::vector<uint64_t> y = r.eval(x);
-    LAW_REQUIRE(outByName(r, r.outs(), y) == y && byName(r, r.ins(), x) == x, what);
-    for (const DimSize& o : r.outs())
-      LAW_REQUIRE(RefLayout::valueOf(r.outs(), y, o.name) == RefLayout::valueOf(r.ins(), x, o.name),
-                  what + ": input " + vecStr(x) + " -> " + vecStr(y) + " in" + str(l));
+  auto same = Reindex::between(r.outs(), r.ins());
+  LAW_REQUIRE(same && r.numInputs() == r.numOutputs(), what + ": the dims differ" + str(l));
+  std::vector<uint64_t> t = r.table();
+  for (uint64_t f = 0; f < t.size(); ++f)
+    LAW_REQUIRE((*same)(t[f]) == f, what + ": input " + vecStr(r.unflattenIn(f)) + " -> " +
+                                        vecStr(r.unflattenOut(t[f])) + " in" + str(l));
+  return {};
+}
+
+/// b(c(x)) = a(x) for every x: a and c have the same input dims, c's outputs are b's inputs and
+/// b's outputs are a's (names and sizes; any order).
+Verdict composesTo(const LinearLayout& b, const LinearLayout& c, const LinearLayout& a,
+                   const std::string& what) {
+  RefLayout ra(a), rb(b), rc(c);
+  auto aToC = Reindex::between(ra.ins(), rc.ins()), cToB = Reindex::between(rc.outs(), rb.ins()),
+       bToA = Reindex::between(rb.outs(), ra.outs());
+  LAW_REQUIRE(aToC && cToB && bToA && ra.numInputs() == rc.numInputs(),
+              what + ": the dims do not line up");
+  std::vector<uint64_t> ta = ra.table(), tb = rb.table(), tc = rc.table();
+  for (uint64_t f = 0; f < ta.size(); ++f) {
+    uint64_t got = (*bToA)(tb[(*cToB)(tc[(*aToC)(f)])]);
+    LAW_REQUIRE(got == ta[f], what + ": x = " + vecStr(ra.unflattenIn(f)) + ": " +
+                                  vecStr(ra.unflattenOut(ta[f])) + " vs " +
+                                  vecStr(ra.unflattenOut(got)));
   }
   return {};
 }
@@ -292,16 +346,8 @@ std::vector<Law> makeLaws() {
       [](const Case& c) -> Verdict {
         const LinearLayout &a = c.layouts.at(0), &b = c.layouts.at(1);
         LAW_TRY(ba, a.compose(b), "A.compose(B)");
-        RefLayout ra(a), rb(b), rba(*ba);
-        for (uint64_t f = 0; f < ra.numInputs(); ++f) {
-          std::vector<uint64_t> x = ra.unflattenIn(f);
-          std::vector<uint64_t> ax = ra.eval(x);
-          std::vector<uint64_t> want = rb.eval(byName(rb, ra.outs(), ax));
-          std::vector<uint64_t> got = rba.eval(byName(rba, ra.ins(), x));
-          LAW_REQUIRE(outByName(rb, rba.outs(), got) == want, "x = " + vecStr(x) +
-                                                                  ": B(A(x)) = " + vecStr(want) +
-                                                                  ", (B ∘ A)(x) = " + vecStr(got));
-        }
+        if (auto v = composesTo(b, a, *ba, "B(A(x)) vs (B ∘ A)(x)"))
+          return *v + "\nB ∘ A =" + str(*ba);
         return {};
       });
 
@@ -451,12 +497,14 @@ std::vector<Law> makeLaws() {
         const LinearLayout& l = c.layouts.at(0);
         LAW_TRY(inv, l.invert(), "invert");
         RefLayout r(l), ri(*inv);
-        for (uint64_t f = 0; f < r.numInputs(); ++f) {
-          std::vector<uint64_t> x = r.unflattenIn(f);
-          std::vector<uint64_t> back = ri.eval(byName(ri, r.outs(), r.eval(x)));
-          LAW_REQUIRE(outByName(ri, r.ins(), x) == back,
-                      "x = " + vecStr(x) + ", L^-1(L(x)) = " + vecStr(back));
-        }
+        auto toInv = Reindex::between(r.outs(), ri.ins()),
+             back = Reindex::between(ri.outs(), r.ins());
+        LAW_REQUIRE(toInv && back, "L^-1 has other dims than L" + str(*inv));
+        std::vector<uint64_t> t = r.table(), ti = ri.table();
+        for (uint64_t f = 0; f < t.size(); ++f)
+          LAW_REQUIRE((*back)(ti[(*toInv)(t[f])]) == f,
+                      "x = " + vecStr(r.unflattenIn(f)) +
+                          ", L^-1(L(x)) = " + vecStr(ri.unflattenOut(ti[(*toInv)(t[f])])));
         LAW_TRY(id, l.compose(*inv), "L.compose(L^-1)");
         LAW_REQUIRE(*id == identityOn(l.getInDims()), "L^-1 ∘ L =" + str(*id));
         return {};
@@ -497,13 +545,15 @@ std::vector<Law> makeLaws() {
         const LinearLayout& l = c.layouts.at(0);
         LAW_TRY(p, l.pseudoinvert(), "pseudoinvert");
         RefLayout r(l), rp(*p);
-        for (uint64_t f = 0; f < rp.numInputs(); ++f) {
-          std::vector<uint64_t> y = rp.unflattenIn(f);
-          std::vector<uint64_t> x = rp.eval(y);
-          std::vector<uint64_t> back = r.eval(byName(r, rp.outs(), x));
-          LAW_REQUIRE(outByName(r, rp.ins(), y) == back,
-                      "y = " + vecStr(y) + ", R(y) = " + vecStr(x) + ", L(R(y)) = " + vecStr(back));
-        }
+        auto toL = Reindex::between(rp.outs(), r.ins()),
+             back = Reindex::between(r.outs(), rp.ins());
+        LAW_REQUIRE(toL && back, "R has other dims than L^-1 would" + str(*p));
+        std::vector<uint64_t> t = r.table(), tp = rp.table();
+        for (uint64_t f = 0; f < tp.size(); ++f)
+          LAW_REQUIRE((*back)(t[(*toL)(tp[f])]) == f,
+                      "y = " + vecStr(rp.unflattenIn(f)) +
+                          ", R(y) = " + vecStr(rp.unflattenOut(tp[f])) +
+                          ", L(R(y)) = " + vecStr(r.unflattenOut(t[(*toL)(tp[f])])));
         return {};
       });
 
@@ -541,15 +591,8 @@ std::vector<Law> makeLaws() {
       [](const Case& c) -> Verdict {
         const LinearLayout &a = c.layouts.at(0), &b = c.layouts.at(1);
         LAW_TRY(cc, a.invertAndCompose(b), "A.invertAndCompose(B)");
-        RefLayout ra(a), rb(b), rc(*cc);
-        for (uint64_t f = 0; f < ra.numInputs(); ++f) {
-          std::vector<uint64_t> x = ra.unflattenIn(f);
-          std::vector<uint64_t> cx = rc.eval(byName(rc, ra.ins(), x));
-          std::vector<uint64_t> bcx = rb.eval(byName(rb, rc.outs(), cx));
-          LAW_REQUIRE(outByName(rb, ra.outs(), ra.eval(x)) == bcx,
-                      "x = " + vecStr(x) + ": A(x) = " + vecStr(ra.eval(x)) +
-                          ", B(C(x)) = " + vecStr(bcx) + "\nC =" + str(*cc));
-        }
+        if (auto v = composesTo(b, *cc, a, "A(x) vs B(C(x))"))
+          return *v + "\nC =" + str(*cc);
         return {};
       });
 
@@ -1186,15 +1229,8 @@ std::vector<Law> makeLaws() {
       genConversionPair(), [](const Case& c) -> Verdict {
         const LinearLayout &src = c.layouts.at(0), &dst = c.layouts.at(1);
         LAW_TRY(plan, planConversion(src, dst), "planConversion");
-        RefLayout rs(plan->src), rd(plan->dst), rc(plan->conversion);
-        for (uint64_t f = 0; f < rs.numInputs(); ++f) {
-          std::vector<uint64_t> x = rs.unflattenIn(f);
-          std::vector<uint64_t> cx = rc.eval(byName(rc, rs.ins(), x));
-          std::vector<uint64_t> dcx = rd.eval(byName(rd, rc.outs(), cx));
-          LAW_REQUIRE(outByName(rd, rs.outs(), rs.eval(x)) == dcx,
-                      "x = " + vecStr(x) + ": SRC(x) = " + vecStr(rs.eval(x)) +
-                          ", DST(C(x)) = " + vecStr(dcx));
-        }
+        if (auto v = composesTo(plan->dst, plan->conversion, plan->src, "SRC(x) vs DST(C(x))"))
+          return v;
         LAW_REQUIRE((plan->kind == ConversionKind::NoOp) == (src == dst),
                     std::string("kind ") + conversionKindName(plan->kind) +
                         (src == dst ? " for equal layouts" : " for different layouts"));
