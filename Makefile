@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 60
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 
-.PHONY: all setup configure build run test test-sanitize bench fuzz fuzz-parsers fuzz-laws format format-check clean
+.PHONY: all setup configure build run test test-sanitize bench fuzz fuzz-parsers fuzz-laws nightly format format-check clean
 
 all: build
 
@@ -73,6 +73,12 @@ fuzz-parsers: fuzz
 FUZZ_LAWS_SECONDS ?= 60
 fuzz-laws: build
 	$(BUILD)/cli/llcheck fuzz --time $(FUZZ_LAWS_SECONDS) $(FUZZ_LAWS_ARGS)
+
+# The nightly run (.github/workflows/nightly.yml): longer, with a JUnit report; NIGHTLY_ARGS
+# takes --shard I/N and --seed N.
+NIGHTLY_SECONDS ?= 3600
+nightly: build
+	$(BUILD)/cli/llcheck fuzz --time $(NIGHTLY_SECONDS) --junit $(BUILD)/fuzz-junit.xml $(NIGHTLY_ARGS)
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cpp')
