@@ -321,6 +321,75 @@ std::vector<Law> makeLaws() {
         return {};
       });
 
+  // ---- Wide layouts: the packing at 64 bits, checked at sample points ----
+
+  // Layouts of up to 60 input and output bits (no dim may exceed 2^63), and sample inputs from
+  // params[0]; the whole table is out of reach, so these check the points the samples reach.
+  auto wide = [](Kind kind) {
+    return fromDraws([kind]() {
+      Case c;
+      c.layouts.push_back(drawLayout(kind, static_cast<Names>(pick(0, 2)), 60));
+      c.params.push_back(pick(0, 4095));
+      return c;
+    });
+  };
+  auto samples = [](const RefLayout& r, int64_t seed) {
+    std::vector<uint64_t> xs = {0, r.numInputs() - 1};
+    uint64_t z = static_cast<uint64_t>(seed);
+    for (int k = 0; k < 30; ++k) {
+      z += 0x9e3779b97f4a7c15ull;
+      uint64_t v = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      v = (v ^ (v >> 27)) * 0x94d049bb133111ebull;
+      xs.push_back((v ^ (v >> 31)) % r.numInputs());
+    }
+    return xs;
+  };
+
+  add("apply.wide_layouts",
+      "applyFlat and apply equal the XOR of the bases on layouts of up to 60 bits (sample points)",
+      wide(Kind::Any), [samples](const Case& c) -> Verdict {
+        const LinearLayout& l = c.layouts.at(0);
+        RefLayout r(l);
+        for (uint64_t f : samples(r, c.params.at(0))) {
+          std::vector<uint64_t> x = r.unflattenIn(f), y = r.eval(x);
+          LAW_REQUIRE(l.applyFlat(f) == r.flattenOut(y),
+                      "applyFlat(" + std::to_string(f) + ") = " + std::to_string(l.applyFlat(f)) +
+                          ", the bases give " + vecStr(y));
+          Point p;
+          for (std::size_t d = 0; d < x.size(); ++d)
+            p.emplace_back(r.ins()[d].name, x[d]);
+          LAW_TRY(got, l.apply(p), "apply");
+          std::vector<uint64_t> yv;
+          for (const auto& [name, v] : *got)
+            yv.push_back(v);
+          LAW_REQUIRE(yv == y,
+                      "apply" + vecStr(x) + " = " + vecStr(yv) + ", the bases give " + vecStr(y));
+        }
+        return {};
+      });
+
+  add("invert.wide_layouts",
+      "L^-1(L(x)) = x and L(L^-1(y)) = y on invertible layouts of up to 60 bits (sample points)",
+      wide(Kind::Invertible), [samples](const Case& c) -> Verdict {
+        const LinearLayout& l = c.layouts.at(0);
+        LAW_TRY(inv, l.invert(), "invert");
+        RefLayout r(l), ri(*inv);
+        auto toInv = Reindex::between(r.outs(), ri.ins());
+        auto back = Reindex::between(ri.outs(), r.ins());
+        LAW_REQUIRE(toInv && back, "L^-1 has other dims than L" + str(*inv));
+        for (uint64_t f : samples(r, c.params.at(0))) {
+          uint64_t y = r.flattenOut(r.eval(r.unflattenIn(f)));
+          uint64_t x = (*back)(ri.flattenOut(ri.eval(ri.unflattenIn((*toInv)(y)))));
+          LAW_REQUIRE(x == f, "x = " + vecStr(r.unflattenIn(f)) +
+                                  ", L^-1(L(x)) = " + vecStr(r.unflattenIn(x)));
+          uint64_t g = (*toInv)(f % r.numOutputs()); // an output of L, as an input of L^-1
+          uint64_t z = (*back)(ri.flattenOut(ri.eval(ri.unflattenIn(g))));
+          uint64_t again = (*toInv)(r.flattenOut(r.eval(r.unflattenIn(z))));
+          LAW_REQUIRE(again == g, "L(L^-1(y)) != y for y = " + vecStr(ri.unflattenIn(g)));
+        }
+        return {};
+      });
+
   // ---- compose ----
 
   // A : in -> dim*, B : dim* (at least A's sizes) -> out*, C : out* -> z*.
