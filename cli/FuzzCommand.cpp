@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <random>
+#include <sstream>
 
 namespace llcheck::cli {
 
@@ -85,9 +86,12 @@ int FuzzCommand::run(std::ostream& out, std::string& errorMessage) {
                          {"law", r.law},
                          {"ok", !r.verdict},
                          {"failure", r.verdict ? nlohmann::json(*r.verdict) : nullptr}});
-      else if (r.verdict)
-        out << "FAILED " << r.file << " (" << r.law << ")\n  | " << *r.verdict << "\n";
-      else
+      else if (r.verdict) {
+        out << "FAILED " << r.file << " (" << r.law << ")\n";
+        std::istringstream lines(*r.verdict);
+        for (std::string line; std::getline(lines, line);)
+          out << "  | " << line << "\n";
+      } else
         out << "ok     " << r.file << " (" << r.law << ")\n";
     }
     if (json)
