@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 60
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 
-.PHONY: all setup configure build run test test-sanitize bench fuzz format format-check clean hip-check
+.PHONY: all setup configure build run test test-sanitize bench fuzz fuzz-parsers fuzz-laws nightly format format-check clean hip-check
 
 all: build
 
@@ -75,6 +75,19 @@ hip-check:
 	hipcc -std=c++17 $(addprefix --offload-arch=,$(HIP_ARCHS)) -Wall -Werror -x hip \
 	  -c gpu_oracle/runner/oracle_runner.cu -o $(BUILD)/oracle_runner_hip.o
 	@echo "hip-check: gpu_oracle/runner/oracle_runner.cu compiles for $(HIP_ARCHS)"
+
+fuzz-parsers: fuzz
+
+# The law suite (fuzz/laws), time-boxed; failing cases are shrunk and saved in corpus/regressions/.
+FUZZ_LAWS_SECONDS ?= 60
+fuzz-laws: build
+	$(BUILD)/cli/llcheck fuzz --time $(FUZZ_LAWS_SECONDS) $(FUZZ_LAWS_ARGS)
+
+# The nightly run (.github/workflows/nightly.yml): longer, with a JUnit report; NIGHTLY_ARGS
+# takes --shard I/N and --seed N.
+NIGHTLY_SECONDS ?= 3600
+nightly: build
+	$(BUILD)/cli/llcheck fuzz --time $(NIGHTLY_SECONDS) --junit $(BUILD)/fuzz-junit.xml $(NIGHTLY_ARGS)
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cpp')

@@ -3,6 +3,7 @@
 // is violated or a check failed, 2 bad input or usage (one line on stderr), 3 internal error.
 #include "Batch.h"
 #include "ConversionCommands.h"
+#include "FuzzCommand.h"
 #include "OracleCommand.h"
 #include "TtgirOutput.h"
 #include "llcheck/core/Formats.h"
@@ -443,15 +444,17 @@ int run(int argc, char** argv) {
 
   cli::OracleOptions oracleOpts;
   CLI::App* oracleCmd = cli::addOracleCommand(app, oracleOpts);
+  cli::FuzzCommand fuzzCmd(app);
 
   // CLI11 reports an unknown first word only as "A subcommand is required"; name it.
-  const std::vector<std::string> commands = {"layout",         "verify", "batch", "convert",
-                                             "bank-conflicts", "gather", "oracle"};
+  const std::vector<std::string> commands = {"layout",         "verify", "batch",  "convert",
+                                             "bank-conflicts", "gather", "oracle", "fuzz"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(commands.begin(), commands.end(), std::string(argv[1])) == commands.end()) {
-    printError("unknown command '" + std::string(argv[1]).substr(0, 64) +
-               "' (commands: layout, verify, batch, convert, bank-conflicts, gather, oracle; run "
-               "'llcheck --help')");
+    printError(
+        "unknown command '" + std::string(argv[1]).substr(0, 64) +
+        "' (commands: layout, verify, batch, convert, bank-conflicts, gather, oracle, fuzz; run "
+        "'llcheck --help')");
     return kExitBadInput;
   }
   try {
@@ -494,6 +497,13 @@ int run(int argc, char** argv) {
   if (*oracleCmd) {
     std::string message;
     int status = cli::runOracle(oracleOpts, message);
+    if (!message.empty())
+      printError(message);
+    return status;
+  }
+  if (fuzzCmd.parsed()) {
+    std::string message;
+    int status = fuzzCmd.run(std::cout, message);
     if (!message.empty())
       printError(message);
     return status;

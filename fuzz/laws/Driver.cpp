@@ -1,0 +1,396 @@
+#include "Driver.h"
+
+#include "llcheck/core/Formats.h"
+#include "llcheck/core/Spec.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace llcheck::fuzz {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// The RapidCheck seed of case `index` of `law`: a hash, so that cases of different laws and
+/// seeds are independent, and case i of a law is the same whatever else the run does.
+uint64_t caseSeed(uint64_t seed, const std::string& law, uint64_t index) {
+  uint64_t h = 1469598103934665603ull; // FNV-1a of the name
+  for (char ch : law)
+    h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+  uint64_t z = seed ^ h ^ (index * 0x9e3779b97f4a7c15ull);
+  // splitmix64's finaliser
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/// Shrinks stop after this many candidate checks: each is a whole law check, and a shrunk case
+/// is reached long before (the generators draw few integers).
+constexpr int kMaxShrinkChecks = 20000;
+
+struct Checked {
+  Verdict verdict;
+  Case value;
+};
+
+Checked generateAndCheck(const Law& law, const rc::Shrinkable<Case>& s) {
+  Checked c;
+  try {
+    c.value = s.value();
+  } catch (const std::exception& e) {
+    c.verdict = std::string("the generator threw: ") + e.what();
+    return c;
+  }
+  c.verdict = checkLaw(law, c.value);
+  return c;
+}
+
+Failure shrink(const Law& law, rc::Shrinkable<Case> failing, Checked first) {
+  Failure f;
+  f.law = law.name;
+  f.message = *first.verdict;
+  f.shrunk = std::move(first.value);
+  int checks = 0;
+  for (bool progressed = true; progressed && checks < kMaxShrinkChecks;) {
+    progressed = false;
+    rc::Seq<rc::Shrinkable<Case>> candidates = failing.shrinks();
+    while (auto next = candidates.next()) {
+      if (++checks >= kMaxShrinkChecks)
+        break;
+      Checked c = generateAndCheck(law, *next);
+      if (c.verdict) {
+        failing = std::move(*next);
+        f.message = *c.verdict;
+        f.shrunk = std::move(c.value);
+        ++f.shrinkSteps;
+        progressed = true;
+        break;
+      }
+    }
+  }
+  return f;
+}
+
+std::string fileNameFor(const Failure& f) {
+  std::string name =
+      f.law + "-seed" + std::to_string(f.seed) + "-case" + std::to_string(f.caseIndex) + ".json";
+  for (char& ch : name)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' || ch == '_'))
+      ch = '_';
+  return name;
+}
+
+std::string xmlEscape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '&':
+      out += "&amp;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    default:
+      out += ch;
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+Result<std::vector<const Law*>> selectLaws(const std::vector<Law>& registry,
+                                           const FuzzOptions& options) {
+  for (const std::string& name : options.only)
+    if (std::none_of(registry.begin(), registry.end(),
+                     [&](const Law& l) { return l.name == name; }))
+      return makeError("no law named '" + name.substr(0, 80) + "' (see 'llcheck fuzz --list')",
+                       "--law");
+  std::vector<const Law*> laws;
+  for (std::size_t i = 0; i < registry.size(); ++i) {
+    if (static_cast<int>(i % static_cast<std::size_t>(options.shardCount)) != options.shardIndex)
+      continue;
+    if (!options.only.empty() &&
+        std::find(options.only.begin(), options.only.end(), registry[i].name) == options.only.end())
+      continue;
+    laws.push_back(&registry[i]);
+  }
+  return laws;
+}
+
+FuzzReport runLaws(const std::vector<const Law*>& laws, const FuzzOptions& options) {
+  FuzzReport report;
+  report.seed = options.seed;
+  report.shardIndex = options.shardIndex;
+  report.shardCount = options.shardCount;
+  for (const Law* l : laws)
+    report.laws.push_back({l->name, 0, 0, 0});
+  auto start = Clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  auto lastProgress = start;
+  std::vector<bool> done(laws.size(), false);
+  // Round robin in short slices, so that a time box spreads evenly over the laws.
+  constexpr double kSliceSeconds = 0.02;
+  for (bool anyLeft = !laws.empty(); anyLeft;) {
+    anyLeft = false;
+    for (std::size_t i = 0; i < laws.size(); ++i) {
+      if (done[i])
+        continue;
+      if (options.seconds > 0 && elapsed() >= options.seconds)
+        break;
+      const Law& law = *laws[i];
+      LawResult& r = report.laws[i];
+      auto sliceStart = Clock::now();
+      do {
+        if (options.maxCases > 0 && r.cases >= options.maxCases) {
+          done[i] = true;
+          break;
+        }
+        uint64_t index = r.cases;
+        rc::Shrinkable<Case> s =
+            law.gen(rc::Random(caseSeed(options.seed, law.name, index)), rc::kNominalSize);
+        Checked c = generateAndCheck(law, s);
+        ++r.cases;
+        if (c.verdict) {
+          Failure f = shrink(law, std::move(s), std::move(c));
+          f.seed = options.seed;
+          f.caseIndex = index;
+          if (!options.regressionsDir.empty()) {
+            std::error_code ec;
+            std::filesystem::create_directories(options.regressionsDir, ec);
+            std::string path =
+                (std::filesystem::path(options.regressionsDir) / fileNameFor(f)).string();
+            std::ofstream out(path);
+            out << caseToJson(f, &law).dump(2) << "\n";
+            if (out)
+              f.savedTo = path;
+          }
+          ++r.failures;
+          report.failures.push_back(std::move(f));
+          done[i] = true;
+          break;
+        }
+      } while (std::chrono::duration<double>(Clock::now() - sliceStart).count() < kSliceSeconds);
+      r.seconds += std::chrono::duration<double>(Clock::now() - sliceStart).count();
+      anyLeft = anyLeft || !done[i];
+      if (options.progress && Clock::now() - lastProgress > std::chrono::milliseconds(250)) {
+        lastProgress = Clock::now();
+        uint64_t cases = 0;
+        for (const LawResult& x : report.laws)
+          cases += x.cases;
+        char line[160];
+        std::snprintf(line, sizeof line, "\r[%5.1fs] %llu cases, %zu failures, %-40.40s", elapsed(),
+                      static_cast<unsigned long long>(cases), report.failures.size(),
+                      law.name.c_str());
+        *options.progress << line << std::flush;
+      }
+    }
+    if (options.seconds > 0 && elapsed() >= options.seconds)
+      break;
+  }
+  if (options.progress)
+    *options.progress << "\r" << std::string(80, ' ') << "\r" << std::flush;
+  for (const LawResult& r : report.laws)
+    report.cases += r.cases;
+  report.seconds = elapsed();
+  return report;
+}
+
+nlohmann::json caseToJson(const Failure& f, const Law* law) {
+  nlohmann::json layouts = nlohmann::json::array();
+  for (const LinearLayout& l : f.shrunk.layouts)
+    layouts.push_back(toJson(l));
+  return {{"law", f.law},
+          {"statement", law ? law->statement : ""},
+          {"seed", f.seed},
+          {"case", f.caseIndex},
+          {"failure", f.message},
+          {"layouts", layouts},
+          {"params", f.shrunk.params}};
+}
+
+namespace {
+
+Result<ReplayResult> replayFile(const std::string& path, const std::vector<Law>& registry) {
+  auto text = readInputFile(path);
+  if (!text.ok())
+    return text.error();
+  auto j = parseJsonText(*text, path);
+  if (!j.ok())
+    return j.error();
+  if (!j->is_object() || !j->contains("law") || !(*j)["law"].is_string())
+    return makeError("not a regression case: no \"law\" name", path);
+  std::string name = (*j)["law"].get<std::string>();
+  auto law =
+      std::find_if(registry.begin(), registry.end(), [&](const Law& l) { return l.name == name; });
+  if (law == registry.end())
+    return makeError("no law named '" + name.substr(0, 80) + "'", path);
+  Case c;
+  if (j->contains("layouts")) {
+    const nlohmann::json& ls = (*j)["layouts"];
+    if (!ls.is_array())
+      return makeError("\"layouts\" is not a list", path);
+    for (std::size_t i = 0; i < ls.size(); ++i) {
+      auto l = layoutFromJson(ls[i]);
+      if (!l.ok())
+        return l.error().within(path + ": layouts[" + std::to_string(i) + "]");
+      c.layouts.push_back(*l);
+    }
+  }
+  if (j->contains("params")) {
+    const nlohmann::json& ps = (*j)["params"];
+    if (!ps.is_array())
+      return makeError("\"params\" is not a list", path);
+    for (const auto& p : ps) {
+      if (!p.is_number_integer())
+        return makeError("\"params\" holds a value that is not an integer", path);
+      c.params.push_back(p.get<int64_t>());
+    }
+  }
+  return ReplayResult{path, name, checkLaw(*law, c)};
+}
+
+} // namespace
+
+Result<std::vector<ReplayResult>> replay(const std::string& path,
+                                         const std::vector<Law>& registry) {
+  std::vector<ReplayResult> results;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(path, ec))
+      if (entry.path().extension() == ".json")
+        files.push_back(entry.path().string());
+    std::sort(files.begin(), files.end());
+    for (const std::string& f : files) {
+      auto r = replayFile(f, registry);
+      if (!r.ok())
+        return r.error();
+      results.push_back(*r);
+    }
+    return results;
+  }
+  if (!std::filesystem::exists(path, ec))
+    return results; // no regressions directory yet: nothing to replay
+  auto r = replayFile(path, registry);
+  if (!r.ok())
+    return r.error();
+  results.push_back(*r);
+  return results;
+}
+
+std::string describeFailure(const Failure& f, const Law* law) {
+  std::ostringstream out;
+  out << "FAILED " << f.law << " (seed " << f.seed << ", case " << f.caseIndex << ", shrunk in "
+      << f.shrinkSteps << " steps)\n";
+  if (law)
+    out << "  law: " << law->statement << "\n";
+  std::istringstream msg(f.message);
+  for (std::string line; std::getline(msg, line);)
+    out << "  | " << line << "\n";
+  out << "  shrunk case:\n";
+  for (std::size_t i = 0; i < f.shrunk.layouts.size(); ++i) {
+    std::string s = f.shrunk.layouts[i].toString();
+    out << "    layout " << i << ":" << (s.empty() ? " (empty layout)" : "") << "\n";
+    std::istringstream ls(s);
+    for (std::string line; std::getline(ls, line);)
+      if (!line.empty())
+        out << "      " << line << "\n";
+  }
+  if (!f.shrunk.params.empty()) {
+    out << "    params: [";
+    for (std::size_t i = 0; i < f.shrunk.params.size(); ++i)
+      out << (i ? ", " : "") << f.shrunk.params[i];
+    out << "]\n";
+  }
+  if (!f.savedTo.empty())
+    out << "  saved: " << f.savedTo << "\n  replay: llcheck fuzz --replay " << f.savedTo << "\n";
+  out << "  rerun: llcheck fuzz --seed " << f.seed << " --law " << f.law << " --cases "
+      << f.caseIndex + 1 << " --time 0\n";
+  return out.str();
+}
+
+nlohmann::json toJson(const FuzzReport& report) {
+  nlohmann::json laws = nlohmann::json::array();
+  uint64_t failures = 0;
+  for (const LawResult& r : report.laws) {
+    laws.push_back({{"name", r.name}, {"cases", r.cases}, {"failures", r.failures}});
+    failures += r.failures;
+  }
+  nlohmann::json failed = nlohmann::json::array();
+  for (const Failure& f : report.failures)
+    failed.push_back(
+        {{"law", f.law},
+         {"seed", f.seed},
+         {"case", f.caseIndex},
+         {"failure", f.message},
+         {"saved", f.savedTo.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.savedTo)}});
+  return {{"laws", laws},
+          {"cases", report.cases},
+          {"failures", failures},
+          {"seed", report.seed},
+          {"shard", std::to_string(report.shardIndex) + "/" + std::to_string(report.shardCount)},
+          {"failed", failed}};
+}
+
+std::string toJunit(const FuzzReport& report, const std::vector<Law>& registry) {
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"llcheck "
+         "fuzz\" tests=\""
+      << report.laws.size() << "\" failures=\"" << report.failures.size() << "\" time=\""
+      << report.seconds << "\">\n";
+  for (const LawResult& r : report.laws) {
+    out << "    <testcase classname=\"llcheck.fuzz\" name=\"" << xmlEscape(r.name) << "\" time=\""
+        << r.seconds << "\">\n";
+    out << "      <system-out>" << r.cases << " cases, seed " << report.seed << "</system-out>\n";
+    for (const Failure& f : report.failures)
+      if (f.law == r.name) {
+        const Law* law = nullptr;
+        for (const Law& l : registry)
+          if (l.name == f.law)
+            law = &l;
+        std::string first = f.message.substr(0, f.message.find('\n'));
+        out << "      <failure message=\"" << xmlEscape(first) << "\">"
+            << xmlEscape(describeFailure(f, law)) << "</failure>\n";
+      }
+    out << "    </testcase>\n";
+  }
+  out << "  </testsuite>\n</testsuites>\n";
+  return out.str();
+}
+
+std::string summaryText(const FuzzReport& report) {
+  std::size_t width = 4;
+  for (const LawResult& r : report.laws)
+    width = std::max(width, r.name.size());
+  std::ostringstream out;
+  auto pad = [&](const std::string& s) { return s + std::string(width + 2 - s.size(), ' '); };
+  out << pad("law") << "cases  failures\n";
+  uint64_t failures = 0;
+  for (const LawResult& r : report.laws) {
+    std::string cases = std::to_string(r.cases);
+    out << pad(r.name) << cases << std::string(cases.size() < 7 ? 7 - cases.size() : 1, ' ')
+        << r.failures << "\n";
+    failures += r.failures;
+  }
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.1f", report.seconds);
+  out << report.laws.size() << " laws, " << report.cases << " cases, " << failures
+      << " failures in " << secs << " s (seed " << report.seed << ", shard " << report.shardIndex
+      << "/" << report.shardCount << ")\n";
+  return out.str();
+}
+
+} // namespace llcheck::fuzz
