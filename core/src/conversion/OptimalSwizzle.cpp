@@ -98,6 +98,8 @@ struct CandidatePlan {
   SharedInstruction storeInstruction = SharedInstruction::Vector;
   SharedInstruction loadInstruction = SharedInstruction::Vector;
   std::vector<uint64_t> storePhase, loadPhase;
+  /// The access width (log2 elements) each side's phases were planned for (vector sides).
+  int storeVectorLog2 = 0, loadVectorLog2 = 0;
 };
 
 struct Built {
@@ -186,7 +188,7 @@ Result<Built> build(const Setup& s, const CandidatePlan& c) {
 /// What the bank model counts for one side with the instruction asked for. An ldmatrix /
 /// stmatrix that does not fit the layout is an Error (the candidate is then dropped).
 Result<SideAccess> evaluate(const Setup& s, const LinearLayout& shared, SharedAccessKind kind,
-                            SharedInstruction instruction) {
+                            SharedInstruction instruction, int plannedVectorLog2) {
   const LinearLayout& reg = s.layout(kind);
   const char* side = isStore(kind) ? "SRC" : "DST";
   SideAccess a;
@@ -195,10 +197,20 @@ Result<SideAccess> evaluate(const Setup& s, const LinearLayout& shared, SharedAc
     auto map = offsetMap(reg, shared, {}, *s.model);
     if (!map.ok())
       return map.error().within(side);
+    // The widest access the layout allows, or the width the construction planned when that is
+    // cheaper: a bank bit that happens to be a register widens the access, and a wider
+    // access has other phases (gfx942's ds_read_b128) the construction did not keep apart.
     auto count = predictSharedAccess(*map, *s.model, kind, {s.elementBits, -1});
     if (!count.ok())
       return count.error().within(side);
     a.count = *count;
+    if ((1 << plannedVectorLog2) * s.elementBits < a.count.vectorBits) {
+      auto planned = predictSharedAccess(*map, *s.model, kind, {s.elementBits, plannedVectorLog2});
+      if (!planned.ok())
+        return planned.error().within(side);
+      if (planned->wavefronts < a.count.wavefronts)
+        a.count = *planned;
+    }
     a.name = sharedInstructionName(*s.model, kind, instruction, a.count.vectorBits, 0);
     return a;
   }
@@ -343,7 +355,9 @@ std::vector<CandidatePlan> candidatePlans(const Setup& s, const SwizzleSearch& s
                       SharedInstruction::Vector,
                       SharedInstruction::Vector,
                       vectorPhase(s, Store, vecBytes),
-                      vectorPhase(s, Load, vecBytes)};
+                      vectorPhase(s, Load, vecBytes),
+                      static_cast<int>(vec.size()),
+                      static_cast<int>(vec.size())};
   plans.push_back(paper);
 
   // 2. One side's vector wider: its further registers that are the other side's phase lanes.
@@ -367,6 +381,7 @@ std::vector<CandidatePlan> candidatePlans(const Setup& s, const SwizzleSearch& s
         p.withinWordTarget = std::max(0, wordBits - static_cast<int>(p.lowBase.size()));
         int wideBytes = (1 << p.lowBase.size()) * s.elemBytes;
         (isStore(wide) ? p.storePhase : p.loadPhase) = vectorPhase(s, wide, wideBytes);
+        (isStore(wide) ? p.storeVectorLog2 : p.loadVectorLog2) = static_cast<int>(p.lowBase.size());
         plans.push_back(p);
       }
     }
@@ -394,7 +409,9 @@ std::vector<CandidatePlan> candidatePlans(const Setup& s, const SwizzleSearch& s
                      ? vectorPhase(s, kind, 16)
                      : matrixPhase(s, kind, i == SharedInstruction::MatrixTrans);
         };
-        plans.push_back({"16-byte tile", *tile, 0, st, ld, phase(Store, st), phase(Load, ld)});
+        int tileLog2 = static_cast<int>(tile->size());
+        plans.push_back({"16-byte tile", *tile, 0, st, ld, phase(Store, st), phase(Load, ld),
+                         tileLog2, tileLog2});
       }
   }
   return plans;
@@ -480,8 +497,10 @@ Result<OptimalSwizzle> optimalSwizzle(const LinearLayout& srcIn, const LinearLay
         return built.error();
       continue;
     }
-    auto store = evaluate(s, built->shared, SharedAccessKind::Store, p.storeInstruction);
-    auto load = evaluate(s, built->shared, SharedAccessKind::Load, p.loadInstruction);
+    auto store =
+        evaluate(s, built->shared, SharedAccessKind::Store, p.storeInstruction, p.storeVectorLog2);
+    auto load =
+        evaluate(s, built->shared, SharedAccessKind::Load, p.loadInstruction, p.loadVectorLog2);
     if (!store.ok() || !load.ok()) {
       if (required)
         return (!store.ok() ? store : load).error();
