@@ -1,0 +1,76 @@
+// What Z3 proves about a layout: each property of `llcheck verify`, stated over the layout's
+// bit-vector encoding (Encoding.h) and decided by Z3, independently of the algebra's rank
+// computations. A refutation carries a concrete counterexample in verify's JSON shape, re-checked
+// by applying the layout with the algebra before anyone sees it; one that the algebra does not
+// confirm is a bug in llcheck and throws LayoutError. A timeout or resource limit is Unknown and
+// never counts as a proof.
+//
+// This header does not include Z3, so the command line can link the prover without seeing it.
+#pragma once
+
+#include "llcheck/core/LinearLayout.h"
+#include "llcheck/core/Properties.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace llcheck::prover {
+
+/// Bounded so that `llcheck verify` always ends; generous, since the corpus needs milliseconds.
+inline constexpr unsigned kDefaultTimeoutMs = 10000;
+
+struct ProverOptions {
+  /// Per Z3 query (a property asks one to four).
+  unsigned timeoutMs = kDefaultTimeoutMs;
+  /// Z3's deterministic resource limit per query, 0 for none (tests force "unknown" with it).
+  unsigned rlimit = 0;
+  /// Surjectivity is also asked directly (exists y, forall x: L(x) != y) when the layout has
+  /// at most this many input plus output bits; the quantified query grows exponentially.
+  int maxDirectSurjectiveBits = 16;
+};
+
+enum class Outcome {
+  Proven,  ///< Z3 showed that no counterexample exists
+  Refuted, ///< Z3 found a counterexample, confirmed by the algebra
+  Unknown, ///< Z3 gave up within the limits; nothing is claimed
+  Error,   ///< Z3 failed, or contradicted the algebra's witness; nothing is claimed
+};
+[[nodiscard]] const char* outcomeName(Outcome o);
+
+struct ProofResult {
+  Outcome outcome = Outcome::Error;
+  /// Refuted: the counterexample, in the shape verify prints (see README, `llcheck verify`).
+  nlohmann::json counterexample;
+  /// Refuted: why, in one line. Unknown and Error: the reason (and the limit).
+  std::string detail;
+  /// Error only: Z3 contradicted the algebra (a bug in one of them), not a failure of Z3.
+  bool contradictsAlgebra = false;
+  double ms = 0; ///< wall time, encoding included
+  int queries = 0;
+  [[nodiscard]] nlohmann::json toJson() const;
+};
+
+/// exists x != y with L(x) = L(y) is unsat.
+[[nodiscard]] ProofResult proveInjective(const LinearLayout& l, const ProverOptions& o);
+/// For a surjective L (by the algebra): its right inverse R is checked as a witness for every
+/// output (exists y with L(R(y)) != y is unsat). Otherwise the algebra's smallest unreached
+/// output y0 is proven unreached (exists x with L(x) = y0 is unsat). Small layouts also get the
+/// direct quantified query; all answers must agree.
+[[nodiscard]] ProofResult proveSurjective(const LinearLayout& l, const ProverOptions& o);
+/// Injective and surjective.
+[[nodiscard]] ProofResult proveInvertible(const LinearLayout& l, const ProverOptions& o);
+/// Paper Def. 4.10: surjective, every column (the image of a one-hot input) has at most one
+/// non-zero bit, and no two columns are equal and non-zero.
+[[nodiscard]] ProofResult proveDistributed(const LinearLayout& l, const ProverOptions& o);
+/// Paper Def. 4.14: invertible, and every column has one or two non-zero bits.
+[[nodiscard]] ProofResult proveMemory(const LinearLayout& l, const ProverOptions& o);
+
+/// Adds Z3's verdicts to a report of core's verify(). Each property Z3 decided the same way as
+/// the algebra gets "z3" in `by`; a different answer is recorded in report.disagreements; an
+/// unknown (or a Z3 failure) sets the property's `unknown`, so it is never reported as holding
+/// and the report is not ok. Legality properties are proven only for the layout's own kind.
+void addProofs(VerifyReport& report, const ProverOptions& o);
+
+} // namespace llcheck::prover
