@@ -208,7 +208,7 @@ ProofResult unreachedWitness(Context& ctx, const LinearLayout& l, uint64_t y0,
   return notDecided(c);
 }
 
-/// exists y, forall x: L(x) != y. Only for small layouts: Z3 expands the quantifier.
+/// exists y, forall x: L(x) != y. Only for few output bits: Z3 instantiates x once per output.
 ProofResult directSurjective(Context& ctx, const LinearLayout& l, const XorBasis& basis,
                              const ProverOptions& o) {
   smt::Solver s(ctx, limitsOf(o), /*quantified=*/true);
@@ -245,7 +245,7 @@ ProofResult surjective(Context& ctx, const LinearLayout& l, const ProverOptions&
     witness = unreachedWitness(ctx, l, *missing, o);
   }
   witness.queries = 1;
-  if (l.getTotalInDimSizeLog2() + l.getTotalOutDimSizeLog2() > o.maxDirectSurjectiveBits)
+  if (o.maxDirectSurjectiveOutBits < 0 || l.getTotalOutDimSizeLog2() > o.maxDirectSurjectiveOutBits)
     return witness;
   ProofResult direct = directSurjective(ctx, l, basis, o);
   direct.queries = 1;

@@ -52,7 +52,7 @@ namespace {
 z3::solver makeSolver(z3::context& ctx, bool quantified) {
   // QF_BV selects Z3's bit-blasting solver, which suits XORs of gated constants; the quantified
   // query (direct surjectivity) needs the general solver.
-  return quantified ? z3::solver(ctx) : z3::solver(ctx, "QF_BV");
+  return quantified ? z3::solver(ctx, "BV") : z3::solver(ctx, "QF_BV");
 }
 } // namespace
 

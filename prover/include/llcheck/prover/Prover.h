@@ -27,8 +27,10 @@ struct ProverOptions {
   /// Z3's deterministic resource limit per query, 0 for none (tests force "unknown" with it).
   unsigned rlimit = 0;
   /// Surjectivity is also asked directly (exists y, forall x: L(x) != y) when the layout has
-  /// at most this many input plus output bits; the quantified query grows exponentially.
-  int maxDirectSurjectiveBits = 16;
+  /// at most this many output bits. Z3 answers it by model-based quantifier instantiation, one
+  /// output per round, so it needs 2^bits rounds: beyond ~9 bits it says "incomplete
+  /// quantifiers" (unknown), and the witness queries alone decide. Negative: never.
+  int maxDirectSurjectiveOutBits = 8;
 };
 
 enum class Outcome {
@@ -57,7 +59,7 @@ struct ProofResult {
 /// For a surjective L (by the algebra): its right inverse R is checked as a witness for every
 /// output (exists y with L(R(y)) != y is unsat). Otherwise the algebra's smallest unreached
 /// output y0 is proven unreached (exists x with L(x) = y0 is unsat). Small layouts also get the
-/// direct quantified query; all answers must agree.
+/// direct quantified query; both answers must agree.
 [[nodiscard]] ProofResult proveSurjective(const LinearLayout& l, const ProverOptions& o);
 /// Injective and surjective.
 [[nodiscard]] ProofResult proveInvertible(const LinearLayout& l, const ProverOptions& o);
