@@ -388,6 +388,42 @@ ProofResult memoryColumns(Context& ctx, const LinearLayout& l, const ProverOptio
   return r;
 }
 
+// ---- Conversion correctness ------------------------------------------------------------------
+
+ProofResult conversion(Context& ctx, const LinearLayout& src, const LinearLayout& dst,
+                       const LinearLayout& c, const ProverOptions& o) {
+  smt::Solver s(ctx, limitsOf(o));
+  Values x = smt::variables(ctx, src.inDims(), "x!");
+  // C reads the same x as src: the query relates the two layouts on one input.
+  Values moved = smt::apply(ctx, c, x);
+  CheckResult r = s.check(!smt::apply(ctx, src, x).equals(ctx, smt::apply(ctx, dst, moved)));
+  ProofResult p;
+  if (r.verdict == Verdict::Refuted) {
+    Point in = x.read(*r.model);
+    Point a = applyChecked(src, in), to = applyChecked(c, in);
+    auto b = dst.apply(to);
+    confirm(b.ok(), "conversion(" + describePoint(in) + ") = " + describePoint(to) +
+                        " is not a location of dst");
+    // Compare by name: dst may list the tensor dims in another order than src.
+    bool same = a.size() == b->size();
+    for (const auto& [name, v] : a) {
+      auto it = std::find_if(b->begin(), b->end(), [&](const auto& e) { return e.first == name; });
+      same = same && it != b->end() && it->second == v;
+    }
+    confirm(!same, describePoint(in) + " should land on a different element");
+    p = refuted({{"input", pointJson(in)},
+                 {"src_output", pointJson(a)},
+                 {"moved_to", pointJson(to)},
+                 {"dst_output", pointJson(*b)}},
+                describePoint(in) + " holds " + describeOutput(a) + " but is moved to " +
+                    describePoint(to) + ", which holds " + describeOutput(*b));
+  } else {
+    p = r.verdict == Verdict::Proven ? proven() : notDecided(r);
+  }
+  p.queries = 1;
+  return p;
+}
+
 ProofResult invertible(const ProofResult& inj, const ProofResult& surj) {
   ProofResult a = inj, b = surj;
   if (a.outcome == Outcome::Refuted)
@@ -461,6 +497,11 @@ ProofResult proveMemory(const LinearLayout& l, const ProverOptions& o) {
   return timed([&](Context& ctx) {
     return memory(ctx, l, invertible(injective(ctx, l, o), surjective(ctx, l, o)), o);
   });
+}
+
+ProofResult proveConversion(const LinearLayout& src, const LinearLayout& dst, const LinearLayout& c,
+                            const ProverOptions& o) {
+  return timed([&](Context& ctx) { return conversion(ctx, src, dst, c, o); });
 }
 
 void addProofs(VerifyReport& report, const ProverOptions& o) {

@@ -70,6 +70,14 @@ struct ProofResult {
 /// Paper Def. 4.14: invertible, and every column has one or two non-zero bits.
 [[nodiscard]] ProofResult proveMemory(const LinearLayout& l, const ProverOptions& o);
 
+/// Conversion correctness (paper 5.4): every source location's element lands where the
+/// destination layout wants it, forall x: src(x) = dst(conversion(x)), with `conversion` mapping
+/// src's input dims to dst's (ConversionPlan::conversion, C = DST^-1 o SRC). src and conversion
+/// read the same input variables. A counterexample is {"input": x, "src_output": src(x),
+/// "moved_to": conversion(x), "dst_output": dst(conversion(x))}, checked with the algebra.
+[[nodiscard]] ProofResult proveConversion(const LinearLayout& src, const LinearLayout& dst,
+                                          const LinearLayout& conversion, const ProverOptions& o);
+
 /// Adds Z3's verdicts to a report of core's verify(). Each property Z3 decided the same way as
 /// the algebra gets "z3" in `by`; a different answer is recorded in report.disagreements; an
 /// unknown (or a Z3 failure) sets the property's `unknown`, so it is never reported as holding
