@@ -407,7 +407,8 @@ ProofResult conversion(Context& ctx, const LinearLayout& src, const LinearLayout
     // Compare by name: dst may list the tensor dims in another order than src.
     bool same = a.size() == b->size();
     for (const auto& [name, v] : a) {
-      auto it = std::find_if(b->begin(), b->end(), [&](const auto& e) { return e.first == name; });
+      DimName dim = name; // C++20 lambdas cannot capture structured bindings (clang)
+      auto it = std::find_if(b->begin(), b->end(), [&](const auto& e) { return e.first == dim; });
       same = same && it != b->end() && it->second == v;
     }
     confirm(!same, describePoint(in) + " should land on a different element");
