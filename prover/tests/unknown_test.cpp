@@ -45,6 +45,10 @@ TEST(Unknown, TinyTimeoutOnADenseLayout) {
   auto p = prover::proveInjective(l, o);
   EXPECT_EQ(p.outcome, Outcome::Unknown) << p.detail;
   EXPECT_NE(p.detail.find("timeout 1 ms"), std::string::npos) << p.detail;
+  // The thread's Z3 context is reused: a cancelled query must leave it able to prove the next.
+  EXPECT_EQ(prover::proveInjective(identity1D(64, S("lane"), S("dim0")), {}).outcome,
+            Outcome::Proven);
+  EXPECT_EQ(prover::proveSurjective(denseInvertible(12), {}).outcome, Outcome::Proven);
 }
 
 TEST(Unknown, VerifyNeverSaysHoldsOnAnUnknown) {
