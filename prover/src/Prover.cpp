@@ -425,6 +425,184 @@ ProofResult conversion(Context& ctx, const LinearLayout& src, const LinearLayout
   return p;
 }
 
+// ---- Shared-memory round trip ----------------------------------------------------------------
+
+bool sameTensor(const LinearLayout& a, const LinearLayout& b) {
+  auto dims = [](const LinearLayout& l) {
+    std::vector<std::pair<std::string, int>> v;
+    for (const Dim& d : l.outDims())
+      v.emplace_back(d.name.str(), d.sizeLog2);
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  return dims(a) == dims(b);
+}
+
+/// The value of `p` in each of l's output dims, in l's order (p may list them in another order).
+Point inOrderOf(const LinearLayout& l, const Point& p) {
+  Point q;
+  for (const Dim& d : l.outDims())
+    for (const auto& [name, v] : p)
+      if (name == d.name)
+        q.emplace_back(name, v);
+  return q;
+}
+
+ProofResult failure(std::string what) {
+  ProofResult r;
+  r.outcome = Outcome::Error;
+  r.detail = std::move(what);
+  return r;
+}
+
+/// The algebra's witness of a location of l whose element no offset of `shared` holds: a column
+/// of l outside the span of shared's columns. Z3 then proves that no offset holds it.
+ProofResult homeless(Context& ctx, smt::Solver& s, const LinearLayout& l,
+                     const LinearLayout& shared, const char* side) {
+  auto st = shared.transposeOuts(l.getOutDimNames());
+  if (!st.ok())
+    return failure(st.error().str());
+  XorBasis basis;
+  auto sc = st->columns();
+  for (std::size_t j = 0; j < sc.size(); ++j)
+    basis.insert(sc[j], uint64_t{1} << j);
+  auto lc = l.columns();
+  for (std::size_t j = 0; j < lc.size(); ++j) {
+    if (basis.solve(lc[j]))
+      continue;
+    Point x = l.unpackIn(uint64_t{1} << j), e = applyChecked(l, x);
+    Values off = smt::variables(ctx, shared.inDims(), "o!");
+    CheckResult c =
+        s.check(smt::apply(ctx, shared, off).equals(ctx, smt::constants(ctx, l.outDims(), e)));
+    if (c.verdict == Verdict::Refuted)
+      return contradiction("the algebra finds no offset for " + describeOutput(e) + ", z3 finds " +
+                           describePoint(off.read(*c.model)));
+    if (c.verdict != Verdict::Proven)
+      return notDecided(c);
+    return refuted({{side, pointJson(x)},
+                    {"element", pointJson(e)},
+                    {"reason", "no offset of the shared layout holds this element"}},
+                   std::string(side) + " " + describePoint(x) + ": no offset holds its element " +
+                       describeOutput(e));
+  }
+  return failure(std::string("the algebra cannot map the ") + side +
+                 " side onto the shared layout, yet every element has an offset");
+}
+
+/// forall x: shared(m(x)) = l(x), for the algebra's map m = l.invertAndCompose(shared).
+ProofResult landsRight(Context& ctx, smt::Solver& s, const LinearLayout& l,
+                       const LinearLayout& shared, const char* side) {
+  auto m = l.invertAndCompose(shared);
+  if (!m.ok())
+    return homeless(ctx, s, l, shared, side);
+  Values x = smt::variables(ctx, l.inDims(), "x!");
+  CheckResult c =
+      s.check(!smt::apply(ctx, shared, smt::apply(ctx, *m, x)).equals(ctx, smt::apply(ctx, l, x)));
+  if (c.verdict == Verdict::Refuted) {
+    Point in = x.read(*c.model), e = applyChecked(l, in), off = applyChecked(*m, in);
+    Point held = inOrderOf(l, applyChecked(shared, off));
+    confirm(held != e, std::string(side) + " " + describePoint(in) + " should miss its element");
+    return refuted(
+        {{side, pointJson(in)},
+         {"element", pointJson(e)},
+         {"offset", pointJson(off)},
+         {"offset_holds", pointJson(held)},
+         {"reason", std::string("the ") + side + " goes to an offset of another element"}},
+        std::string(side) + " " + describePoint(in) + " of " + describeOutput(e) + " goes to " +
+            describePoint(off) + ", which holds " + describeOutput(held));
+  }
+  return c.verdict == Verdict::Proven ? proven() : notDecided(c);
+}
+
+ProofResult sharedRoundTrip(Context& ctx, const LinearLayout& src, const LinearLayout& shared,
+                            const LinearLayout& dst, const ProverOptions& o) {
+  if (!sameTensor(src, shared) || !sameTensor(dst, shared))
+    return failure("src, shared and dst must lay out the same tensor (output dims and sizes)");
+  smt::Solver s(ctx, limitsOf(o));
+  int queries = 0;
+  auto done = [&queries](ProofResult r) {
+    r.queries = queries;
+    return r;
+  };
+  // Nothing is stored twice: one offset per element.
+  Values o1 = smt::variables(ctx, shared.inDims(), "o1!");
+  Values o2 = smt::variables(ctx, shared.inDims(), "o2!");
+  CheckResult c = s.check(!o1.equals(ctx, o2) &&
+                          smt::apply(ctx, shared, o1).equals(ctx, smt::apply(ctx, shared, o2)));
+  ++queries;
+  if (c.verdict == Verdict::Refuted) {
+    Point a = o1.read(*c.model), b = o2.read(*c.model);
+    Point e = applyChecked(shared, a);
+    confirm(a != b && e == applyChecked(shared, b),
+            describePoint(a) + " and " + describePoint(b) + " should hold the same element");
+    return done(
+        refuted({{"offsets", {pointJson(a), pointJson(b)}},
+                 {"element", pointJson(e)},
+                 {"reason", "two offsets hold the same element, so it would be stored twice"}},
+                describePoint(a) + " and " + describePoint(b) + " both hold " + describeOutput(e)));
+  }
+  if (c.verdict != Verdict::Proven)
+    return done(notDecided(c));
+  for (auto [l, side] : {std::pair{&src, "store"}, std::pair{&dst, "load"}}) {
+    ProofResult r = landsRight(ctx, s, *l, shared, side);
+    ++queries;
+    if (r.outcome != Outcome::Proven)
+      return done(r);
+  }
+  // Every offset loaded was stored: the algebra's writer R(dst(y)) stores exactly at Ld(y).
+  auto R = src.pseudoinvert();
+  auto St = src.invertAndCompose(shared), Ld = dst.invertAndCompose(shared);
+  if (!St.ok() || !Ld.ok())
+    return done(failure("the algebra's store or load map vanished"));
+  Values y = smt::variables(ctx, dst.inDims(), "y!");
+  if (!R.ok()) {
+    // src does not hold every element; a dst location that needs a missing one reads an offset
+    // nobody stored.
+    XorBasis basis;
+    auto cols = src.columns();
+    for (std::size_t j = 0; j < cols.size(); ++j)
+      basis.insert(cols[j], uint64_t{1} << j);
+    auto missing = basis.smallestMissing(src.getTotalOutDimSizeLog2());
+    if (!missing)
+      return done(contradiction("src is surjective but has no right inverse"));
+    Point e = src.unpackOut(*missing);
+    CheckResult need =
+        s.check(smt::apply(ctx, dst, y).equals(ctx, smt::constants(ctx, src.outDims(), e)));
+    Values x = smt::variables(ctx, src.inDims(), "x!");
+    CheckResult held =
+        s.check(smt::apply(ctx, src, x).equals(ctx, smt::constants(ctx, src.outDims(), e)));
+    queries += 2;
+    if (need.verdict == Verdict::Refuted && held.verdict == Verdict::Proven) {
+      Point reader = y.read(*need.model);
+      confirm(inOrderOf(src, applyChecked(dst, reader)) == e,
+              describePoint(reader) + " should need " + describeOutput(e));
+      return done(refuted({{"load", pointJson(reader)},
+                           {"element", pointJson(e)},
+                           {"reason", "no src location holds this element, so the load reads "
+                                      "an offset nobody stored"}},
+                          "load " + describePoint(reader) + " needs " + describeOutput(e) +
+                              ", which no src location holds"));
+    }
+    if (need.verdict != Verdict::Refuted && need.verdict != Verdict::Proven)
+      return done(notDecided(need));
+    if (held.verdict != Verdict::Proven && held.verdict != Verdict::Refuted)
+      return done(notDecided(held));
+    if (held.verdict == Verdict::Refuted)
+      return done(contradiction("the algebra says src never holds " + describeOutput(e) +
+                                ", z3 finds a location that does"));
+    return done(failure("src does not hold " + describeOutput(e) +
+                        " and dst does not need it: not a conversion between the same tensor"));
+  }
+  Values writer = smt::apply(ctx, *R, smt::apply(ctx, dst, y));
+  c = s.check(!smt::apply(ctx, *St, writer).equals(ctx, smt::apply(ctx, *Ld, y)));
+  ++queries;
+  if (c.verdict == Verdict::Refuted)
+    return done(contradiction("offsets are unique and both sides land right, yet load " +
+                              describePoint(y.read(*c.model)) +
+                              " reads an offset its writer does not store to"));
+  return done(c.verdict == Verdict::Proven ? proven() : notDecided(c));
+}
+
 ProofResult invertible(const ProofResult& inj, const ProofResult& surj) {
   ProofResult a = inj, b = surj;
   if (a.outcome == Outcome::Refuted)
@@ -503,6 +681,11 @@ ProofResult proveMemory(const LinearLayout& l, const ProverOptions& o) {
 ProofResult proveConversion(const LinearLayout& src, const LinearLayout& dst, const LinearLayout& c,
                             const ProverOptions& o) {
   return timed([&](Context& ctx) { return conversion(ctx, src, dst, c, o); });
+}
+
+ProofResult proveSharedRoundTrip(const LinearLayout& src, const LinearLayout& shared,
+                                 const LinearLayout& dst, const ProverOptions& o) {
+  return timed([&](Context& ctx) { return sharedRoundTrip(ctx, src, shared, dst, o); });
 }
 
 void addProofs(VerifyReport& report, const ProverOptions& o) {

@@ -78,6 +78,17 @@ struct ProofResult {
 [[nodiscard]] ProofResult proveConversion(const LinearLayout& src, const LinearLayout& dst,
                                           const LinearLayout& conversion, const ProverOptions& o);
 
+/// A conversion through shared memory layout `shared` (offset[, block] -> tensor): every location
+/// x of src stores its element at St(x) and every location y of dst loads from Ld(y), with
+/// St = src.invertAndCompose(shared) and Ld = dst.invertAndCompose(shared) as the algebra plans
+/// them. Proven: every element has one offset (shared is injective: nothing is stored twice),
+/// shared(St(x)) = src(x) (each store lands where its element lives), shared(Ld(y)) = dst(y)
+/// (each load reads its element), and St(R(dst(y))) = Ld(y) with R = src.pseudoinvert() (every
+/// offset loaded was stored). Together: every element moves exactly once and arrives where dst
+/// wants it. Each counterexample carries a "reason" and the locations, offsets and elements.
+[[nodiscard]] ProofResult proveSharedRoundTrip(const LinearLayout& src, const LinearLayout& shared,
+                                               const LinearLayout& dst, const ProverOptions& o);
+
 /// Adds Z3's verdicts to a report of core's verify(). Each property Z3 decided the same way as
 /// the algebra gets "z3" in `by`; a different answer is recorded in report.disagreements; an
 /// unknown (or a Z3 failure) sets the property's `unknown`, so it is never reported as holding
