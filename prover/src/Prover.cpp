@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <memory>
 
 namespace llcheck::prover {
 
@@ -637,18 +638,23 @@ ProofResult memory(Context& ctx, const LinearLayout& l, const ProofResult& inv,
 /// Runs f and times it; a Z3 exception escaping the wrapper is an Error. The context is one
 /// per thread and reused, as Alive2 keeps one: creating and destroying a Z3 context costs
 /// about as much as proving a 10-bit property (~1 ms and ~2-3 ms), and each query builds its own
-/// solver, so nothing but interned terms carries over between proofs.
+/// solver, so nothing but interned terms carries over between proofs. A context a query had to
+/// be interrupted in is replaced.
 template <class F> ProofResult timed(F&& f) {
   Timer t;
   ProofResult r;
+  thread_local std::unique_ptr<Context> ctx;
   try {
-    thread_local Context ctx;
-    r = f(ctx);
+    if (!ctx)
+      ctx = std::make_unique<Context>();
+    r = f(*ctx);
   } catch (const z3::exception& e) {
     r = ProofResult{};
     r.outcome = Outcome::Error;
     r.detail = std::string("z3: ") + e.msg();
   }
+  if (ctx && ctx->interrupted())
+    ctx.reset();
   r.ms = t.ms();
   return r;
 }

@@ -35,9 +35,50 @@ uint64_t Model::value(const z3::expr& bv) const {
   return out;
 }
 
-Context::Context() {
+Context::Context() : watchdog_([this] { watch(); }) {
   // Z3 parameters are per context; the model must be available after every sat answer.
   ctx_.set("model", true);
+}
+
+Context::~Context() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    quit_ = true;
+  }
+  cv_.notify_all();
+  watchdog_.join();
+}
+
+void Context::arm(unsigned timeoutMs) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  armed_ = true;
+  fired_ = false;
+  deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+  cv_.notify_all();
+}
+
+bool Context::disarm() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  armed_ = false;
+  return fired_;
+}
+
+void Context::watch() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!quit_) {
+    if (!armed_) {
+      cv_.wait(lock, [this] { return quit_ || armed_; });
+      continue;
+    }
+    if (std::chrono::steady_clock::now() < deadline_) {
+      cv_.wait_until(lock, deadline_, [this] { return quit_ || !armed_; });
+      continue;
+    }
+    // Past the deadline and still armed: interrupt, and again every 5 ms until disarmed.
+    fired_ = true;
+    ctx_.interrupt();
+    cv_.wait_for(lock, std::chrono::milliseconds(5), [this] { return quit_ || !armed_; });
+  }
 }
 
 z3::expr Context::bv(const std::string& name, unsigned width) {
@@ -57,7 +98,7 @@ z3::solver makeSolver(z3::context& ctx, bool quantified) {
 } // namespace
 
 Solver::Solver(Context& ctx, Limits limits, bool quantified)
-    : limits_(limits), solver_(makeSolver(ctx.z3(), quantified)) {
+    : ctx_(ctx), limits_(limits), solver_(makeSolver(ctx.z3(), quantified)) {
   z3::params p(ctx.z3());
   p.set("timeout", limits.timeoutMs);
   if (limits.rlimit != 0)
@@ -73,7 +114,11 @@ CheckResult Solver::check(const z3::expr& query) {
     solver_.push();
     pushed = true;
     solver_.add(query);
+    ctx_.arm(limits_.timeoutMs);
     z3::check_result c = solver_.check();
+    bool interrupted = ctx_.disarm();
+    if (interrupted)
+      ctx_.markInterrupted();
     if (c == z3::unsat) {
       r.verdict = Verdict::Proven;
     } else if (c == z3::sat) {
@@ -81,11 +126,13 @@ CheckResult Solver::check(const z3::expr& query) {
       r.model.emplace(solver_.get_model());
     } else {
       r.verdict = Verdict::Unknown;
-      r.reason = solver_.reason_unknown() + " (" + limits_.describe() + ")";
+      r.reason = (interrupted ? std::string("timeout") : solver_.reason_unknown()) + " (" +
+                 limits_.describe() + ")";
     }
     pushed = false;
     solver_.pop();
   } catch (const z3::exception& e) {
+    ctx_.disarm();
     r.verdict = Verdict::Error;
     r.model.reset();
     r.reason = std::string("z3: ") + e.msg();

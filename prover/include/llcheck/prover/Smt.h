@@ -5,9 +5,13 @@
 
 #include <z3++.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 
 namespace llcheck::smt {
 
@@ -45,19 +49,39 @@ struct CheckResult {
   double ms = 0;
 };
 
-/// One Z3 context; encodings of several layouts in one query must share it.
+/// One Z3 context; encodings of several layouts in one query must share it. It owns a
+/// watchdog thread: besides Z3's own timeout, a running query is interrupted at its deadline and
+/// every few milliseconds after it until it returns, because Z3 4.8.12 sometimes loses its
+/// timer's cancellation (seen under load: a 1 ms query still running after 10 minutes).
 class Context {
 public:
   Context();
+  ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
+  /// Brackets one query: interrupts follow only between arm() and disarm(), never after.
+  void arm(unsigned timeoutMs);
+  /// Whether the watchdog had to interrupt the query armed last.
+  bool disarm();
   z3::context& z3() { return ctx_; }
+  /// Set when a query in this context had to be interrupted from outside; such a context is not
+  /// reused (Z3's cancellation state after an interrupt is not something to build on).
+  void markInterrupted() { interrupted_ = true; }
+  [[nodiscard]] bool interrupted() const { return interrupted_; }
   /// A fresh bit-vector variable; width >= 1.
   [[nodiscard]] z3::expr bv(const std::string& name, unsigned width);
   [[nodiscard]] z3::expr bvVal(uint64_t value, unsigned width);
 
 private:
+  void watch();
+
   z3::context ctx_;
+  bool interrupted_ = false;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool armed_ = false, fired_ = false, quit_ = false;
+  std::chrono::steady_clock::time_point deadline_;
+  std::thread watchdog_; // last: it starts once the members above exist
 };
 
 /// A solver under fixed limits. check() asks whether a counterexample exists; the caller phrases
@@ -74,6 +98,7 @@ public:
   [[nodiscard]] const Limits& limits() const { return limits_; }
 
 private:
+  Context& ctx_;
   Limits limits_;
   z3::solver solver_;
 };
