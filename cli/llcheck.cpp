@@ -9,6 +9,7 @@
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
 #include "llcheck/core/Spec.h"
+#include "llcheck/prover/Prover.h"
 
 #include <CLI/CLI.hpp>
 
@@ -188,7 +189,7 @@ std::string summaryTable(const std::vector<std::pair<std::string, VerifyReport>>
   auto yn = [](const PropertyResult* p) {
     if (!p)
       return std::string("-");
-    return std::string(p->holds ? "yes" : "no") + (p->required ? "*" : "");
+    return p->status() + (p->required ? "*" : "");
   };
   for (const auto& [name, r] : rows) {
     std::string freeVars;
@@ -205,7 +206,9 @@ std::string summaryTable(const std::vector<std::pair<std::string, VerifyReport>>
                      yn(r.find("injective")), yn(r.find("surjective")), yn(r.find("invertible")),
                      yn(r.find("distributed")), yn(r.find("memory")),
                      freeVars.empty() ? "none" : freeVars, contig.empty() ? "1" : contig,
-                     r.ok() ? "ok" : "FAILED"});
+                     r.ok()                 ? "ok"
+                     : r.unknowns().empty() ? "FAILED"
+                                            : "unknown"});
   }
   std::vector<std::size_t> width(cells[0].size(), 0);
   for (const auto& row : cells)
@@ -221,14 +224,21 @@ std::string summaryTable(const std::vector<std::pair<std::string, VerifyReport>>
   return os.str();
 }
 
+/// How the prover is asked: off (--no-z3) or with these limits.
+struct ProverChoice {
+  bool enabled = true;
+  prover::ProverOptions options;
+};
+
 int runVerify(const std::vector<std::string>& specs, const CommonOptions& o,
-              const VerifyOptions& vopts) {
+              const VerifyOptions& vopts, const ProverChoice& z3) {
   auto opts = specOptions(o);
   if (!opts.ok()) {
     printError(opts.error().str());
     return kExitBadInput;
   }
   bool badInput = false, failed = false;
+  std::vector<std::string> unknown;
   std::vector<std::pair<std::string, VerifyReport>> reports;
   nlohmann::json results = nlohmann::json::array();
   for (const std::string& spec : specs) {
@@ -243,6 +253,10 @@ int runVerify(const std::vector<std::string>& specs, const CommonOptions& o,
       printError(report.error().str());
       return kExitBadInput;
     }
+    if (z3.enabled)
+      prover::addProofs(*report, z3.options);
+    for (const std::string& name : report->unknowns())
+      unknown.push_back(name + " of " + shortName(loaded->source));
     failed = failed || !report->ok();
     if (o.format == "json") {
       nlohmann::json j = toJson(*report);
@@ -282,6 +296,14 @@ int runVerify(const std::vector<std::string>& specs, const CommonOptions& o,
     if (specs.size() != reports.size())
       std::cout << ", " << specs.size() - reports.size() << " not loaded (bad input)";
     std::cout << "\n";
+  }
+  if (!unknown.empty()) {
+    // Not an input error, so not printError: the answer is "unknown", and the status is 1.
+    std::string names;
+    for (const std::string& u : unknown)
+      names += (names.empty() ? "" : ", ") + u;
+    std::cerr << "llcheck: unknown: z3 could not decide " << names << " within --prover-timeout "
+              << z3.options.timeoutMs << " ms; they are not reported as holding\n";
   }
   if (badInput)
     return kExitBadInput;
@@ -365,7 +387,8 @@ int run(int argc, char** argv) {
              "attribute (or, for layout, a whole TTGIR module), or an inline attribute such as "
              "'#ttg.linear<{register = [[0, 1]], lane "
              "= [...], warp = [...], block = []}>'.\n"
-             "Exit status: 0 all checked properties hold, 1 a property is violated, 2 bad input "
+             "Exit status: 0 all checked properties hold, 1 a property is violated or unknown (Z3 "
+             "timed out), 2 bad input "
              "or usage, 3 internal error.");
 
   CommonOptions layoutOpts;
@@ -388,7 +411,8 @@ int run(int argc, char** argv) {
   std::vector<std::string> verifySpecs;
   std::string require;
   CLI::App* verifyCmd = app.add_subcommand(
-      "verify", "Prove or refute every property of each SPEC; several SPECs give a summary table");
+      "verify", "Prove or refute every property of each SPEC by the algebra, Z3 and (small "
+                "layouts) enumeration; several SPECs give a summary table");
   verifyCmd->add_option("SPEC", verifySpecs, "One or more layouts")->required();
   addCommonOptions(verifyCmd, verifyOpts);
   verifyCmd->add_option("--format", verifyOpts.format, "text or json")
@@ -400,6 +424,17 @@ int run(int argc, char** argv) {
       ->add_option("--max-enumeration-bits", vopts.maxEnumerationBits,
                    "Enumerate layouts with at most 2^N inputs as a second opinion (0-28)")
       ->check(CLI::Range(0, 28));
+  ProverChoice z3;
+  bool noZ3 = false;
+  verifyCmd
+      ->add_option("--prover-timeout", z3.options.timeoutMs,
+                   "Milliseconds Z3 may spend on each query (1-3600000, default " +
+                       std::to_string(prover::kDefaultTimeoutMs) +
+                       "); a property Z3 cannot decide in time is reported as unknown, exit 1")
+      ->type_name("MS")
+      ->check(CLI::Range(1u, 3600000u));
+  verifyCmd->add_flag("--no-z3", noZ3,
+                      "Do not ask Z3: properties are established by the algebra and enumeration");
 
   std::string batchFile;
   CLI::App* batch = app.add_subcommand(
@@ -519,7 +554,8 @@ int run(int argc, char** argv) {
   for (std::string item; std::getline(ss, item, ',');)
     if (!item.empty())
       vopts.require.push_back(item);
-  return runVerify(verifySpecs, verifyOpts, vopts);
+  z3.enabled = !noZ3;
+  return runVerify(verifySpecs, verifyOpts, vopts, z3);
 }
 
 } // namespace

@@ -49,13 +49,27 @@ const std::vector<std::string>& propertyNames() {
   return names;
 }
 
+std::string PropertyResult::status() const {
+  if (holds)
+    return "yes";
+  return !unknown.empty() && counterexample.is_null() ? "unknown" : "no";
+}
+
 bool VerifyReport::ok() const {
   if (!disagreements.empty())
     return false;
   for (const PropertyResult& p : properties)
-    if (p.required && !p.holds)
+    if ((p.required && !p.holds) || !p.unknown.empty())
       return false;
   return true;
+}
+
+std::vector<std::string> VerifyReport::unknowns() const {
+  std::vector<std::string> names;
+  for (const PropertyResult& p : properties)
+    if (!p.unknown.empty())
+      names.push_back(p.name);
+  return names;
 }
 
 const PropertyResult* VerifyReport::find(const std::string& name) const {
@@ -285,19 +299,22 @@ Result<VerifyReport> verify(const LinearLayout& l, const VerifyOptions& options)
   json surjectiveCx = w.missing ? json{{"output", pointJson(l.unpackOut(*w.missing))}} : json();
 
   {
-    PropertyResult p{"injective", injective, by, isRequired("injective"), injectiveCx, ""};
+    PropertyResult p{"injective", injective, by, isRequired("injective"),
+                     injectiveCx, "",        "", json()};
     if (w.collision)
       p.detail = collisionText(l, *w.collision);
     report.properties.push_back(std::move(p));
   }
   {
-    PropertyResult p{"surjective", surjective, by, isRequired("surjective"), surjectiveCx, ""};
+    PropertyResult p{"surjective", surjective, by, isRequired("surjective"),
+                     surjectiveCx, "",         "", json()};
     if (w.missing)
       p.detail = "no input maps to " + describeOutput(l.unpackOut(*w.missing));
     report.properties.push_back(std::move(p));
   }
   {
-    PropertyResult p{"invertible", invertible, by, isRequired("invertible"), json(), ""};
+    PropertyResult p{"invertible", invertible, by, isRequired("invertible"),
+                     json(),       "",         "", json()};
     int inBits = l.getTotalInDimSizeLog2(), outBits = l.getTotalOutDimSizeLog2();
     if (!invertible) {
       std::string sizes = inBits != outBits ? "2^" + std::to_string(inBits) + " inputs but 2^" +
@@ -315,7 +332,7 @@ Result<VerifyReport> verify(const LinearLayout& l, const VerifyOptions& options)
     report.properties.push_back(std::move(p));
   }
   {
-    PropertyResult p{"distributed", false, by, isRequired("distributed"), json(), ""};
+    PropertyResult p{"distributed", false, by, isRequired("distributed"), json(), "", "", json()};
     ColumnCheck c = distributedColumns(cols, l);
     if (table) {
       std::vector<uint64_t> tcols;
@@ -343,7 +360,7 @@ Result<VerifyReport> verify(const LinearLayout& l, const VerifyOptions& options)
     report.properties.push_back(std::move(p));
   }
   {
-    PropertyResult p{"memory", false, by, isRequired("memory"), json(), ""};
+    PropertyResult p{"memory", false, by, isRequired("memory"), json(), "", "", json()};
     ColumnCheck c = memoryColumns(cols);
     if (report.kind != LayoutKind::Memory) {
       p.by = {"algebra"};
@@ -390,12 +407,18 @@ Result<VerifyReport> verify(const LinearLayout& l, const VerifyOptions& options)
 
 json toJson(const VerifyReport& r) {
   json props = json::object();
-  for (const PropertyResult& p : r.properties)
+  for (const PropertyResult& p : r.properties) {
     props[p.name] = {{"holds", p.holds},
                      {"by", p.by},
                      {"required", p.required},
                      {"counterexample", p.counterexample},
                      {"detail", p.detail}};
+    // Additive keys: present only when a prover ran, so reports without one are unchanged.
+    if (!p.proof.is_null())
+      props[p.name]["proof"] = p.proof;
+    if (!p.unknown.empty())
+      props[p.name]["unknown"] = p.unknown;
+  }
   json masks = json::object();
   for (const auto& [d, m] : r.freeVariables)
     masks[d.str()] = m;
@@ -416,6 +439,23 @@ json toJson(const VerifyReport& r) {
       {"ok", r.ok()}};
 }
 
+std::string verdictText(const VerifyReport& r) {
+  if (r.ok())
+    return "ok";
+  std::vector<std::string> unknown = r.unknowns();
+  if (unknown.empty())
+    return "FAILED";
+  std::string names;
+  for (const std::string& n : unknown)
+    names += (names.empty() ? "" : ", ") + n;
+  // Only the unknowns keep it from passing: say so rather than "FAILED".
+  bool onlyUnknown = r.disagreements.empty();
+  for (const PropertyResult& p : r.properties)
+    onlyUnknown = onlyUnknown && (!p.required || p.holds || p.status() == "unknown");
+  return std::string(onlyUnknown ? "unknown" : "FAILED") + " (not decided: " + names +
+         "; nothing is claimed for them)";
+}
+
 std::string toText(const VerifyReport& r, const std::string& title) {
   std::ostringstream os;
   const LinearLayout& l = r.layout;
@@ -431,7 +471,10 @@ std::string toText(const VerifyReport& r, const std::string& title) {
       by += (by.empty() ? "" : ", ") + b;
     std::string name = p.name + (p.required ? " (required)" : "");
     os << "  " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ')
-       << (p.holds ? "yes" : "NO ") << "  [" << by << "]";
+       << (p.holds                   ? "yes"
+           : p.status() == "unknown" ? "unknown"
+                                     : "NO ")
+       << "  [" << by << "]";
     if (!p.detail.empty())
       os << "  " << p.detail;
     os << "\n";
@@ -457,7 +500,7 @@ std::string toText(const VerifyReport& r, const std::string& title) {
     os << "  enumeration skipped: " << r.enumerationSkipped << "\n";
   for (const std::string& d : r.disagreements)
     os << "  INTERNAL DISAGREEMENT (a bug in llcheck): " << d << "\n";
-  os << "  verdict: " << (r.ok() ? "ok" : "FAILED") << "\n";
+  os << "  verdict: " << verdictText(r) << "\n";
   return os.str();
 }
 

@@ -27,7 +27,7 @@ enum class LayoutKind {
 struct PropertyResult {
   std::string name;
   bool holds = false;
-  /// How it was established: "algebra", "enumeration" (and later "z3").
+  /// How it was established: "algebra", "z3" (prover/), "enumeration".
   std::vector<std::string> by;
   /// Required for exit status 0 (the layout kind's legality, or --require).
   bool required = false;
@@ -35,6 +35,14 @@ struct PropertyResult {
   nlohmann::json counterexample;
   /// One human line: why it fails, or a note.
   std::string detail;
+  /// Set when a prover that was asked could not decide the property (a timeout, a resource
+  /// limit): why. Such a property is never reported as holding, and the report is not ok.
+  std::string unknown;
+  /// What a prover did (JSON "proof"); null when none ran.
+  nlohmann::json proof;
+
+  /// "unknown" when a prover gave up and nothing refutes the property, else "yes" or "no".
+  [[nodiscard]] std::string status() const;
 };
 
 struct VerifyOptions {
@@ -56,12 +64,14 @@ struct VerifyReport {
   std::vector<std::string> contiguityBy;
   /// Why enumeration was skipped, if it was.
   std::string enumerationSkipped;
-  /// Algebra and enumeration disagreeing: always a bug in llcheck, never a property of the
+  /// Algebra, prover and enumeration disagreeing: always a bug in llcheck, never a property of the
   /// layout. Reported loudly and makes the check fail.
   std::vector<std::string> disagreements;
 
-  /// Every required property holds and nothing disagreed.
+  /// Every required property holds, no prover gave up, and nothing disagreed.
   [[nodiscard]] bool ok() const;
+  /// Names of the properties a prover could not decide.
+  [[nodiscard]] std::vector<std::string> unknowns() const;
   [[nodiscard]] const PropertyResult* find(const std::string& name) const;
 };
 
@@ -71,6 +81,8 @@ struct VerifyReport {
 [[nodiscard]] Result<VerifyReport> verify(const LinearLayout& layout, const VerifyOptions& options);
 
 [[nodiscard]] nlohmann::json toJson(const VerifyReport& report);
+/// "ok", "FAILED", or "unknown (...)" when only undecided properties keep it from passing.
+[[nodiscard]] std::string verdictText(const VerifyReport& report);
 /// The text report of one layout (several lines).
 [[nodiscard]] std::string toText(const VerifyReport& report, const std::string& title);
 /// "register 4, lane 0" for a point of the input space.
