@@ -12,7 +12,8 @@ Sources, each case's "origin" says which:
 - shuffle: the conversions above that llcheck plans as warp shuffles, with their schedule;
 - poor: for the conversions above, deliberately poor shared layouts (unswizzled row-major and
   column-major, small-vector swizzles), so that bank conflicts of every degree from 1 to 32 run;
-- seed: the seeds' worked examples in corpus/layouts.
+- seed: the seeds' worked examples in corpus/layouts;
+- bug: the layouts of Triton's historical layout bugs (triton_bugs.json) that run on NVIDIA.
 
     python gpu_oracle/make_cases.py [--llcheck build/cli/llcheck] [--out corpus/oracle/cases.jsonl]
 """
@@ -219,6 +220,24 @@ def seed_cases(ll, tmp):
     return out
 
 
+def bug_cases(ll, tmp):
+    """The layouts of Triton's historical layout bugs (triton_bugs.json), where they run on a
+    32-lane NVIDIA GPU: the optimal plan and the poor shared layouts for each."""
+    with open(os.path.join(HERE, "triton_bugs.json")) as f:
+        bugs = json.load(f)["cases"]
+    out = []
+    for b in bugs:
+        src, dst = ll.layout(b["src"], b["shape"]), ll.layout(b["dst"], b["shape"])
+        if src is None or dst is None:
+            continue  # 64-lane (AMD) layouts need --threads-per-warp; the oracle runs NVIDIA
+        dtype = {"f8E5M2": "f8E5M2", "bf16": "bf16"}.get(b["dtype"], b["dtype"])
+        shape = "x".join(map(str, b["shape"]))
+        out += conversion_cases(ll, tmp, f"bug:{b['bug']}:{shape}:{dtype}", src["layout"]
+                                if "layout" in src else src, dst.get("layout", dst), dtype,
+                                b["shape"])
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--llcheck", default=os.path.join(REPO, "build", "cli", "llcheck"))
@@ -229,8 +248,9 @@ def main():
     files = sorted(glob.glob(os.path.join(REPO, "corpus", "ttgir", args.triton, "cuda-*",
                                           "*.ttgir")))
     with tempfile.TemporaryDirectory() as tmp:
+        # New sources go last, so that the ids of the cases already measured stay the same.
         cases = (ttgir_cases(ll, tmp, files) + seed_cases(ll, tmp) + sweep_cases(ll, tmp) +
-                 shuffle_cases(ll, tmp))
+                 shuffle_cases(ll, tmp) + bug_cases(ll, tmp))
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as f:
         for i, c in enumerate(cases):
