@@ -58,14 +58,18 @@ bench: setup
 	$(BENCH_BUILD)/bench/llcheck_bench --benchmark_min_time=0.05 $(BENCH_ARGS)
 
 # libFuzzer on every parser, FUZZ_SECONDS each, seeded with the corpus and the bad-input
-# catalog. A crash, a sanitizer report or a broken round trip fails the target.
+# catalog. A crash, a sanitizer report or a broken round trip fails the target. With FUZZ_RUNS,
+# each target must execute that many inputs (within FUZZ_SECONDS), split over FUZZ_PROCESSES
+# processes: `make fuzz FUZZ_RUNS=10000000 FUZZ_PROCESSES=3 FUZZ_SECONDS=3600`.
+FUZZ_RUNS ?= 0
+FUZZ_PROCESSES ?= 1
 $(FUZZ_BUILD)/build.ninja: | setup
 	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
 	  -DLLCHECK_SANITIZE=ON -DLLCHECK_FUZZ=ON -DLLCHECK_BUILD_TESTS=OFF -DLLCHECK_BUILD_BENCH=OFF $(CMAKE_ARGS)
 
 fuzz: setup $(FUZZ_BUILD)/build.ninja
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
-	bash scripts/run-fuzzers.sh $(FUZZ_BUILD)/fuzz $(FUZZ_SECONDS)
+	bash scripts/run-fuzzers.sh $(FUZZ_BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_RUNS) $(FUZZ_PROCESSES)
 
 # The GPU oracle's kernel source must build for AMD too: compile it with Debian's hipcc (ROCm
 # 5.2's clang-15) for the targets that ROCm supports, compile-only (no AMD GPU here).

@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Runs each parser fuzz target for a fixed time on a seed corpus made from the repo's layouts
-# and bad inputs. Usage: run-fuzzers.sh BUILD_DIR/fuzz SECONDS
+# Runs each parser fuzz target on a seed corpus made from the repo's layouts and bad inputs.
+# Usage: run-fuzzers.sh BUILD_DIR/fuzz SECONDS [RUNS [PROCESSES]]
+# SECONDS bounds each target. With RUNS, each target runs until RUNS inputs were executed, split
+# over PROCESSES libFuzzer processes (default 1) that share one corpus directory (libFuzzer
+# reloads it every second), so a multi-core machine reaches 10^7 executions per target in
+# minutes; the executions of all processes are summed and must reach RUNS.
 set -euo pipefail
 bin=$1
 seconds=$2
+runs=${3:-0}
+processes=${4:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -24,16 +30,46 @@ seed ttgir "$root"/tests/lit/Inputs/good/*.ttgir "$root"/tests/lit/Inputs/bad/*.
 printf '64x16' > "$work/s1"
 seed shape "$work/s1"
 
+options=(-max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
 status=0
+if ((runs == 0)); then
+  for target in layout_json triton_text attribute shape ttgir; do
+    echo "fuzz_$target: ${seconds}s"
+    if ! "$bin/fuzz_$target" "${options[@]}" "$work/$target" 2>"$work/$target.log"; then
+      status=1
+      tail -40 "$work/$target.log"
+      echo "fuzz_$target FAILED"
+    else
+      grep -E "stat::number_of_executed_units|Done" "$work/$target.log" | tail -2
+    fi
+  done
+  exit $status
+fi
+
+# Every process of every target at once: the machine's cores do the work.
+per_process=$(((runs + processes - 1) / processes))
+pids=()
 for target in layout_json triton_text attribute shape ttgir; do
-  echo "fuzz_$target: ${seconds}s"
-  if ! "$bin/fuzz_$target" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-      -print_final_stats=1 "$work/$target" 2>"$work/$target.log"; then
-    status=1
-    tail -40 "$work/$target.log"
-    echo "fuzz_$target FAILED"
-  else
-    grep -E "stat::number_of_executed_units|Done" "$work/$target.log" | tail -2
-  fi
+  for ((p = 0; p < processes; p++)); do
+    "$bin/fuzz_$target" "${options[@]}" -runs="$per_process" -seed=$((p + 1)) \
+      -artifact_prefix="$work/$target-$p-" "$work/$target" 2>"$work/$target.$p.log" &
+    pids+=($!)
+  done
+done
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+for target in layout_json triton_text attribute shape ttgir; do
+  executed=0
+  for ((p = 0; p < processes; p++)); do
+    n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$target.$p.log" | tail -1)
+    if [[ -z "$n" ]] || grep -qE "ERROR: |runtime error|==ERROR" "$work/$target.$p.log"; then
+      status=1
+      tail -40 "$work/$target.$p.log"
+      echo "fuzz_$target (process $p) FAILED"
+    fi
+    executed=$((executed + ${n:-0}))
+  done
+  verdict=ok
+  ((executed >= runs)) || { verdict="FAILED: fewer than $runs executions within ${seconds}s"; status=1; }
+  echo "fuzz_$target: $executed executions in $processes processes, corpus $(ls "$work/$target" | wc -l) inputs: $verdict"
 done
 exit $status
