@@ -1,6 +1,8 @@
 // Printing for `llcheck convert` and `llcheck bank-conflicts` (see ConversionCommands.h).
 #include "ConversionCommands.h"
 
+#include "ConvertProofs.h"
+
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/conversion/BankConflicts.h"
 #include "llcheck/core/conversion/Broadcast.h"
@@ -11,6 +13,8 @@
 #include "llcheck/core/conversion/OptimalSwizzle.h"
 #include "llcheck/core/conversion/WarpShuffle.h"
 
+#include <iostream>
+#include <optional>
 #include <ostream>
 
 namespace llcheck::cli {
@@ -155,12 +159,14 @@ int runConvert(const ConversionRequest& r, std::ostream& out, std::string& error
             std::to_string(shuffles->shufflesPerVector) +
             " shfl per round); the per-lane schedule is in --format json\n";
   }
+  std::optional<OptimalSwizzle> swizzle;
   if (plan->kind == ConversionKind::SharedMemory) {
-    auto swizzle = optimalSwizzle(r.src.layout, r.dst.layout, r.elementBits, r.model);
-    if (!swizzle.ok()) {
-      errorMessage = swizzle.error().str();
+    auto found = optimalSwizzle(r.src.layout, r.dst.layout, r.elementBits, r.model);
+    if (!found.ok()) {
+      errorMessage = found.error().str();
       return 2;
     }
+    swizzle = std::move(*found);
     nlohmann::json s = toJson(*swizzle, r.elementBits);
     for (const char* key : {"shared", "construction", "vector_bits", "store", "load", "lower_bound",
                             "vec", "bank", "segment", "candidates"})
@@ -190,11 +196,26 @@ int runConvert(const ConversionRequest& r, std::ostream& out, std::string& error
               " wavefronts";
     text += "\n";
   }
+  ConvertProofs proofs =
+      proveConvert(*plan, swizzle ? &*swizzle : nullptr, r.elementBits, r.model, r.z3);
+  j["properties"] = proofs.properties;
+  if (swizzle && proofs.swizzleBoundByZ3)
+    j["proof"]["by"].push_back("z3");
+  text += std::string("properties") + (r.z3 ? "" : " (--no-z3: the algebra alone)") + ":\n" +
+          proofs.text;
   if (r.json)
     out << j.dump() << "\n";
   else
     out << text;
-  return attained ? 0 : 1;
+  if (!proofs.unknowns.empty()) {
+    // Not bad input: the answer is "unknown", and the status is 1.
+    std::string names;
+    for (const std::string& u : proofs.unknowns)
+      names += (names.empty() ? "" : ", ") + u;
+    std::cerr << "llcheck: unknown: z3 could not decide " << names << " within --prover-timeout "
+              << r.z3->timeoutMs << " ms; they are not reported as holding\n";
+  }
+  return attained && !proofs.failed && proofs.unknowns.empty() ? 0 : 1;
 }
 
 int runGather(const LoadedLayout& layout, int axis, bool json, std::ostream& out,

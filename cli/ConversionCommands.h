@@ -4,8 +4,10 @@
 
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/conversion/SharedMemory.h"
+#include "llcheck/prover/Prover.h"
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 namespace llcheck::cli {
@@ -16,10 +18,12 @@ struct ConversionRequest {
   int elementBits = 16;
   SharedMemoryModel model;
   bool json = false;
+  /// convert: the prover's limits, nullopt for --no-z3.
+  std::optional<prover::ProverOptions> z3 = prover::ProverOptions{};
 };
 
-/// Each returns the exit status (0 ok, 1 a check failed, 2 bad input); a bad-input message
-/// (one line) goes to errorMessage.
+/// Each returns the exit status (0 ok, 1 a check failed or Z3 could not decide one, 2 bad
+/// input); a bad-input message (one line) goes to errorMessage, an "unknown" line to stderr.
 int runConvert(const ConversionRequest& request, std::ostream& out, std::string& errorMessage);
 int runBankConflicts(const ConversionRequest& request, std::ostream& out,
                      std::string& errorMessage);

@@ -230,6 +230,17 @@ struct ProverChoice {
   prover::ProverOptions options;
 };
 
+void addProverOptions(CLI::App* cmd, ProverChoice& z3, bool& noZ3) {
+  cmd->add_option("--prover-timeout", z3.options.timeoutMs,
+                  "Milliseconds Z3 may spend on each query (1-3600000, default " +
+                      std::to_string(prover::kDefaultTimeoutMs) +
+                      "); a property Z3 cannot decide in time is reported as unknown, exit 1")
+      ->type_name("MS")
+      ->check(CLI::Range(1u, 3600000u));
+  cmd->add_flag("--no-z3", noZ3,
+                "Do not ask Z3: properties are established by the algebra and enumeration");
+}
+
 int runVerify(const std::vector<std::string>& specs, const CommonOptions& o,
               const VerifyOptions& vopts, const ProverChoice& z3) {
   auto opts = specOptions(o);
@@ -313,6 +324,8 @@ int runVerify(const std::vector<std::string>& specs, const CommonOptions& o,
 struct ConversionOptions {
   CommonOptions common;
   std::string src, dst, dtype, arch = "sm90";
+  ProverChoice z3; ///< convert only
+  bool noZ3 = false;
 };
 
 void addConversionOptions(CLI::App* cmd, ConversionOptions& o, const char* srcHelp,
@@ -370,6 +383,10 @@ int runConversionCommand(const ConversionOptions& o, bool convert) {
     return kExitBadInput;
   }
   cli::ConversionRequest request{*src, *dst, o.dtype, *bits, *model, o.common.format == "json"};
+  if (o.noZ3)
+    request.z3.reset();
+  else
+    request.z3 = o.z3.options;
   std::string message;
   int status = convert ? cli::runConvert(request, std::cout, message)
                        : cli::runBankConflicts(request, std::cout, message);
@@ -426,15 +443,7 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(0, 28));
   ProverChoice z3;
   bool noZ3 = false;
-  verifyCmd
-      ->add_option("--prover-timeout", z3.options.timeoutMs,
-                   "Milliseconds Z3 may spend on each query (1-3600000, default " +
-                       std::to_string(prover::kDefaultTimeoutMs) +
-                       "); a property Z3 cannot decide in time is reported as unknown, exit 1")
-      ->type_name("MS")
-      ->check(CLI::Range(1u, 3600000u));
-  verifyCmd->add_flag("--no-z3", noZ3,
-                      "Do not ask Z3: properties are established by the algebra and enumeration");
+  addProverOptions(verifyCmd, z3, noZ3);
 
   std::string batchFile;
   CLI::App* batch = app.add_subcommand(
@@ -453,6 +462,7 @@ int run(int argc, char** argv) {
                  "vector width, predicted wavefronts and bank conflicts, and Lemma 9.5's bound");
   addConversionOptions(convertCmd, convertOpts, "The layout the data is in (distributed)",
                        "The layout the data must end up in (distributed)");
+  addProverOptions(convertCmd, convertOpts.z3, convertOpts.noZ3);
 
   ConversionOptions bankOpts;
   CLI::App* bankCmd = app.add_subcommand(

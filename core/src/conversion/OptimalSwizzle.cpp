@@ -544,6 +544,8 @@ Result<OptimalSwizzle> optimalSwizzle(const LinearLayout& srcIn, const LinearLay
   out.vec = b.low;
   out.bank = b.bank;
   out.segment = b.segment;
+  out.storePhase = bestPlan->storePhase;
+  out.loadPhase = bestPlan->loadPhase;
   out.bound.segmentDims = static_cast<int>(b.segment.size());
   out.bound.conflictFreeSegmentDims = b.conflictFreeSegmentDims;
   out.bound.storeWavefronts = leastWavefronts(s, b, SharedAccessKind::Store, out.store);

@@ -48,6 +48,9 @@ struct ProofResult {
   nlohmann::json counterexample;
   /// Refuted: why, in one line. Unknown and Error: the reason (and the limit).
   std::string detail;
+  /// Proven, for claims that something exists (a phase reaching a count): the instance found,
+  /// re-checked by the algebra. Null otherwise.
+  nlohmann::json witness;
   /// Error only: Z3 contradicted the algebra (a bug in one of them), not a failure of Z3.
   bool contradictsAlgebra = false;
   double ms = 0; ///< wall time, encoding included

@@ -117,6 +117,10 @@ struct OptimalSwizzle {
   /// The columns of each part, as packed elements of the tensor (SRC's out-dim order); `vec`
   /// is Low (its vector or tile bits, then its within-word bits).
   std::vector<uint64_t> vec, bank, segment;
+  /// The tensor directions the lanes of one store (load) phase move along, as packed elements:
+  /// Lemma 9.5's A_Thr (B_Thr), with which `vec` spans U (V). The prover re-proves the bound
+  /// from them.
+  std::vector<uint64_t> storePhase, loadPhase;
   SwizzleBound bound;
   SideAccess store, load;
   /// Every candidate counted, the chosen one included, in the order built (up to the first
