@@ -388,6 +388,24 @@ ProofResult noAvoidingSpace(smt::Context& ctx, std::span<const uint64_t> tile,
     for (int j = 0; j < k; ++j)
       if (i != j)
         q = q && isZero(ctx, w[static_cast<std::size_t>(j)] & pivot[static_cast<std::size_t>(i)]);
+  // Where k exceeds d - dim(larger), no k-dimensional space avoids even the larger space alone,
+  // which proves the claim a fortiori; that query has no combinations at all, so it goes first.
+  int queries = 0;
+  if (k > static_cast<int>(Subspace(std::vector<uint64_t>(tile.begin(), tile.end())).dim()) -
+              larger.dim()) {
+    CheckResult alone = s.check(q);
+    ++queries;
+    if (alone.verdict == Verdict::Proven) {
+      ProofResult p = proven();
+      p.queries = queries;
+      return p;
+    }
+    if (alone.verdict != Verdict::Refuted) {
+      ProofResult p = notDecided(alone);
+      p.queries = queries;
+      return p;
+    }
+  }
   for (uint64_t subset = 1; subset < (uint64_t{1} << k); ++subset) {
     std::optional<z3::expr> x;
     for (int i = 0; i < k; ++i)
@@ -414,7 +432,7 @@ ProofResult noAvoidingSpace(smt::Context& ctx, std::span<const uint64_t> tile,
   } else {
     p = r.verdict == Verdict::Proven ? proven() : notDecided(r);
   }
-  p.queries = 1;
+  p.queries = queries + 1;
   return p;
 }
 

@@ -254,6 +254,13 @@ TEST(Lemma95, SearchedSwizzlesAttainTheBoundAndBrokenOnesAreRefuted) {
     std::string what = "SRC" + src.toString() + "\nDST" + dst.toString();
     auto p = prover::proveSwizzleBound(*s, {});
     ASSERT_EQ(p.outcome, Outcome::Proven) << p.detail << "\n" << what;
+    // What `llcheck convert` proves with it: the plan's C and the round trip through the layout.
+    EXPECT_EQ(prover::proveConversion(plan->src, plan->dst, plan->conversion, {}).outcome,
+              Outcome::Proven)
+        << what;
+    EXPECT_EQ(prover::proveSharedRoundTrip(plan->src, s->shared, plan->dst, {}).outcome,
+              Outcome::Proven)
+        << what;
     // A segment vector moved into the store phase's span: the bound is no longer attained.
     int m = s->bound.conflictFreeSegmentDims;
     int used = std::min(m, static_cast<int>(s->segment.size()));
