@@ -7,12 +7,21 @@
 //
 //   BM_Prove/<property>/<layout>   injective, surjective, invertible on every layout;
 //                                  distributed on distributed layouts, memory on memory ones
+//   BM_Prove/<property>/<pair>     what `llcheck convert` asks Z3 for: conversion on every
+//                                  pair; shared_round_trip, store_banks, load_banks (ld/st.shared
+//                                  sides) and swizzle_bound on pairs through shared memory. The
+//                                  pairs: every two distributed corpus layouts over the same
+//                                  tensor, and 24 pseudo-random #ttg.blocked pairs (fixed seed)
+//                                  over 64x64 and 128x128, f16 and f32, on sm90.
 //
 // After the runs, main() prints the distribution per property over the layouts (median, 90th
 // percentile, max of each layout's median time), the figures the issue asks for.
 #include "llcheck/core/Properties.h"
 #include "llcheck/core/Spec.h"
+#include "llcheck/core/conversion/ConversionPlan.h"
+#include "llcheck/core/conversion/OptimalSwizzle.h"
 #include "llcheck/prover/Prover.h"
+#include "llcheck/prover/SharedProofs.h"
 
 #include <benchmark/benchmark.h>
 
@@ -23,6 +32,8 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -55,6 +66,118 @@ const std::vector<Property>& properties() {
 }
 
 std::vector<Case> gCases;
+
+/// A conversion and, through shared memory, the layout convert would build for it.
+struct ConvCase {
+  std::string name;
+  ConversionPlan plan;
+  std::optional<OptimalSwizzle> swizzle;
+  int bits = 16;
+  SharedMemoryModel model;
+};
+
+struct ConvProperty {
+  const char* name;
+  prover::ProofResult (*prove)(const ConvCase&, const prover::ProverOptions&);
+  bool (*applies)(const ConvCase&);
+};
+
+bool vectorSide(const ConvCase& c, bool store) {
+  return c.swizzle &&
+         (store ? c.swizzle->store : c.swizzle->load).instruction == SharedInstruction::Vector;
+}
+
+prover::ProofResult proveBanks(const ConvCase& c, bool store, const prover::ProverOptions& o) {
+  const OptimalSwizzle& s = *c.swizzle;
+  return prover::proveBankBound(store ? c.plan.src : c.plan.dst, s.shared, c.bits, c.model,
+                                store ? SharedAccessKind::Store : SharedAccessKind::Load,
+                                (store ? s.store : s.load).count, o);
+}
+
+const std::vector<ConvProperty>& convProperties() {
+  static const std::vector<ConvProperty> ps = {
+      {"conversion",
+       [](const ConvCase& c, const prover::ProverOptions& o) {
+         return prover::proveConversion(c.plan.src, c.plan.dst, c.plan.conversion, o);
+       },
+       [](const ConvCase&) { return true; }},
+      {"shared_round_trip",
+       [](const ConvCase& c, const prover::ProverOptions& o) {
+         return prover::proveSharedRoundTrip(c.plan.src, c.swizzle->shared, c.plan.dst, o);
+       },
+       [](const ConvCase& c) { return c.swizzle.has_value(); }},
+      {"store_banks",
+       [](const ConvCase& c, const prover::ProverOptions& o) { return proveBanks(c, true, o); },
+       [](const ConvCase& c) { return vectorSide(c, true); }},
+      {"load_banks",
+       [](const ConvCase& c, const prover::ProverOptions& o) { return proveBanks(c, false, o); },
+       [](const ConvCase& c) { return vectorSide(c, false); }},
+      {"swizzle_bound",
+       [](const ConvCase& c, const prover::ProverOptions& o) {
+         return prover::proveSwizzleBound(*c.swizzle, o);
+       },
+       [](const ConvCase& c) { return c.swizzle.has_value(); }},
+  };
+  return ps;
+}
+
+std::vector<ConvCase> gConv;
+
+void BM_ProveConversion(benchmark::State& state, const ConvProperty* p, const ConvCase* c) {
+  for (auto _ : state) {
+    auto r = p->prove(*c, {});
+    benchmark::DoNotOptimize(r);
+  }
+}
+
+/// Adds SRC -> DST if it plans; false when the pair is no conversion (other tensor, ...).
+bool addConversion(const std::string& name, const LinearLayout& src, const LinearLayout& dst,
+                   int bits) {
+  auto plan = planConversion(src, dst);
+  if (!plan.ok() || plan->kind == ConversionKind::InterCta)
+    return false;
+  ConvCase c{name, *plan, std::nullopt, bits, sharedMemoryModel("sm90").value()};
+  if (plan->kind == ConversionKind::SharedMemory) {
+    auto s = optimalSwizzle(src, dst, bits, c.model);
+    if (!s.ok())
+      return false;
+    c.swizzle = *s;
+  }
+  gConv.push_back(std::move(c));
+  return true;
+}
+
+/// Every two distributed corpus layouts over one tensor, and pseudo-random blocked pairs.
+void conversionCases() {
+  std::vector<const Case*> distributed;
+  for (const Case& c : gCases)
+    if (c.name.rfind("scaled-", 0) != 0 && classify(c.layout) == LayoutKind::Distributed)
+      distributed.push_back(&c);
+  for (const Case* a : distributed)
+    for (const Case* b : distributed)
+      if (a != b)
+        (void)addConversion(a->name + "->" + b->name, a->layout, b->layout, 16);
+  std::mt19937 rng(5);
+  auto pick = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  auto blocked = [&]() {
+    int tpw0 = pick(0, 5), w0 = pick(0, 2);
+    bool rowMajor = pick(0, 1) == 1;
+    return "#ttg.blocked<{sizePerThread = [" + std::to_string(1 << pick(0, 3)) + ", " +
+           std::to_string(1 << pick(0, 3)) + "], threadsPerWarp = [" + std::to_string(1 << tpw0) +
+           ", " + std::to_string(1 << (5 - tpw0)) + "], warpsPerCTA = [" + std::to_string(1 << w0) +
+           ", " + std::to_string(1 << (2 - w0)) + "], order = [" + (rowMajor ? "1, 0" : "0, 1") +
+           "]}>";
+  };
+  for (int i = 0; i < 24; ++i) {
+    int side = i % 2 == 0 ? 64 : 128;
+    SpecOptions o;
+    o.shape = {static_cast<uint64_t>(side), static_cast<uint64_t>(side)};
+    auto a = loadSpec(blocked(), o), b = loadSpec(blocked(), o);
+    if (a.ok() && b.ok())
+      (void)addConversion("blocked-" + std::to_string(side) + "-" + std::to_string(i), a->layout,
+                          b->layout, i % 4 < 2 ? 16 : 32);
+  }
+}
 
 /// Shapes whose element count is 2^bits, for the scaled layouts.
 std::vector<uint64_t> shapeOf(int bits) {
@@ -142,6 +265,19 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  conversionCases();
+  for (const ConvCase& c : gConv)
+    for (const ConvProperty& p : convProperties())
+      if (p.applies(c) && p.prove(c, {}).outcome != prover::Outcome::Proven) {
+        std::cerr << "bench_prover: " << c.name << ": z3 does not prove " << p.name << "\n";
+        return 1;
+      }
+  for (const ConvProperty& p : convProperties())
+    for (const ConvCase& c : gConv)
+      if (p.applies(c))
+        benchmark::RegisterBenchmark(("BM_Prove/" + std::string(p.name) + "/" + c.name).c_str(),
+                                     BM_ProveConversion, &p, &c)
+            ->Unit(benchmark::kMillisecond);
   for (const Property& p : properties())
     for (const Case& c : gCases)
       if (p.applies(c.layout))
@@ -153,15 +289,21 @@ int main(int argc, char** argv) {
     return 1;
   Collector collector;
   benchmark::RunSpecifiedBenchmarks(&collector);
-  std::printf("\nproof time per property over %zu layouts (ms, each layout's median)\n",
-              gCases.size());
-  std::printf("%-12s %8s %8s %8s %8s\n", "property", "layouts", "median", "p90", "max");
-  for (const Property& p : properties()) {
-    auto it = collector.ms.find(p.name);
+  std::printf("\nproof time per property over %zu layouts and %zu conversions (ms, each case's "
+              "median)\n",
+              gCases.size(), gConv.size());
+  std::printf("%-18s %8s %8s %8s %8s\n", "property", "cases", "median", "p90", "max");
+  std::vector<const char*> names;
+  for (const Property& p : properties())
+    names.push_back(p.name);
+  for (const ConvProperty& p : convProperties())
+    names.push_back(p.name);
+  for (const char* name : names) {
+    auto it = collector.ms.find(name);
     if (it == collector.ms.end() || it->second.empty())
       continue;
     const std::vector<double>& v = it->second;
-    std::printf("%-12s %8zu %8.2f %8.2f %8.2f\n", p.name, v.size(), percentile(v, 0.5),
+    std::printf("%-18s %8zu %8.2f %8.2f %8.2f\n", name, v.size(), percentile(v, 0.5),
                 percentile(v, 0.9), *std::max_element(v.begin(), v.end()));
   }
   benchmark::Shutdown();

@@ -373,14 +373,19 @@ ProofResult noAvoidingSpace(smt::Context& ctx, std::span<const uint64_t> tile,
   // ordering argument). V, the smaller space, gets every combination: x in V iff H_V x = 0.
   const Rref& larger = ru.dim() >= rv.dim() ? ru : rv;
   const Rref& smaller = ru.dim() >= rv.dim() ? rv : ru;
+  uint64_t pivotBits = 0;
+  for (int b : larger.pivots)
+    pivotBits |= uint64_t{1} << b;
   z3::expr q = ctx.z3().bool_val(true);
   std::vector<z3::expr> w, pivot;
   for (int i = 0; i < k; ++i) {
     w.push_back(larger.reduce(vec[static_cast<std::size_t>(i)]));
     pivot.push_back(ctx.bv("p" + std::to_string(i) + "!", width));
     const z3::expr& p = pivot.back();
+    // (P_i avoids U's pivot bits: implied, since w_i has none of them, but stated so that the
+    // solver sees the ordering argument over d - dim U positions at once.)
     q = q && !isZero(ctx, p) && isZero(ctx, p & (p - 1)) && !isZero(ctx, w.back() & p) &&
-        isZero(ctx, w.back() & ~(p | (p - 1)));
+        isZero(ctx, w.back() & ~(p | (p - 1))) && isZero(ctx, p & ctx.bvVal(pivotBits, width));
     if (i > 0)
       q = q && z3::ult(p, pivot[static_cast<std::size_t>(i) - 1]);
   }
