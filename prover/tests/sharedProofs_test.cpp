@@ -179,6 +179,51 @@ TEST(BankBound, SearchedAndUnswizzledLayoutsTakeExactlyThePredictedWavefronts) {
   EXPECT_GT(conflicted, 10) << "the generator must produce conflicts, or little is tested";
 }
 
+/// A random distributed layout of 64 lanes: every tensor bit on one register, lane or warp bit.
+LinearLayout randomWave(Gen& g, int regBits, int warpBits, int bits0, int bits1) {
+  std::vector<uint64_t> cols;
+  for (int i = 0; i < bits0 + bits1; ++i)
+    cols.push_back(uint64_t{1} << i);
+  g.shuffle(cols);
+  auto split = [&](uint64_t v) {
+    return std::vector<uint64_t>{v & ((uint64_t{1} << bits0) - 1), v >> bits0};
+  };
+  std::vector<DimBases> bases;
+  std::size_t k = 0;
+  for (auto [name, n] : std::vector<std::pair<const char*, int>>{
+           {"register", regBits}, {"lane", 6}, {"warp", warpBits}}) {
+    DimBases d{S(name), {}};
+    for (int i = 0; i < n; ++i)
+      d.bases.push_back(split(cols[k++]));
+    bases.push_back(d);
+  }
+  std::vector<DimSize> outs = {{dims::standardOut(0), uint64_t{1} << bits0},
+                               {dims::standardOut(1), uint64_t{1} << bits1}};
+  return LinearLayout::create(bases, outs, false).value();
+}
+
+TEST(BankBound, AmdPhasesOf64LaneWaves) {
+  // gfx942's ds_read_b128 phases are lanes {0-3, 20-23}, {4-7, 16-19}, ...: a lane subspace that
+  // is not a run of low bits, so the phase encoding is exercised beyond NVIDIA's.
+  Gen g(64);
+  int conflicted = 0;
+  for (int i = 0; i < 24; ++i) {
+    SharedMemoryModel model = sharedMemoryModel(i % 3 == 2 ? "gfx950" : "gfx942").value();
+    int regBits = g.range(0, 4), warpBits = g.range(0, 2);
+    int total = regBits + 6 + warpBits, bits0 = g.range(1, total - 1);
+    LinearLayout reg = randomWave(g, regBits, warpBits, bits0, total - bits0);
+    int bits = 8 << g.range(0, 2);
+    LinearLayout flat = permutedShared(g, reg);
+    auto report = bankConflicts(reg, flat, {}, bits, model);
+    ASSERT_TRUE(report.ok()) << report.error().str();
+    std::string what = model.arch + "\nREG" + reg.toString() + "\nSHARED" + flat.toString();
+    checkBankBound(reg, flat, bits, model, SharedAccessKind::Store, report->store, what,
+                   &conflicted);
+    checkBankBound(reg, flat, bits, model, SharedAccessKind::Load, report->load, what, &conflicted);
+  }
+  EXPECT_GT(conflicted, 5);
+}
+
 /// The largest dimension of a subspace of F2^d meeting span(u) ∪ span(v) only in 0, by
 /// enumerating every subspace (depth-first over bases with increasing first vectors).
 int bruteMaxAvoiding(int d, const Subspace& u, const Subspace& v) {
