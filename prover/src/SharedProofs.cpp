@@ -359,10 +359,18 @@ ProofResult noAvoidingSpace(smt::Context& ctx, std::span<const uint64_t> tile,
   Rref tileBasis(tile), ru(u), rv(v);
   unsigned width = static_cast<unsigned>(widthOf(tile, u, v));
   smt::Solver s(ctx, limitsOf(o));
+  // Where the tile is every vector of `width` bits (a CTA's whole tensor), the vectors are free
+  // bit-vectors; otherwise combinations of the tile's columns.
+  bool whole = tileBasis.dim() == static_cast<int>(width);
   std::vector<z3::expr> coeff, vec;
   for (int i = 0; i < k; ++i) {
-    coeff.push_back(ctx.bv("a" + std::to_string(i) + "!", static_cast<unsigned>(tile.size())));
-    vec.push_back(linear(ctx, coeff.back(), tile, width));
+    if (whole) {
+      coeff.push_back(ctx.bv("v" + std::to_string(i) + "!", width));
+      vec.push_back(coeff.back());
+    } else {
+      coeff.push_back(ctx.bv("a" + std::to_string(i) + "!", static_cast<unsigned>(tile.size())));
+      vec.push_back(linear(ctx, coeff.back(), tile, width));
+    }
   }
   // X avoids the larger of U and V (say U) iff it maps injectively into the quotient by U, and
   // then X has a basis whose images w_i = H_U v_i are in reduced echelon form: w_i has its
@@ -423,7 +431,7 @@ ProofResult noAvoidingSpace(smt::Context& ctx, std::span<const uint64_t> tile,
   if (r.verdict == Verdict::Refuted) {
     std::vector<uint64_t> found;
     for (const z3::expr& a : coeff)
-      found.push_back(xorOf(tile, r.model->value(a)));
+      found.push_back(whole ? r.model->value(a) : xorOf(tile, r.model->value(a)));
     Subspace su(std::vector<uint64_t>(u.begin(), u.end()));
     Subspace sv(std::vector<uint64_t>(v.begin(), v.end()));
     bool ok = Subspace(found).dim() == k;
