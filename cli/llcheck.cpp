@@ -230,15 +230,14 @@ struct ProverChoice {
   prover::ProverOptions options;
 };
 
-void addProverOptions(CLI::App* cmd, ProverChoice& z3, bool& noZ3) {
+void addProverOptions(CLI::App* cmd, ProverChoice& z3, bool& noZ3, const char* noZ3Help) {
   cmd->add_option("--prover-timeout", z3.options.timeoutMs,
                   "Milliseconds Z3 may spend on each query (1-3600000, default " +
                       std::to_string(prover::kDefaultTimeoutMs) +
                       "); a property Z3 cannot decide in time is reported as unknown, exit 1")
       ->type_name("MS")
       ->check(CLI::Range(1u, 3600000u));
-  cmd->add_flag("--no-z3", noZ3,
-                "Do not ask Z3: properties are established by the algebra and enumeration");
+  cmd->add_flag("--no-z3", noZ3, noZ3Help);
 }
 
 int runVerify(const std::vector<std::string>& specs, const CommonOptions& o,
@@ -443,7 +442,8 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(0, 28));
   ProverChoice z3;
   bool noZ3 = false;
-  addProverOptions(verifyCmd, z3, noZ3);
+  addProverOptions(verifyCmd, z3, noZ3,
+                   "Do not ask Z3: properties are established by the algebra and enumeration");
 
   std::string batchFile;
   CLI::App* batch = app.add_subcommand(
@@ -462,7 +462,8 @@ int run(int argc, char** argv) {
                  "vector width, predicted wavefronts and bank conflicts, and Lemma 9.5's bound");
   addConversionOptions(convertCmd, convertOpts, "The layout the data is in (distributed)",
                        "The layout the data must end up in (distributed)");
-  addProverOptions(convertCmd, convertOpts.z3, convertOpts.noZ3);
+  addProverOptions(convertCmd, convertOpts.z3, convertOpts.noZ3,
+                   "Do not ask Z3: the plan's properties are checked by the algebra alone");
 
   ConversionOptions bankOpts;
   CLI::App* bankCmd = app.add_subcommand(
