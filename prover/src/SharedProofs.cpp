@@ -8,6 +8,7 @@
 #include "ProofSupport.h"
 #include "llcheck/core/Subspace.h"
 #include "llcheck/core/XorBasis.h"
+#include "llcheck/core/conversion/Ldmatrix.h"
 #include "llcheck/prover/Encoding.h"
 #include "llcheck/prover/Smt.h"
 
@@ -129,46 +130,79 @@ Point inOrder(const LinearLayout& l, const Point& p) {
 
 // ---- Bank bound -----------------------------------------------------------------------------
 
-struct BankGeometry {
-  int shift = 0;     ///< offset (elements) >> shift = access unit
-  int bankBits = 0;  ///< the unit's low bankBits pick its bank group
-  int unitBytes = 0; ///< max(access, bank) bytes
+/// One phase of an access as the bank model sees it: the input directions that move between the
+/// lanes (or rows) of one phase, and how an element offset becomes an access unit and its bank.
+struct PhaseModel {
+  std::vector<Point> generators; ///< directions in reg's inputs; a phase is a coset of their span
+  int shift = 0;                 ///< offset (elements) >> shift = access unit
+  int bankBits = 0;              ///< the unit's low bankBits pick its bank group
+  int unitBytes = 0;             ///< max(access, bank) bytes
   int offsetBits = 0;
   [[nodiscard]] uint64_t unit(uint64_t offset) const { return offset >> shift; }
   [[nodiscard]] uint64_t bank(uint64_t offset) const { return unit(offset) & mask(bankBits); }
 };
 
-ProofResult bankBound(smt::Context& ctx, const LinearLayout& reg, const LinearLayout& shared,
-                      int elementBits, const SharedMemoryModel& model, SharedAccessKind kind,
-                      const AccessCount& predicted, const ProverOptions& o) {
-  auto map = offsetMap(reg, shared, {}, model);
-  if (!map.ok())
-    return contradiction("the planned access has no offset map: " + map.error().str());
-  int accessBytes = predicted.vectorBits / 8;
-  int elemBytes = std::max(elementBits / 8, 1);
-  BankGeometry g;
-  g.unitBytes = std::max(accessBytes, model.bankBytes);
-  g.shift = std::countr_zero(static_cast<unsigned>(g.unitBytes)) -
-            std::countr_zero(static_cast<unsigned>(elemBytes));
-  g.offsetBits = map->offsetBits;
-  g.bankBits = std::min(std::countr_zero(static_cast<unsigned>(model.rowBytes() / g.unitBytes)),
-                        std::max(0, g.offsetBits - g.shift));
-  int unitBits = g.offsetBits - g.shift;
-  std::vector<uint64_t> phase = model.phaseLanes(accessBytes, kind);
-  const char* side = kind == SharedAccessKind::Store ? "store" : "load";
-  if (!std::has_single_bit(predicted.wavefrontsPerPhase))
-    return contradiction("the predicted wavefronts per phase (" +
-                         std::to_string(predicted.wavefrontsPerPhase) + ") are no power of two");
-  int c = std::countr_zero(predicted.wavefrontsPerPhase);
+uint64_t offsetOf(const OffsetMap& map, const Point& x) {
+  return xorOf(map.registers, valueOf(x, dims::kRegister)) ^
+         xorOf(map.lanes, valueOf(x, dims::kLane)) ^ xorOf(map.warps, valueOf(x, dims::kWarp));
+}
 
-  // The algebra's same-bank word differences of one phase: span(phase units) ∩ ker(bank).
-  std::vector<uint64_t> units;
-  for (uint64_t lane : phase)
-    units.push_back(g.unit(xorOf(map->lanes, lane)));
-  // Elimination with the bank bits above the word: rows whose bank part cancels span
-  // span(units) ∩ ker(bank).
+Point zeroPoint(const LinearLayout& l) {
+  Point p;
+  for (const Dim& d : l.inDims())
+    p.emplace_back(d.name, 0);
+  return p;
+}
+
+Point xorPoints(const Point& a, const Point& b) {
+  Point r = a;
+  for (auto& [name, v] : r)
+    v ^= valueOf(b, name);
+  return r;
+}
+
+/// x with, in every dim the generators move, x[dim] ^ XOR_j coeff[j] g_j[dim].
+Values moved(smt::Context& ctx, const Values& x, const z3::expr& coeff,
+             const std::vector<Point>& generators) {
+  Values out = x;
+  for (auto& d : out.dims) {
+    if (d.width == 0)
+      continue;
+    std::vector<uint64_t> cols;
+    bool any = false;
+    for (const Point& g : generators) {
+      cols.push_back(valueOf(g, d.name));
+      any = any || cols.back() != 0;
+    }
+    if (any)
+      d.expr = *d.expr ^ linear(ctx, coeff, cols, d.width);
+  }
+  return out;
+}
+
+ProofResult phaseBound(smt::Context& ctx, const LinearLayout& reg, const LinearLayout& shared,
+                       const OffsetMap& map, const PhaseModel& pm, uint64_t perPhase,
+                       const std::string& side, const SharedMemoryModel& model,
+                       const ProverOptions& o) {
+  const PhaseModel& g = pm;
+  int unitBits = g.offsetBits - g.shift;
+  if (!std::has_single_bit(perPhase))
+    return contradiction("the predicted wavefronts per phase (" + std::to_string(perPhase) +
+                         ") are no power of two");
+  int c = std::countr_zero(perPhase);
+  if (unitBits <= 0 || g.generators.empty()) {
+    // The whole buffer is one access unit, or a phase is one lane: nothing can conflict.
+    if (c != 0)
+      return contradiction("no two accesses of a phase can conflict, yet " +
+                           std::to_string(perPhase) + " wavefronts per phase are predicted");
+    return proven();
+  }
+
+  // The algebra's same-bank word differences of one phase: span(phase units) ∩ ker(bank), by
+  // elimination with the bank bits above the word (rows whose bank part cancels span it).
   std::vector<uint64_t> sameBank, rows;
-  for (uint64_t u : units) {
+  for (const Point& gen : g.generators) {
+    uint64_t u = g.unit(offsetOf(map, gen));
     uint64_t v = ((u & mask(g.bankBits)) << unitBits) | u;
     for (uint64_t r : rows)
       if ((v >> (63 - std::countl_zero(r))) & 1)
@@ -183,7 +217,7 @@ ProofResult bankBound(smt::Context& ctx, const LinearLayout& reg, const LinearLa
       sameBank.push_back(r);
   Rref k(sameBank);
   // Claim exactly 2^c: at most that many words per bank (K cut to c vectors: if the algebra's
-  // space is larger, Z3 finds the lanes beyond it), and at least (Z3 finds c independent ones).
+  // space is larger, Z3 finds the accesses beyond it), and at least (Z3 finds c independent ones).
   Rref claimed = k.first(std::min(c, k.dim()));
 
   int queries = 0;
@@ -192,103 +226,86 @@ ProofResult bankBound(smt::Context& ctx, const LinearLayout& reg, const LinearLa
     return r;
   };
   smt::Solver s(ctx, limitsOf(o));
-  if (unitBits <= 0) {
-    // The whole buffer is one access unit: every lane reads the same unit.
-    if (c != 0)
-      return contradiction("one access unit holds the buffer, yet " +
-                           std::to_string(predicted.wavefrontsPerPhase) +
-                           " wavefronts per phase are predicted");
-    return proven();
-  }
+  unsigned hi = static_cast<unsigned>(g.offsetBits - 1), lo = static_cast<unsigned>(g.shift);
+  auto unitOf = [&](const Values& off) { return off.find(dims::kOffset)->expr->extract(hi, lo); };
+  auto bankOf = [&](const z3::expr& u) {
+    return u.extract(static_cast<unsigned>(g.bankBits - 1), 0);
+  };
+  std::vector<uint64_t> packedGenerators;
+  for (const Point& gen : g.generators)
+    packedGenerators.push_back(reg.packIn(gen));
+  unsigned nGen = static_cast<unsigned>(g.generators.size());
+  int banksPerUnit = g.unitBytes / model.bankBytes;
 
-  // At most: two lanes of one phase of one instruction, same bank, words apart beyond K.
+  // At most: two accesses of one phase of one instruction (the same register, warp and CTA 0
+  // outside the phase's directions), same bank, words apart beyond K.
   Values x1 = with(ctx, smt::variables(ctx, reg.inDims(), "r!"), dims::kBlock, std::nullopt);
-  const Values::Entry* lane1 = x1.find(dims::kLane);
-  Values x2 = x1;
-  std::optional<z3::expr> t2;
-  if (lane1 && lane1->width > 0 && !phase.empty()) {
-    z3::expr a = ctx.bv("phase!", static_cast<unsigned>(phase.size()));
-    t2 = *lane1->expr ^ linear(ctx, a, phase, lane1->width);
-    x2 = with(ctx, x1, dims::kLane, t2);
-  }
+  z3::expr a = ctx.bv("phase!", nGen);
+  Values x2 = moved(ctx, x1, a, g.generators);
   Values o1 = with(ctx, smt::variables(ctx, shared.inDims(), "o1!"), dims::kBlock, std::nullopt);
   Values o2 = with(ctx, smt::variables(ctx, shared.inDims(), "o2!"), dims::kBlock, std::nullopt);
-  const Values::Entry* off1 = o1.find(dims::kOffset);
-  const Values::Entry* off2 = o2.find(dims::kOffset);
-  if (!t2 || !off1 || !off1->expr)
-    return c == 0 ? proven() : contradiction("a phase of one lane cannot conflict");
-  z3::expr u1 =
-      off1->expr->extract(static_cast<unsigned>(g.offsetBits - 1), static_cast<unsigned>(g.shift));
-  z3::expr u2 =
-      off2->expr->extract(static_cast<unsigned>(g.offsetBits - 1), static_cast<unsigned>(g.shift));
-  z3::expr sameBankQ = ctx.z3().bool_val(true);
-  if (g.bankBits > 0)
-    sameBankQ = u1.extract(static_cast<unsigned>(g.bankBits - 1), 0) ==
-                u2.extract(static_cast<unsigned>(g.bankBits - 1), 0);
-  CheckResult r = s.check(*lane1->expr != *t2 &&
+  if (!o1.find(dims::kOffset) || !o1.find(dims::kOffset)->expr)
+    return contradiction("the shared layout has no offset bits");
+  z3::expr u1 = unitOf(o1), u2 = unitOf(o2);
+  z3::expr sameBankQ = g.bankBits > 0 ? bankOf(u1) == bankOf(u2) : ctx.z3().bool_val(true);
+  CheckResult r = s.check(!isZero(ctx, a) &&
                           smt::apply(ctx, shared, o1).equals(ctx, smt::apply(ctx, reg, x1)) &&
                           smt::apply(ctx, shared, o2).equals(ctx, smt::apply(ctx, reg, x2)) &&
                           sameBankQ && !isZero(ctx, claimed.reduce(u1 ^ u2)));
   ++queries;
   if (r.verdict == Verdict::Refuted) {
     Point p1 = x1.read(*r.model), p2 = x2.read(*r.model);
-    uint64_t ri = valueOf(p1, dims::kRegister), w = valueOf(p1, dims::kWarp);
-    uint64_t t1v = valueOf(p1, dims::kLane), t2v = valueOf(p2, dims::kLane);
-    // The algebra's offsets for the two lanes, and the elements both sides hold there.
-    uint64_t base = xorOf(map->registers, ri) ^ xorOf(map->warps, w);
-    uint64_t a1 = base ^ xorOf(map->lanes, t1v), a2 = base ^ xorOf(map->lanes, t2v);
+    // The algebra's offsets for the two accesses, and the elements both layouts put there.
+    uint64_t a1 = offsetOf(map, p1), a2 = offsetOf(map, p2);
     Point e1 = applyChecked(reg, p1), e2 = applyChecked(reg, p2);
     Point s1 = applyChecked(shared, {{dims::kOffset, a1}, {dims::kBlock, 0}});
     Point s2 = applyChecked(shared, {{dims::kOffset, a2}, {dims::kBlock, 0}});
+    std::string what = describePoint(p1) + " and " + describePoint(p2);
     confirm(inOrder(reg, s1) == inOrder(reg, e1) && inOrder(reg, s2) == inOrder(reg, e2),
-            "lanes " + std::to_string(t1v) + ", " + std::to_string(t2v) +
-                ": offsets do not hold the lanes' elements");
-    confirm(Subspace(phase).contains(t1v ^ t2v) && t1v != t2v && g.bank(a1) == g.bank(a2) &&
-                claimed.reduce(g.unit(a1) ^ g.unit(a2)) != 0,
-            "lanes " + std::to_string(t1v) + " and " + std::to_string(t2v) +
-                " should share a bank beyond the predicted conflicts");
-    int banksPerUnit = g.unitBytes / model.bankBytes;
+            what + ": the offsets do not hold the accesses' elements");
+    confirm(p1 != p2 && Subspace(packedGenerators).contains(reg.packIn(xorPoints(p1, p2))) &&
+                g.bank(a1) == g.bank(a2) && claimed.reduce(g.unit(a1) ^ g.unit(a2)) != 0,
+            what + " should share a bank beyond the predicted conflicts");
     uint64_t bank = g.bank(a1) * static_cast<uint64_t>(banksPerUnit);
     uint64_t w1 = g.unit(a1) * static_cast<uint64_t>(banksPerUnit);
     uint64_t w2 = g.unit(a2) * static_cast<uint64_t>(banksPerUnit);
-    return done(
-        refuted({{"lanes", {t1v, t2v}},
-                 {"register", ri},
-                 {"warp", w},
-                 {"offsets", {a1, a2}},
-                 {"bank", bank},
-                 {"words", {w1, w2}},
-                 {"reason", std::string("two lanes of one ") + side +
-                                " phase hit one bank at words beyond the predicted " +
-                                std::to_string(predicted.wavefrontsPerPhase) + " per bank"}},
-                "lanes " + std::to_string(t1v) + " and " + std::to_string(t2v) + " (register " +
-                    std::to_string(ri) + ", warp " + std::to_string(w) + ") both hit bank " +
-                    std::to_string(bank) + " at words " + std::to_string(w1) + " and " +
-                    std::to_string(w2) + ": more than " +
-                    std::to_string(predicted.wavefrontsPerPhase) + " wavefronts per phase"));
+    uint64_t t1 = valueOf(p1, dims::kLane), t2 = valueOf(p2, dims::kLane);
+    return done(refuted({{"lanes", {t1, t2}},
+                         {"register", valueOf(p1, dims::kRegister)},
+                         {"warp", valueOf(p1, dims::kWarp)},
+                         {"inputs", {pointJson(p1), pointJson(p2)}},
+                         {"offsets", {a1, a2}},
+                         {"bank", bank},
+                         {"words", {w1, w2}},
+                         {"reason", "two accesses of one " + side +
+                                        " phase hit one bank at words beyond the "
+                                        "predicted " +
+                                        std::to_string(perPhase) + " per bank"}},
+                        "lanes " + std::to_string(t1) + " and " + std::to_string(t2) + " (" +
+                            describePoint(p1) + "; " + describePoint(p2) + ") both hit bank " +
+                            std::to_string(bank) + " at words " + std::to_string(w1) + " and " +
+                            std::to_string(w2) + ": more than " + std::to_string(perPhase) +
+                            " wavefronts per phase"));
   }
   if (r.verdict != Verdict::Proven)
     return done(notDecided(r));
   if (c == 0)
     return done(proven()); // one wavefront per phase is reached by any phase
 
-  // Reached: c lane differences in the phase, each moving to the same bank, whose words are
-  // independent: lane 0's phase then puts 2^c distinct words in one bank.
+  // Reached: c directions in the phase, each staying in the bank, whose words are independent:
+  // the phase of the instruction's first access then puts 2^c distinct words in one bank.
   std::vector<z3::expr> coeff, diff;
   z3::expr q = ctx.z3().bool_val(true);
   for (int i = 0; i < c; ++i) {
-    z3::expr a = ctx.bv("d" + std::to_string(i) + "!", static_cast<unsigned>(phase.size()));
-    coeff.push_back(a);
-    Values x = with(ctx, smt::constants(ctx, reg.inDims(), {}), dims::kLane,
-                    linear(ctx, a, phase, lane1->width));
+    coeff.push_back(ctx.bv("d" + std::to_string(i) + "!", nGen));
+    Values x = moved(ctx, with(ctx, smt::constants(ctx, reg.inDims(), {}), dims::kBlock, {}),
+                     coeff.back(), g.generators);
     Values e = with(ctx, smt::variables(ctx, shared.inDims(), "e" + std::to_string(i) + "!"),
                     dims::kBlock, std::nullopt);
     q = q && smt::apply(ctx, shared, e).equals(ctx, smt::apply(ctx, reg, x));
-    z3::expr u = e.find(dims::kOffset)
-                     ->expr->extract(static_cast<unsigned>(g.offsetBits - 1),
-                                     static_cast<unsigned>(g.shift));
+    z3::expr u = unitOf(e);
     if (g.bankBits > 0)
-      q = q && isZero(ctx, u.extract(static_cast<unsigned>(g.bankBits - 1), 0));
+      q = q && isZero(ctx, bankOf(u));
     diff.push_back(u);
   }
   for (uint64_t subset = 1; subset < (uint64_t{1} << c); ++subset) {
@@ -301,41 +318,104 @@ ProofResult bankBound(smt::Context& ctx, const LinearLayout& reg, const LinearLa
   r = s.check(q);
   ++queries;
   if (r.verdict == Verdict::Proven) {
-    confirm(k.dim() < c, "z3 finds no phase reaching " +
-                             std::to_string(predicted.wavefrontsPerPhase) +
+    confirm(k.dim() < c, "z3 finds no phase reaching " + std::to_string(perPhase) +
                              " wavefronts, but the algebra's same-bank space has dimension " +
                              std::to_string(k.dim()));
-    return done(refuted({{"reason", std::string("no ") + side + " phase reaches the predicted " +
-                                        std::to_string(predicted.wavefrontsPerPhase) +
-                                        " wavefronts: the prediction over-estimates"},
-                         {"predicted_per_phase", predicted.wavefrontsPerPhase}},
-                        std::string("no ") + side + " phase puts " +
-                            std::to_string(predicted.wavefrontsPerPhase) +
-                            " distinct words in one bank"));
+    return done(refuted(
+        {{"reason", "no " + side + " phase reaches the predicted " + std::to_string(perPhase) +
+                        " wavefronts: the prediction over-estimates"},
+         {"predicted_per_phase", perPhase}},
+        "no " + side + " phase puts " + std::to_string(perPhase) + " distinct words in one bank"));
   }
   if (r.verdict != Verdict::Refuted)
     return done(notDecided(r));
-  std::vector<uint64_t> lanes;
-  for (const z3::expr& a : coeff)
-    lanes.push_back(xorOf(phase, r.model->value(a)));
-  std::vector<uint64_t> phaseLanes, words;
+  std::vector<Point> directions;
+  for (const z3::expr& d : coeff) {
+    uint64_t chosen = r.model->value(d);
+    Point dir = zeroPoint(reg);
+    for (unsigned j = 0; j < nGen; ++j)
+      if ((chosen >> j) & 1)
+        dir = xorPoints(dir, g.generators[j]);
+    directions.push_back(dir);
+  }
+  nlohmann::json lanes = nlohmann::json::array(), inputs = nlohmann::json::array();
+  std::vector<uint64_t> words;
   std::set<uint64_t> distinct, banks;
   for (uint64_t subset = 0; subset < (uint64_t{1} << c); ++subset) {
-    uint64_t t = xorOf(lanes, subset);
-    uint64_t off = xorOf(map->lanes, t);
-    phaseLanes.push_back(t);
-    words.push_back(g.unit(off) * static_cast<uint64_t>(g.unitBytes / model.bankBytes));
+    Point x = zeroPoint(reg);
+    for (int i = 0; i < c; ++i)
+      if ((subset >> i) & 1)
+        x = xorPoints(x, directions[static_cast<std::size_t>(i)]);
+    uint64_t off = offsetOf(map, x);
+    lanes.push_back(valueOf(x, dims::kLane));
+    inputs.push_back(pointJson(x));
+    words.push_back(g.unit(off) * static_cast<uint64_t>(banksPerUnit));
     distinct.insert(g.unit(off));
     banks.insert(g.bank(off));
   }
-  confirm(distinct.size() == phaseLanes.size() && banks.size() == 1,
-          "the witness lanes should put " + std::to_string(phaseLanes.size()) +
+  confirm(distinct.size() == (std::size_t{1} << c) && banks.size() == 1,
+          "the witness accesses should put " + std::to_string(std::size_t{1} << c) +
               " distinct words in one bank");
   ProofResult p = proven();
-  p.witness = {{"lanes", phaseLanes},
-               {"bank", *banks.begin() * static_cast<uint64_t>(g.unitBytes / model.bankBytes)},
+  p.witness = {{"lanes", lanes},
+               {"inputs", inputs},
+               {"bank", *banks.begin() * static_cast<uint64_t>(banksPerUnit)},
                {"words", words}};
   return done(p);
+}
+
+ProofResult bankBound(smt::Context& ctx, const LinearLayout& reg, const LinearLayout& shared,
+                      int elementBits, const SharedMemoryModel& model, SharedAccessKind kind,
+                      const AccessCount& predicted, const ProverOptions& o) {
+  auto map = offsetMap(reg, shared, {}, model);
+  if (!map.ok())
+    return contradiction("the planned access has no offset map: " + map.error().str());
+  int accessBytes = predicted.vectorBits / 8;
+  int elemBytes = std::max(elementBits / 8, 1);
+  PhaseModel pm;
+  pm.unitBytes = std::max(accessBytes, model.bankBytes);
+  pm.shift = std::countr_zero(static_cast<unsigned>(pm.unitBytes)) -
+             std::countr_zero(static_cast<unsigned>(elemBytes));
+  pm.offsetBits = map->offsetBits;
+  pm.bankBits = std::min(std::countr_zero(static_cast<unsigned>(model.rowBytes() / pm.unitBytes)),
+                         std::max(0, pm.offsetBits - pm.shift));
+  if (reg.hasInDim(dims::kLane) && reg.getInDimSizeLog2(dims::kLane) > 0)
+    for (uint64_t lane : model.phaseLanes(accessBytes, kind))
+      pm.generators.push_back({{dims::kLane, lane}});
+  return phaseBound(ctx, reg, shared, *map, pm, predicted.wavefrontsPerPhase,
+                    kind == SharedAccessKind::Store ? "store" : "load", model, o);
+}
+
+ProofResult matrixBankBound(smt::Context& ctx, const LinearLayout& reg, const LinearLayout& shared,
+                            int elementBits, bool trans, const SharedMemoryModel& model,
+                            SharedAccessKind kind, const ProverOptions& o) {
+  auto plan = ldmatrix(reg, shared, LdmatrixOptions{elementBits, trans});
+  if (!plan.ok() || !plan->divides)
+    return contradiction("the planned ldmatrix/stmatrix does not fit: " +
+                         (plan.ok() ? plan->reason : plan.error().str()));
+  auto map = offsetMap(reg, shared, {}, model);
+  if (!map.ok())
+    return contradiction("the planned access has no offset map: " + map.error().str());
+  // One matrix = one phase: its 8 rows of 16 bytes, 8 rows to a wavefront (Ldmatrix.h). The
+  // rows are told apart by lanes 4, 8, 16 (lane t gets row t / 4), or with .trans by the first
+  // tile register and lanes 1, 2.
+  PhaseModel pm;
+  int elemBytesLog2 = std::countr_zero(static_cast<unsigned>(elementBits / 8));
+  pm.unitBytes = 16;
+  pm.shift = 4 - elemBytesLog2;
+  pm.offsetBits = map->offsetBits;
+  pm.bankBits = std::min(3, std::max(0, pm.offsetBits - pm.shift));
+  if (trans) {
+    pm.generators.push_back({{dims::kRegister, uint64_t{1} << plan->registerPermutation.at(0)}});
+    pm.generators.push_back({{dims::kLane, 1}});
+    pm.generators.push_back({{dims::kLane, 2}});
+  } else {
+    for (uint64_t lane : {4, 8, 16})
+      pm.generators.push_back({{dims::kLane, lane}});
+  }
+  std::string side = std::string(kind == SharedAccessKind::Store ? "stmatrix" : "ldmatrix") +
+                     (trans ? ".trans" : "") + " matrix";
+  return phaseBound(ctx, reg, shared, *map, pm, plan->wavefrontsPerMatrix, side, model, o);
 }
 
 // ---- Lemma 9.5 ----------------------------------------------------------------------------------
@@ -505,6 +585,14 @@ ProofResult proveBankBound(const LinearLayout& reg, const LinearLayout& shared, 
                            const AccessCount& predicted, const ProverOptions& o) {
   return timed([&](smt::Context& ctx) {
     return bankBound(ctx, reg, shared, elementBits, model, kind, predicted, o);
+  });
+}
+
+ProofResult proveMatrixBankBound(const LinearLayout& reg, const LinearLayout& shared,
+                                 int elementBits, bool trans, const SharedMemoryModel& model,
+                                 SharedAccessKind kind, const ProverOptions& o) {
+  return timed([&](smt::Context& ctx) {
+    return matrixBankBound(ctx, reg, shared, elementBits, trans, model, kind, o);
   });
 }
 
