@@ -388,7 +388,8 @@ ProofResult bankBound(smt::Context& ctx, const LinearLayout& reg, const LinearLa
 
 ProofResult matrixBankBound(smt::Context& ctx, const LinearLayout& reg, const LinearLayout& shared,
                             int elementBits, bool trans, const SharedMemoryModel& model,
-                            SharedAccessKind kind, const ProverOptions& o) {
+                            SharedAccessKind kind, uint64_t wavefrontsPerMatrix,
+                            const ProverOptions& o) {
   auto plan = ldmatrix(reg, shared, LdmatrixOptions{elementBits, trans});
   if (!plan.ok() || !plan->divides)
     return contradiction("the planned ldmatrix/stmatrix does not fit: " +
@@ -415,7 +416,7 @@ ProofResult matrixBankBound(smt::Context& ctx, const LinearLayout& reg, const Li
   }
   std::string side = std::string(kind == SharedAccessKind::Store ? "stmatrix" : "ldmatrix") +
                      (trans ? ".trans" : "") + " matrix";
-  return phaseBound(ctx, reg, shared, *map, pm, plan->wavefrontsPerMatrix, side, model, o);
+  return phaseBound(ctx, reg, shared, *map, pm, wavefrontsPerMatrix, side, model, o);
 }
 
 // ---- Lemma 9.5 ----------------------------------------------------------------------------------
@@ -590,9 +591,11 @@ ProofResult proveBankBound(const LinearLayout& reg, const LinearLayout& shared, 
 
 ProofResult proveMatrixBankBound(const LinearLayout& reg, const LinearLayout& shared,
                                  int elementBits, bool trans, const SharedMemoryModel& model,
-                                 SharedAccessKind kind, const ProverOptions& o) {
+                                 SharedAccessKind kind, uint64_t wavefrontsPerMatrix,
+                                 const ProverOptions& o) {
   return timed([&](smt::Context& ctx) {
-    return matrixBankBound(ctx, reg, shared, elementBits, trans, model, kind, o);
+    return matrixBankBound(ctx, reg, shared, elementBits, trans, model, kind, wavefrontsPerMatrix,
+                           o);
   });
 }
 

@@ -11,6 +11,7 @@
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Subspace.h"
 #include "llcheck/core/conversion/ConversionPlan.h"
+#include "llcheck/core/conversion/Ldmatrix.h"
 #include "llcheck/core/conversion/OptimalSwizzle.h"
 #include "llcheck/prover/SharedProofs.h"
 
@@ -236,7 +237,7 @@ TEST(BankBound, ProvenCountsAreWhatAnH100Measured) {
   ASSERT_TRUE(in.good());
   nlohmann::json results = nlohmann::json::parse(in);
   SharedMemoryModel model = sharedMemoryModel(results.at("arch").get<std::string>()).value();
-  int proven = 0, conflicted = 0;
+  int proven = 0, conflicted = 0, matrices = 0, matrixConflicts = 0;
   std::size_t index = 0;
   for (const nlohmann::json& c : results.at("cases")) {
     // Under the sanitizers, every kSanitizerDivisor-th case.
@@ -251,9 +252,34 @@ TEST(BankBound, ProvenCountsAreWhatAnH100Measured) {
       const char* side = kind == SharedAccessKind::Store ? "store" : "load";
       const nlohmann::json& predicted = c.at("predicted").at(side);
       std::string instruction = predicted.at("instruction");
+      const LinearLayout& reg = kind == SharedAccessKind::Store ? *src : *dst;
+      uint64_t measured = c.at("measured").at(side).at("wavefronts").get<uint64_t>();
+      if (instruction.starts_with("ldmatrix") || instruction.starts_with("stmatrix")) {
+        bool trans = instruction.find(".trans") != std::string::npos;
+        auto plan = ldmatrix(reg, *shared, {bits, trans});
+        ASSERT_TRUE(plan.ok() && plan->divides) << c.at("id");
+        uint64_t n = plan->wavefrontsPerMatrix;
+        auto p = prover::proveMatrixBankBound(reg, *shared, bits, trans, model, kind, n, {});
+        ASSERT_EQ(p.outcome, Outcome::Proven) << c.at("id") << " " << side << ": " << p.detail;
+        // A doubled count is refuted (no matrix reaches it), and so is a halved one where there
+        // are conflicts (two rows of one matrix in one bank beyond it).
+        EXPECT_EQ(
+            prover::proveMatrixBankBound(reg, *shared, bits, trans, model, kind, 2 * n, {}).outcome,
+            Outcome::Refuted);
+        if (n > 1) {
+          auto half =
+              prover::proveMatrixBankBound(reg, *shared, bits, trans, model, kind, n / 2, {});
+          ASSERT_EQ(half.outcome, Outcome::Refuted) << c.at("id");
+          EXPECT_TRUE(half.counterexample.contains("inputs")) << half.counterexample.dump();
+          ++matrixConflicts;
+        }
+        uint64_t warps = reg.hasInDim(S("warp")) ? reg.getInDimSize(S("warp")) : 1;
+        EXPECT_EQ(plan->wavefrontsPerWarp * warps, measured) << c.at("id") << " " << side;
+        ++matrices;
+        continue;
+      }
       if (!instruction.starts_with("st.shared") && !instruction.starts_with("ld.shared"))
         continue;
-      const LinearLayout& reg = kind == SharedAccessKind::Store ? *src : *dst;
       auto map = offsetMap(reg, *shared, {}, model);
       ASSERT_TRUE(map.ok()) << c.at("id");
       SharedAccessOptions options;
@@ -265,16 +291,16 @@ TEST(BankBound, ProvenCountsAreWhatAnH100Measured) {
       ASSERT_EQ(a->vectorBits, predicted.at("vector_bits").get<int>()) << c.at("id");
       auto p = prover::proveBankBound(reg, *shared, bits, model, kind, *a, {});
       ASSERT_EQ(p.outcome, Outcome::Proven) << c.at("id") << " " << side << ": " << p.detail;
-      EXPECT_EQ(a->idealWavefronts * a->wavefrontsPerPhase,
-                c.at("measured").at(side).at("wavefronts").get<uint64_t>())
-          << c.at("id") << " " << side;
+      EXPECT_EQ(a->idealWavefronts * a->wavefrontsPerPhase, measured) << c.at("id") << " " << side;
       ++proven;
       conflicted += a->wavefrontsPerPhase > 1;
     }
   }
   RecordProperty("sides_proven", proven);
   RecordProperty("sides_with_conflicts", conflicted);
-  std::cout << "proven: " << proven << " sides, " << conflicted << " with bank conflicts\n";
+  std::cout << "proven: " << proven << " ld/st.shared sides, " << conflicted
+            << " with bank conflicts; " << matrices << " ldmatrix/stmatrix sides, "
+            << matrixConflicts << " with conflicts\n";
   EXPECT_GT(proven, 4000 / kSanitizerDivisor);
   EXPECT_GT(conflicted, 1500 / kSanitizerDivisor)
       << "the oracle's poor shared layouts must be among them";

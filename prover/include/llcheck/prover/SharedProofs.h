@@ -34,15 +34,17 @@ namespace llcheck::prover {
                                          SharedAccessKind kind, const AccessCount& predicted,
                                          const ProverOptions& o);
 
-/// The same two claims for an ldmatrix/stmatrix (.trans) access of `reg` to or from `shared`, at
-/// the per-matrix count of core's ldmatrix() plan (Ldmatrix.h): a phase is one matrix, its 8
-/// rows of 16 bytes (told apart by lanes 4, 8, 16; with .trans by the first tile register and
-/// lanes 1, 2), 8 rows to a wavefront. Counterexamples and witnesses also give the full
-/// "inputs" (register, lane, warp) of each access.
+/// The same two claims for an ldmatrix/stmatrix (.trans) access of `reg` to or from `shared`
+/// (which core's ldmatrix() must find the instruction fits), at the predicted wavefronts per
+/// matrix (LdmatrixPlan::wavefrontsPerMatrix): a phase is one matrix, its 8 rows of 16 bytes
+/// (told apart by lanes 4, 8, 16; with .trans by the first tile register and lanes 1, 2), 8 rows
+/// to a wavefront (Ldmatrix.h). Counterexamples and witnesses also give the full "inputs"
+/// (register, lane, warp) of each access.
 [[nodiscard]] ProofResult proveMatrixBankBound(const LinearLayout& reg, const LinearLayout& shared,
                                                int elementBits, bool trans,
                                                const SharedMemoryModel& model,
-                                               SharedAccessKind kind, const ProverOptions& o);
+                                               SharedAccessKind kind, uint64_t wavefrontsPerMatrix,
+                                               const ProverOptions& o);
 
 /// Lemma 9.5's dimension argument as a Z3 query: no k vectors of span(tile) exist none of whose
 /// non-zero combinations lies in U = span(u) or V = span(v) (membership is linear: x is in U iff
