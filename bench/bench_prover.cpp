@@ -9,7 +9,8 @@
 //                                  distributed on distributed layouts, memory on memory ones
 //   BM_Prove/<property>/<pair>     what `llcheck convert` asks Z3 for: conversion on every
 //                                  pair; shared_round_trip, store_banks, load_banks (ld/st.shared
-//                                  sides) and swizzle_bound on pairs through shared memory. The
+//                                  or ldmatrix/stmatrix) and swizzle_bound on pairs through shared
+//                                  memory. The
 //                                  pairs: every two distributed corpus layouts over the same
 //                                  tensor, and 24 pseudo-random #ttg.blocked pairs (fixed seed)
 //                                  over 64x64 and 128x128, f16 and f32, on sm90.
@@ -19,6 +20,7 @@
 #include "llcheck/core/Properties.h"
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/conversion/ConversionPlan.h"
+#include "llcheck/core/conversion/Ldmatrix.h"
 #include "llcheck/core/conversion/OptimalSwizzle.h"
 #include "llcheck/prover/Prover.h"
 #include "llcheck/prover/SharedProofs.h"
@@ -82,16 +84,18 @@ struct ConvProperty {
   bool (*applies)(const ConvCase&);
 };
 
-bool vectorSide(const ConvCase& c, bool store) {
-  return c.swizzle &&
-         (store ? c.swizzle->store : c.swizzle->load).instruction == SharedInstruction::Vector;
-}
-
 prover::ProofResult proveBanks(const ConvCase& c, bool store, const prover::ProverOptions& o) {
   const OptimalSwizzle& s = *c.swizzle;
-  return prover::proveBankBound(store ? c.plan.src : c.plan.dst, s.shared, c.bits, c.model,
-                                store ? SharedAccessKind::Store : SharedAccessKind::Load,
-                                (store ? s.store : s.load).count, o);
+  const SideAccess& side = store ? s.store : s.load;
+  const LinearLayout& reg = store ? c.plan.src : c.plan.dst;
+  SharedAccessKind kind = store ? SharedAccessKind::Store : SharedAccessKind::Load;
+  if (side.instruction == SharedInstruction::Vector)
+    return prover::proveBankBound(reg, s.shared, c.bits, c.model, kind, side.count, o);
+  // As `llcheck convert` does: core's ldmatrix plan gives the count per matrix.
+  bool trans = side.instruction == SharedInstruction::MatrixTrans;
+  auto plan = ldmatrix(reg, s.shared, {c.bits, trans});
+  return prover::proveMatrixBankBound(reg, s.shared, c.bits, trans, c.model, kind,
+                                      plan.ok() ? plan->wavefrontsPerMatrix : 0, o);
 }
 
 const std::vector<ConvProperty>& convProperties() {
@@ -108,10 +112,10 @@ const std::vector<ConvProperty>& convProperties() {
        [](const ConvCase& c) { return c.swizzle.has_value(); }},
       {"store_banks",
        [](const ConvCase& c, const prover::ProverOptions& o) { return proveBanks(c, true, o); },
-       [](const ConvCase& c) { return vectorSide(c, true); }},
+       [](const ConvCase& c) { return c.swizzle.has_value(); }},
       {"load_banks",
        [](const ConvCase& c, const prover::ProverOptions& o) { return proveBanks(c, false, o); },
-       [](const ConvCase& c) { return vectorSide(c, false); }},
+       [](const ConvCase& c) { return c.swizzle.has_value(); }},
       {"swizzle_bound",
        [](const ConvCase& c, const prover::ProverOptions& o) {
          return prover::proveSwizzleBound(*c.swizzle, o);

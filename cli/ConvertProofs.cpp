@@ -5,6 +5,7 @@
 #include "ConvertProofs.h"
 
 #include "llcheck/core/Subspace.h"
+#include "llcheck/core/conversion/Ldmatrix.h"
 #include "llcheck/prover/SharedProofs.h"
 
 #include <algorithm>
@@ -190,12 +191,23 @@ ConvertProofs proveConvert(const ConversionPlan& plan, const OptimalSwizzle* swi
     std::string name = store ? "store_banks" : "load_banks";
     uint64_t n = side->count.wavefrontsPerPhase;
     if (side->instruction != SharedInstruction::Vector) {
-      // ldmatrix/stmatrix phases are counted by Ldmatrix.h's model; Z3 has no encoding of it.
+      // ldmatrix/stmatrix: a phase is one matrix of 8 rows (Ldmatrix.h).
+      bool trans = side->instruction == SharedInstruction::MatrixTrans;
+      const LinearLayout& reg = store ? plan.src : plan.dst;
+      auto matrix = ldmatrix(reg, s.shared, LdmatrixOptions{elementBits, trans});
+      bool fits = matrix.ok() && matrix->divides;
+      uint64_t perMatrix = fits ? matrix->wavefrontsPerMatrix : 0;
       rec.record(name,
-                 side->name + ": " + std::to_string(side->count.wavefronts) +
-                     " wavefronts (the matrix instruction's model; not encoded for z3)",
-                 true, "", [](const prover::ProverOptions&) -> std::optional<ProofResult> {
-                   return std::nullopt;
+                 "every matrix of " + side->name + " takes exactly " + perPhase(perMatrix) +
+                     ": no bank serves more of its 8 rows, and a matrix reaches it",
+                 fits, "ldmatrix/stmatrix does not fit the layout",
+                 [&, kind = kind, trans, perMatrix, fits,
+                  store](const prover::ProverOptions& o) -> std::optional<ProofResult> {
+                   if (!fits)
+                     return std::nullopt;
+                   return prover::proveMatrixBankBound(store ? plan.src : plan.dst, s.shared,
+                                                       elementBits, trans, model, kind, perMatrix,
+                                                       o);
                  });
       continue;
     }
