@@ -4,13 +4,15 @@
 # SECONDS bounds each target. With RUNS, each target runs until RUNS inputs were executed, split
 # over PROCESSES libFuzzer processes (default 1) that share one corpus directory (libFuzzer
 # reloads it every second), so a multi-core machine reaches 10^7 executions per target in
-# minutes; the executions of all processes are summed and must reach RUNS.
+# minutes; the executions of all processes are summed and must reach RUNS. FUZZ_TARGETS (default
+# all) names the targets to run, e.g. FUZZ_TARGETS="ttgir shape".
 set -euo pipefail
 bin=$1
 seconds=$2
 runs=${3:-0}
 processes=${4:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)
+targets=(${FUZZ_TARGETS:-layout_json triton_text attribute shape ttgir})
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -33,7 +35,7 @@ seed shape "$work/s1"
 options=(-max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
 status=0
 if ((runs == 0)); then
-  for target in layout_json triton_text attribute shape ttgir; do
+  for target in "${targets[@]}"; do
     echo "fuzz_$target: ${seconds}s"
     if ! "$bin/fuzz_$target" "${options[@]}" "$work/$target" 2>"$work/$target.log"; then
       status=1
@@ -49,7 +51,7 @@ fi
 # Every process of every target at once: the machine's cores do the work.
 per_process=$(((runs + processes - 1) / processes))
 pids=()
-for target in layout_json triton_text attribute shape ttgir; do
+for target in "${targets[@]}"; do
   for ((p = 0; p < processes; p++)); do
     "$bin/fuzz_$target" "${options[@]}" -runs="$per_process" -seed=$((p + 1)) \
       -artifact_prefix="$work/$target-$p-" "$work/$target" 2>"$work/$target.$p.log" &
@@ -57,7 +59,7 @@ for target in layout_json triton_text attribute shape ttgir; do
   done
 done
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
-for target in layout_json triton_text attribute shape ttgir; do
+for target in "${targets[@]}"; do
   executed=0
   for ((p = 0; p < processes; p++)); do
     n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$target.$p.log" | tail -1)
