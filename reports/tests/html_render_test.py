@@ -146,9 +146,16 @@ def main():
             print("FAIL: not every layout picture rendered: " + ", ".join(result["failed"][:10]))
             return 1
 
+        # The pictures follow long tables; a copy without the tables puts them in the window.
+        pictures_only = os.path.join(out, "pictures.html")
+        with open(pictures_only, "w") as f:
+            f.write(html.replace("</head>", "<style>table,details,section>p,ul,h1,h2,h1+p"
+                                 "{display:none}</style></head>"))
         shot = os.path.join(tmp, "shot.png")
-        run_chromium(exe, ["--screenshot=" + shot, "--window-size=1000,1600",
-                           "--hide-scrollbars"], "file://" + html_path)
+        run_chromium(exe, ["--screenshot=" + shot, "--window-size=1200,1400",
+                           "--hide-scrollbars"], "file://" + pictures_only)
+        if os.environ.get("LLCHECK_KEEP_SCREENSHOT"):
+            shutil.copy(shot, os.environ["LLCHECK_KEEP_SCREENSHOT"])
         if not os.path.exists(shot):
             print("FAIL: Chromium wrote no screenshot")
             return 1
