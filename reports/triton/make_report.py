@@ -12,7 +12,7 @@ Inputs (all committed):
 
 What it does:
 1. writes every case's TTGIR to WORK/ttgir/<id>.ttgir and runs
-   `llcheck report WORK/ttgir --out OUT/llcheck --arch sm90` on them (today's llcheck: every
+   `llcheck report WORK/ttgir --out WORK/llcheck --arch sm90` on them (today's llcheck: every
    layout proven, every convert_layout planned, the optimum's store and load wavefronts);
 2. joins, per conversion, Triton's measured store + load wavefronts, llcheck's optimum from that
    report, and the oracle's measured counters for the same pair of layouts (joined only when the
@@ -109,7 +109,9 @@ def main():
     ttgir = os.path.join(args.work, "ttgir")
     shutil.rmtree(ttgir, ignore_errors=True)
     extract(cases, ttgir)
-    report_dir = os.path.join(out, "llcheck")
+    # The full report (~25 MB of JSON, ~9 MB of HTML) stays in the work folder; its Markdown
+    # summary is committed next to the conformance table.
+    report_dir = os.path.join(args.work, "llcheck")
     # Run from the work folder so that the report names the files ttgir/<id>.ttgir.
     proc = subprocess.run([os.path.abspath(args.llcheck), "report", "ttgir", "--out",
                            os.path.abspath(report_dir), "--arch", "sm90", "--quiet"],
@@ -118,6 +120,8 @@ def main():
         raise SystemExit(f"llcheck report failed ({proc.returncode}): {proc.stderr.strip()}")
     with open(os.path.join(report_dir, "report.json")) as f:
         report = json.load(f)
+    os.makedirs(out, exist_ok=True)
+    shutil.copy(os.path.join(report_dir, "report.md"), os.path.join(out, "llcheck-report.md"))
     kernels = {os.path.basename(k["file"])[:-len(".ttgir")]: k for k in report["kernels"]}
     oracle, index = oracle_index(args.oracle)
 
@@ -212,7 +216,8 @@ def write_readme(out, doc):
             "one CTA of 4 warps): the shared-memory store + load wavefronts Nsight Compute measured "
             "for Triton's generated code (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{st,ld}`,"
             " ldmatrix/stmatrix included), next to llcheck's optimum for the same two layouts "
-            "(`llcheck report` on Triton's TTGIR: `llcheck/`), and, where llcheck's GPU oracle ran "
+            "(`llcheck report` on Triton's TTGIR: summary in `llcheck-report.md`; the full report is "
+            "written to `build/triton-report/llcheck/`), and, where llcheck's GPU oracle ran "
             "the same pair, the wavefronts it measured for llcheck's plan.", "",
             summary_table(rows), "",
             f"All {len(rows)} conversions delivered their data intact: "
@@ -223,7 +228,14 @@ def write_readme(out, doc):
             f"({', '.join(f'{k} {v}' for k, v in s['findings_by_kind'].items()) or 'none'}).", "",
             f"llcheck's own measurement of its optimum is available for {len(joined)} of the "
             f"conversions (the oracle's sweep ran the same layout pairs); it equals the predicted "
-            f"optimum on {oracle_equal} of them.", "",
+            f"optimum on {oracle_equal} of them"
+            + "".join(f"; {r['id']}: measured {r['llcheck_measured']['store']} + "
+                      f"{r['llcheck_measured']['load']} against {r['llcheck']['store']} + "
+                      f"{r['llcheck']['load']} (the oracle's verdict: "
+                      f"{r['llcheck_measured']['agreement']})"
+                      for r in joined
+                      if (r['llcheck_measured']['store'], r['llcheck_measured']['load'])
+                      != (r['llcheck']['store'], r['llcheck']['load'])) + ".", "",
             "\"Below llcheck's optimum\" are the conversions into `row8w`, whose elements are held "
             "by two warps: the H100 executed fewer warp-level loads than the model's \"every warp "
             "issues every instruction\" (see gpu_oracle/triton_convert/README.md).", "",
