@@ -220,37 +220,50 @@ TEST(Report, BankPictureFollowsTritonsSwizzle) {
   EXPECT_TRUE(store->findings.empty());
 }
 
-TEST(Report, CorpusKernelAgainstTheGpuOracle) {
-  std::string path =
-      std::string(LLCHECK_SOURCE_DIR) + "/corpus/ttgir/3.9.0/cuda-sm80/attention-fwd-fp16.ttgir";
+TEST(Report, NvidiaCorpusAgainstTheGpuOracle) {
+  // Every NVIDIA kernel of the corpus, with the H100's counters (corpus/oracle/results.json):
+  // the counters of each measured op equal today's prediction for the compiler's shared layout
+  // (or llcheck's optimal one, for convert_layout).
+  auto files = collectInputs({std::string(LLCHECK_SOURCE_DIR) + "/corpus/ttgir/3.9.0/cuda-sm80",
+                              std::string(LLCHECK_SOURCE_DIR) + "/corpus/ttgir/3.9.0/cuda-sm90",
+                              std::string(LLCHECK_SOURCE_DIR) + "/corpus/ttgir/3.9.0/cuda-sm100"});
+  ASSERT_TRUE(files.ok());
   auto oracle = readOracleResults(std::string(LLCHECK_SOURCE_DIR) + "/corpus/oracle/results.json");
   ASSERT_TRUE(oracle.ok()) << oracle.error().str();
   ReportOptions o = noZ3();
   o.oracle = &*oracle;
-  auto r = buildReport({path}, o);
+  auto r = buildReport(*files, o);
   ASSERT_TRUE(r.ok()) << r.error().str();
-  const KernelReport& k = r->kernels.at(0);
-  int measured = 0;
-  for (const OpEntry& op : k.ops) {
-    if (!op.measured.is_object())
-      continue;
-    ++measured;
-    // The H100's counters agree with today's model on every op of this kernel.
-    EXPECT_FALSE(hasFinding(op.findings, "measured_mismatch")) << op.location;
-    for (const char* side : {"store", "load"}) {
-      if (op.measured.contains(side) && op.predicted.contains(side)) {
-        EXPECT_EQ(op.measured[side]["wavefronts"], op.predicted[side]["wavefronts"])
-            << op.location << " " << side;
+  int measured = 0, sides = 0;
+  for (const KernelReport& k : r->kernels) {
+    for (const OpEntry& op : k.ops) {
+      if (!op.measured.is_object())
+        continue;
+      ++measured;
+      EXPECT_TRUE(op.measured["correct"].get<bool>()) << op.location;
+      EXPECT_FALSE(hasFinding(op.findings, "measured_mismatch")) << k.file << ":" << op.line;
+      for (const char* side : {"store", "load"}) {
+        if (op.measured.contains(side) && op.predicted.contains(side)) {
+          ++sides;
+          uint64_t got = op.measured[side]["wavefronts"], want = op.predicted[side]["wavefronts"];
+          // The oracle's "noise" verdict allows 1-4 extra wavefronts, never fewer.
+          EXPECT_TRUE(got == want ||
+                      (op.measured["agreement"] == "noise" && got > want && got - want <= 4))
+              << k.file << ":" << op.line << " " << side << ": measured " << got << ", predicted "
+              << want;
+        }
+      }
+    }
+    for (const LayoutEntry& l : k.layouts) {
+      if (l.layout) {
+        EXPECT_TRUE(l.legal) << k.file << ": " << l.encoding;
       }
     }
   }
-  EXPECT_GT(measured, 0);
-  // Every layout of the kernel is legal.
-  for (const LayoutEntry& l : k.layouts) {
-    if (l.layout) {
-      EXPECT_TRUE(l.legal) << l.encoding;
-    }
-  }
+  // The oracle measured every local_* op and the optimal plan of every convert_layout of these
+  // files that moves data through shared memory.
+  EXPECT_GE(measured, 80);
+  EXPECT_GE(sides, 80);
 }
 
 TEST(Report, MeasuredDifferentFromPredictedIsAFinding) {

@@ -22,6 +22,7 @@ What it does:
 
     python3 reports/triton/make_report.py [--llcheck build/cli/llcheck] [--out reports/triton-3.6.x]
     python3 reports/triton/make_report.py --extract DIR   # only write the TTGIR files
+    python3 reports/triton/make_report.py --check         # the committed report is today's
 """
 import argparse
 import collections
@@ -31,6 +32,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -97,7 +99,12 @@ def main():
     ap.add_argument("--out", default=None)
     ap.add_argument("--work", default=os.path.join(REPO, "build", "triton-report"))
     ap.add_argument("--extract", default=None, help="only write the TTGIR files to this folder")
+    ap.add_argument("--check", action="store_true",
+                    help="regenerate into a temporary folder and compare with the committed "
+                         "report (CTest reports_triton_conformance)")
     args = ap.parse_args()
+    if args.check:
+        return check(args)
 
     cases, version = load_parts()
     if args.extract:
@@ -175,6 +182,31 @@ def main():
     write_readme(out, doc)
     counts = collections.Counter(r["verdict"] for r in rows)
     print(f"{len(rows)} conversions: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+
+
+def check(args):
+    """Exit 1 when the committed report differs from what today's llcheck produces."""
+    cases, version = load_parts()
+    committed = os.path.join(REPO, "reports", "triton-" + ".".join(version.split(".")[:2]) + ".x")
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, os.path.abspath(__file__), "--llcheck", args.llcheck, "--oracle",
+               args.oracle, "--out", os.path.join(tmp, "out"), "--work", os.path.join(tmp, "work")]
+        subprocess.run(cmd, check=True, capture_output=True)
+
+        def load(folder):
+            with open(os.path.join(folder, "conformance.json")) as f:
+                doc = json.load(f)
+            doc["report"].pop("seconds", None)
+            with open(os.path.join(folder, "README.md")) as f:
+                return doc, f.read()
+
+        new, old = load(os.path.join(tmp, "out")), load(committed)
+    if new != old:
+        print(f"{committed} is not what today's llcheck produces: run "
+              "python3 reports/triton/make_report.py")
+        return 1
+    print(f"{committed}: up to date ({len(new[0]['conversions'])} conversions)")
+    return 0
 
 
 def summary_table(rows):
@@ -258,4 +290,4 @@ def write_readme(out, doc):
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
