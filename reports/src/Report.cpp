@@ -57,7 +57,11 @@ Caches& caches() {
 
 std::shared_ptr<const VerifyReport> verifyCached(const LinearLayout& l, const ReportOptions& o,
                                                  std::string& error) {
-  std::string key = layoutKey(l) + (o.z3 ? "+z3" : "");
+  // The options that change the answer are part of the key (the tests vary them in one process).
+  std::string key =
+      layoutKey(l) + "|" + std::to_string(o.maxEnumerationBits) +
+      (o.z3 ? "|z3:" + std::to_string(o.prover.timeoutMs) + ":" + std::to_string(o.prover.rlimit)
+            : "");
   {
     std::lock_guard<std::mutex> lock(caches().mutex);
     if (auto it = caches().verify.find(key); it != caches().verify.end())
