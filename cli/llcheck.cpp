@@ -5,6 +5,7 @@
 #include "ConversionCommands.h"
 #include "FuzzCommand.h"
 #include "OracleCommand.h"
+#include "ReportCommand.h"
 #include "TtgirOutput.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
@@ -480,16 +481,18 @@ int run(int argc, char** argv) {
   cli::OracleOptions oracleOpts;
   CLI::App* oracleCmd = cli::addOracleCommand(app, oracleOpts);
   cli::FuzzCommand fuzzCmd(app);
+  cli::ReportCommandOptions reportOpts;
+  CLI::App* reportCmd = cli::addReportCommand(app, reportOpts);
 
   // CLI11 reports an unknown first word only as "A subcommand is required"; name it.
-  const std::vector<std::string> commands = {"layout",         "verify", "batch",  "convert",
-                                             "bank-conflicts", "gather", "oracle", "fuzz"};
+  const std::vector<std::string> commands = {"layout",  "verify",         "batch",
+                                             "convert", "bank-conflicts", "gather",
+                                             "oracle",  "fuzz",           "report"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(commands.begin(), commands.end(), std::string(argv[1])) == commands.end()) {
-    printError(
-        "unknown command '" + std::string(argv[1]).substr(0, 64) +
-        "' (commands: layout, verify, batch, convert, bank-conflicts, gather, oracle, fuzz; run "
-        "'llcheck --help')");
+    printError("unknown command '" + std::string(argv[1]).substr(0, 64) +
+               "' (commands: layout, verify, batch, convert, bank-conflicts, gather, oracle, fuzz, "
+               "report; run 'llcheck --help')");
     return kExitBadInput;
   }
   try {
@@ -532,6 +535,13 @@ int run(int argc, char** argv) {
   if (*oracleCmd) {
     std::string message;
     int status = cli::runOracle(oracleOpts, message);
+    if (!message.empty())
+      printError(message);
+    return status;
+  }
+  if (*reportCmd) {
+    std::string message;
+    int status = cli::runReport(reportOpts, message);
     if (!message.empty())
       printError(message);
     return status;

@@ -10,9 +10,14 @@ packages=(
 )
 
 # --hip: Debian's hipcc too (only `make hip-check` needs it).
-if [[ "${1:-}" == "--hip" ]]; then
-  packages+=(hipcc)
-fi
+# --chromium: Debian's chromium too (only the report.html rendering test needs it, and skips
+# without it): ~120 MB to download and ~410 MB on disk, too heavy for every CI run.
+for arg in "$@"; do
+  case "$arg" in
+  --hip) packages+=(hipcc) ;;
+  --chromium) packages+=(chromium) ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do
