@@ -386,7 +386,9 @@ int run(int argc, char** argv) {
   app.footer("SPEC is a Layout JSON file, a file in Triton's printed form, a file holding an\n"
              "attribute (or, for layout, a whole TTGIR module), or an inline attribute such as "
              "'#ttg.linear<{register = [[0, 1]], lane "
-             "= [...], warp = [...], block = []}>'.\n"
+             "= [...], warp = [...], block = []}>', or a CuTe layout such as\n"
+             "'cute:Sw<3,4,3> o smem_ptr[16b] o (8,64):(64,1)' (offset -> coordinates, as a shared "
+             "layout).\n"
              "Exit status: 0 all checked properties hold, 1 a property is violated or unknown (Z3 "
              "timed out), 2 bad input "
              "or usage, 3 internal error.");
