@@ -316,9 +316,10 @@ struct ConversionOptions {
 };
 
 void addConversionOptions(CLI::App* cmd, ConversionOptions& o, const char* srcHelp,
-                          const char* dstHelp) {
-  cmd->add_option("SRC", o.src, srcHelp)->required();
-  cmd->add_option("DST", o.dst, dstHelp)->required();
+                          const char* dstHelp, bool bankConflicts = false) {
+  // bank-conflicts names its operands REG and SHARED, as its description and the README do.
+  cmd->add_option(bankConflicts ? "REG" : "SRC", o.src, srcHelp)->required();
+  cmd->add_option(bankConflicts ? "SHARED" : "DST", o.dst, dstHelp)->required();
   addCommonOptions(cmd, o.common);
   cmd->add_option("--dtype", o.dtype,
                   "Element type: i8, f8 (f8E4M3FN, f8E5M2), f16, bf16, i16, "
@@ -460,9 +461,10 @@ int run(int argc, char** argv) {
   CLI::App* bankCmd = app.add_subcommand(
       "bank-conflicts", "Predict wavefronts and bank conflicts when REG is stored to and loaded "
                         "from SHARED (per CTA, summed over warps and instructions)");
-  addConversionOptions(bankCmd, bankOpts, "REG: the distributed layout in registers",
-                       "SHARED: the shared-memory layout (offset[, block] -> dims; "
-                       "#ttg.padded_shared is counted with its padding)");
+  addConversionOptions(bankCmd, bankOpts, "The distributed layout in registers",
+                       "The shared-memory layout (offset[, block] -> dims; "
+                       "#ttg.padded_shared is counted with its padding)",
+                       true);
 
   CommonOptions gatherOpts;
   std::string gatherSpec;
