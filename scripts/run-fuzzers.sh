@@ -29,11 +29,15 @@ seed ttgir "$root"/tests/lit/Inputs/good/*.ttgir "$root"/tests/lit/Inputs/bad/*.
   "$root"/corpus/ttgir/*/cuda-sm90/softmax-fp32.ttgir
 printf '64x16' > "$work/s1"
 seed shape "$work/s1"
+printf 'Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),_64):((_64,_512),_1)' > "$work/c1"
+printf 'cute:Sw<2,0,-3> o (4,(2,8)):(0,(1,16))' > "$work/c2"
+seed cute "$work/c1" "$work/c2"
+targets=(layout_json triton_text attribute shape ttgir cute)
 
 options=(-max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
 status=0
 if ((runs == 0)); then
-  for target in layout_json triton_text attribute shape ttgir; do
+  for target in "${targets[@]}"; do
     echo "fuzz_$target: ${seconds}s"
     if ! "$bin/fuzz_$target" "${options[@]}" "$work/$target" 2>"$work/$target.log"; then
       status=1
@@ -49,7 +53,7 @@ fi
 # Every process of every target at once: the machine's cores do the work.
 per_process=$(((runs + processes - 1) / processes))
 pids=()
-for target in layout_json triton_text attribute shape ttgir; do
+for target in "${targets[@]}"; do
   for ((p = 0; p < processes; p++)); do
     "$bin/fuzz_$target" "${options[@]}" -runs="$per_process" -seed=$((p + 1)) \
       -artifact_prefix="$work/$target-$p-" "$work/$target" 2>"$work/$target.$p.log" &
@@ -57,7 +61,7 @@ for target in layout_json triton_text attribute shape ttgir; do
   done
 done
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
-for target in layout_json triton_text attribute shape ttgir; do
+for target in "${targets[@]}"; do
   executed=0
   for ((p = 0; p < processes; p++)); do
     n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$target.$p.log" | tail -1)
