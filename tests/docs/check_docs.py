@@ -5,7 +5,8 @@
    followed by its output; the command is run (from the repository root, `llcheck` being the
    binary under test) and its stdout and stderr must be exactly the text shown.
 2. Every subcommand that `llcheck --help` lists has a page docs/<name>.md and a section in the
-   README, and every option that `llcheck <name> --help` lists appears on its page.
+   README, and every option that `llcheck <name> --help` lists appears on its page and in the
+   README.
 
     check_docs.py LLCHECK REPO            check
     check_docs.py LLCHECK REPO --update   rewrite each example's output from the tool
@@ -93,6 +94,13 @@ def options(llcheck, command):
     return sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", out)) - {"--help"})
 
 
+def positionals(llcheck, command):
+    """The operands of the Usage line (`llcheck convert [OPTIONS] SRC DST` gives SRC, DST)."""
+    out = subprocess.run([llcheck, command, "--help"], capture_output=True, text=True).stdout
+    usage = next(line for line in out.splitlines() if line.startswith("Usage:"))
+    return [w.rstrip(".") for w in usage.split("[OPTIONS]", 1)[-1].split()]
+
+
 def check_help(llcheck, repo):
     failures = []
     readme = open(os.path.join(repo, "README.md")).read()
@@ -108,8 +116,16 @@ def check_help(llcheck, repo):
         for opt in options(llcheck, c):
             if opt not in text:
                 failures.append(f"llcheck {c} --help lists {opt}, docs/{c}.md does not mention it")
-        if not re.search(r"^##+ .*`llcheck " + re.escape(c) + r"\b", readme, re.M):
+            if opt not in readme:
+                failures.append(f"llcheck {c} --help lists {opt}, the README does not mention it")
+        headings = re.findall(r"^##+ .*`llcheck " + re.escape(c) + r"\b.*$", readme, re.M)
+        if not headings:
             failures.append(f"llcheck {c}: no README section headed `llcheck {c} ...`")
+        for arg in positionals(llcheck, c):
+            if not any(f"llcheck {c} {arg}" in h or f" {arg}" in h.split(f"llcheck {c}", 1)[1]
+                       for h in headings):
+                failures.append(f"llcheck {c} --help names the operand {arg}; the README heading "
+                                f"does not")
     return failures, commands
 
 
