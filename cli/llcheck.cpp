@@ -317,9 +317,10 @@ struct ConversionOptions {
 };
 
 void addConversionOptions(CLI::App* cmd, ConversionOptions& o, const char* srcHelp,
-                          const char* dstHelp) {
-  cmd->add_option("SRC", o.src, srcHelp)->required();
-  cmd->add_option("DST", o.dst, dstHelp)->required();
+                          const char* dstHelp, bool bankConflicts = false) {
+  // bank-conflicts names its operands REG and SHARED, as its description and the README do.
+  cmd->add_option(bankConflicts ? "REG" : "SRC", o.src, srcHelp)->required();
+  cmd->add_option(bankConflicts ? "SHARED" : "DST", o.dst, dstHelp)->required();
   addCommonOptions(cmd, o.common);
   cmd->add_option("--dtype", o.dtype,
                   "Element type: i8, f8 (f8E4M3FN, f8E5M2), f16, bf16, i16, "
@@ -387,7 +388,9 @@ int run(int argc, char** argv) {
   app.footer("SPEC is a Layout JSON file, a file in Triton's printed form, a file holding an\n"
              "attribute (or, for layout, a whole TTGIR module), or an inline attribute such as "
              "'#ttg.linear<{register = [[0, 1]], lane "
-             "= [...], warp = [...], block = []}>'.\n"
+             "= [...], warp = [...], block = []}>', or a CuTe layout such as\n"
+             "'cute:Sw<3,4,3> o smem_ptr[16b] o (8,64):(64,1)' (offset -> coordinates, as a shared "
+             "layout).\n"
              "Exit status: 0 all checked properties hold, 1 a property is violated or unknown (Z3 "
              "timed out), 2 bad input "
              "or usage, 3 internal error.");
@@ -459,9 +462,10 @@ int run(int argc, char** argv) {
   CLI::App* bankCmd = app.add_subcommand(
       "bank-conflicts", "Predict wavefronts and bank conflicts when REG is stored to and loaded "
                         "from SHARED (per CTA, summed over warps and instructions)");
-  addConversionOptions(bankCmd, bankOpts, "REG: the distributed layout in registers",
-                       "SHARED: the shared-memory layout (offset[, block] -> dims; "
-                       "#ttg.padded_shared is counted with its padding)");
+  addConversionOptions(bankCmd, bankOpts, "The distributed layout in registers",
+                       "The shared-memory layout (offset[, block] -> dims; "
+                       "#ttg.padded_shared is counted with its padding)",
+                       true);
 
   CommonOptions gatherOpts;
   std::string gatherSpec;

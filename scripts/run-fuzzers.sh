@@ -31,6 +31,10 @@ seed ttgir "$root"/tests/lit/Inputs/good/*.ttgir "$root"/tests/lit/Inputs/bad/*.
   "$root"/corpus/ttgir/*/cuda-sm90/softmax-fp32.ttgir
 printf '64x16' > "$work/s1"
 seed shape "$work/s1"
+printf 'Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),_64):((_64,_512),_1)' > "$work/c1"
+printf 'cute:Sw<2,0,-3> o (4,(2,8)):(0,(1,16))' > "$work/c2"
+seed cute "$work/c1" "$work/c2"
+targets=(layout_json triton_text attribute shape ttgir cute)
 
 options=(-max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
 status=0

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ clang libclang-rt-14-dev pkg-config python3
+  cmake ninja-build g++ clang libclang-rt-14-dev pkg-config python3 python3-dev
   libz3-dev librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev llvm-14-tools clang-format
 )
