@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 60
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 
-.PHONY: all setup configure build run test test-sanitize bench fuzz fuzz-parsers fuzz-laws nightly format format-check clean hip-check
+.PHONY: all setup configure build install run test test-sanitize bench fuzz fuzz-parsers fuzz-laws nightly format format-check clean hip-check
 
 all: build
 
@@ -21,6 +21,12 @@ configure: setup $(BUILD)/build.ninja
 
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
+
+# The tool, the core library, its headers and the CMake package (find_package(llcheck), target
+# llcheck::core) under PREFIX: docs/install.md.
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # The main job on the built-in corpus: verify every layout, one summary table each for the
 # legal layouts (all must pass) and the deliberately illegal ones (all must be caught).
@@ -40,7 +46,8 @@ VENV ?= .venv
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	@LLCHECK_VENV=$(VENV) bash scripts/setup-python.sh
-	LLCHECK=$(BUILD)/cli/llcheck $(VENV)/bin/python -m pytest tests/triton gpu_oracle/triton_convert -q -p no:cacheprovider
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-build-isolation .
+	LLCHECK=$(BUILD)/cli/llcheck $(VENV)/bin/python -m pytest tests/triton gpu_oracle/triton_convert python/tests -q -p no:cacheprovider
 
 $(SAN_BUILD)/build.ninja: | setup
 	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLLCHECK_WERROR=ON \
@@ -60,7 +67,8 @@ bench: setup
 # libFuzzer on every parser, FUZZ_SECONDS each, seeded with the corpus and the bad-input
 # catalog. A crash, a sanitizer report or a broken round trip fails the target. With FUZZ_RUNS,
 # each target must execute that many inputs (within FUZZ_SECONDS), split over FUZZ_PROCESSES
-# processes: `make fuzz FUZZ_RUNS=10000000 FUZZ_PROCESSES=3 FUZZ_SECONDS=3600`.
+# processes: `make fuzz FUZZ_RUNS=10000000 FUZZ_PROCESSES=3 FUZZ_SECONDS=3600`. FUZZ_TARGETS
+# (environment, default all five) picks targets.
 FUZZ_RUNS ?= 0
 FUZZ_PROCESSES ?= 1
 $(FUZZ_BUILD)/build.ninja: | setup

@@ -1,8 +1,6 @@
 // Printing for `llcheck convert` and `llcheck bank-conflicts` (see ConversionCommands.h).
 #include "ConversionCommands.h"
 
-#include "ConvertProofs.h"
-
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/conversion/BankConflicts.h"
 #include "llcheck/core/conversion/Broadcast.h"
@@ -196,13 +194,14 @@ int runConvert(const ConversionRequest& r, std::ostream& out, std::string& error
               " wavefronts";
     text += "\n";
   }
-  ConvertProofs proofs =
-      proveConvert(*plan, swizzle ? &*swizzle : nullptr, r.elementBits, r.model, r.z3);
-  j["properties"] = proofs.properties;
-  if (swizzle && proofs.swizzleBoundByZ3)
-    j["proof"]["by"].push_back("z3");
-  text += std::string("properties") + (r.z3 ? "" : " (--no-z3: the algebra alone)") + ":\n" +
-          proofs.text;
+  ConvertProofs proofs;
+  if (r.properties) {
+    proofs = r.properties(*plan, swizzle ? &*swizzle : nullptr);
+    j["properties"] = proofs.properties;
+    if (swizzle && proofs.swizzleBoundByZ3)
+      j["proof"]["by"].push_back("z3");
+    text += proofs.text;
+  }
   if (r.json)
     out << j.dump() << "\n";
   else
@@ -212,8 +211,8 @@ int runConvert(const ConversionRequest& r, std::ostream& out, std::string& error
     std::string names;
     for (const std::string& u : proofs.unknowns)
       names += (names.empty() ? "" : ", ") + u;
-    std::cerr << "llcheck: unknown: z3 could not decide " << names << " within --prover-timeout "
-              << r.z3->timeoutMs << " ms; they are not reported as holding\n";
+    std::cerr << "llcheck: unknown: z3 could not decide " << names << " " << proofs.unknownMessage
+              << "\n";
   }
   return attained && !proofs.failed && proofs.unknowns.empty() ? 0 : 1;
 }

@@ -4,10 +4,10 @@
 
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/conversion/SharedMemory.h"
-#include "llcheck/prover/Prover.h"
+
+#include "ConvertProperties.h"
 
 #include <iosfwd>
-#include <optional>
 #include <string>
 
 namespace llcheck::cli {
@@ -18,8 +18,9 @@ struct ConversionRequest {
   int elementBits = 16;
   SharedMemoryModel model;
   bool json = false;
-  /// convert: the prover's limits, nullopt for --no-z3.
-  std::optional<prover::ProverOptions> z3 = prover::ProverOptions{};
+  /// convert: checks and proves the plan's properties (the command line's proveConvert); empty
+  /// leaves "properties" out.
+  ConvertProver properties = nullptr;
 };
 
 /// Each returns the exit status (0 ok, 1 a check failed or Z3 could not decide one, 2 bad

@@ -166,6 +166,10 @@ ConvertProofs proveConvert(const ConversionPlan& plan, const OptimalSwizzle* swi
                            const std::optional<prover::ProverOptions>& z3) {
   ConvertProofs out;
   Recorder rec(out, z3);
+  if (z3)
+    out.unknownMessage = "within --prover-timeout " + std::to_string(z3->timeoutMs) +
+                         " ms; they are not reported as holding";
+  out.text = std::string("properties") + (z3 ? "" : " (--no-z3: the algebra alone)") + ":\n";
   rec.record("conversion", "for every x: SRC(x) = DST(C(x))",
              composesTo(plan.conversion, plan.dst, plan.src),
              "the algebra finds a basis vector x with DST(C(x)) != SRC(x)",

@@ -184,10 +184,11 @@ int runOracle(const OracleOptions& o, std::string& errorMessage) {
   for (const std::string& m : oracle::oracleMetrics())
     metrics += (metrics.empty() ? "" : ",") + m;
   std::string command =
-      o.noCounters ? shellQuote(runner) + " " + shellQuote(plans) + " " + shellQuote(verdicts)
-                   : shellQuote(o.ncu) + " --csv --metrics " + metrics +
-                         " --kernel-name regex:oracle_measured " + shellQuote(runner) + " " +
-                         shellQuote(plans) + " " + shellQuote(verdicts) + " > " + shellQuote(csv);
+      o.noCounters
+          ? shellQuote(runner) + " " + shellQuote(plans) + " " + shellQuote(verdicts)
+          : shellQuote(o.ncu) + " --csv --print-metric-instances details --metrics " + metrics +
+                " --kernel-name regex:oracle_measured " + shellQuote(runner) + " " +
+                shellQuote(plans) + " " + shellQuote(verdicts) + " > " + shellQuote(csv);
   std::cerr << "llcheck oracle: " << cases.size() << " cases on " << trim(gpu) << "\n";
   int status = std::system(command.c_str());
   if (status != 0) {
@@ -237,7 +238,7 @@ int runOracle(const OracleOptions& o, std::string& errorMessage) {
     std::map<std::string, double> none;
     const auto& c = o.noCounters ? none : counters[i];
     nlohmann::json r = oracle::resultJson(cases[i], verdictOf[i], oracle::measuredStore(c),
-                                          oracle::measuredLoad(c));
+                                          oracle::measuredLoad(c), oracle::measuredShuffles(c));
     if (o.noCounters)
       r.erase("measured"), r.erase("match"), r.erase("agreement");
     if (!r["correct"].get<bool>() && ++wrong <= 20)
@@ -248,7 +249,12 @@ int runOracle(const OracleOptions& o, std::string& errorMessage) {
       std::cout << "mismatch " << cases[i].input.id << ": predicted store "
                 << r["predicted"]["store"].dump() << " load " << r["predicted"]["load"].dump()
                 << ", measured store " << r["measured"]["store"].dump() << " load "
-                << r["measured"]["load"].dump() << "\n";
+                << r["measured"]["load"].dump()
+                << (r["kind"] == "warp_shuffle"
+                        ? ", shuffles predicted " + r["predicted"]["shuffles"].dump() +
+                              " measured " + r["measured"]["shuffles"].dump()
+                        : std::string())
+                << "\n";
     results["cases"].push_back(std::move(r));
   }
   std::ofstream out(o.out);

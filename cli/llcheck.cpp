@@ -3,8 +3,10 @@
 // is violated or a check failed, 2 bad input or usage (one line on stderr), 3 internal error.
 #include "Batch.h"
 #include "ConversionCommands.h"
+#include "ConvertProofs.h"
 #include "FuzzCommand.h"
 #include "OracleCommand.h"
+#include "ReportCommand.h"
 #include "TtgirOutput.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
@@ -328,9 +330,10 @@ struct ConversionOptions {
 };
 
 void addConversionOptions(CLI::App* cmd, ConversionOptions& o, const char* srcHelp,
-                          const char* dstHelp) {
-  cmd->add_option("SRC", o.src, srcHelp)->required();
-  cmd->add_option("DST", o.dst, dstHelp)->required();
+                          const char* dstHelp, bool bankConflicts = false) {
+  // bank-conflicts names its operands REG and SHARED, as its description and the README do.
+  cmd->add_option(bankConflicts ? "REG" : "SRC", o.src, srcHelp)->required();
+  cmd->add_option(bankConflicts ? "SHARED" : "DST", o.dst, dstHelp)->required();
   addCommonOptions(cmd, o.common);
   cmd->add_option("--dtype", o.dtype,
                   "Element type: i8, f8 (f8E4M3FN, f8E5M2), f16, bf16, i16, "
@@ -382,10 +385,14 @@ int runConversionCommand(const ConversionOptions& o, bool convert) {
     return kExitBadInput;
   }
   cli::ConversionRequest request{*src, *dst, o.dtype, *bits, *model, o.common.format == "json"};
-  if (o.noZ3)
-    request.z3.reset();
-  else
-    request.z3 = o.z3.options;
+  if (convert) {
+    std::optional<prover::ProverOptions> z3;
+    if (!o.noZ3)
+      z3 = o.z3.options;
+    request.properties = [&request, z3](const ConversionPlan& plan, const OptimalSwizzle* s) {
+      return cli::proveConvert(plan, s, request.elementBits, request.model, z3);
+    };
+  }
   std::string message;
   int status = convert ? cli::runConvert(request, std::cout, message)
                        : cli::runBankConflicts(request, std::cout, message);
@@ -402,7 +409,9 @@ int run(int argc, char** argv) {
   app.footer("SPEC is a Layout JSON file, a file in Triton's printed form, a file holding an\n"
              "attribute (or, for layout, a whole TTGIR module), or an inline attribute such as "
              "'#ttg.linear<{register = [[0, 1]], lane "
-             "= [...], warp = [...], block = []}>'.\n"
+             "= [...], warp = [...], block = []}>', or a CuTe layout such as\n"
+             "'cute:Sw<3,4,3> o smem_ptr[16b] o (8,64):(64,1)' (offset -> coordinates, as a shared "
+             "layout).\n"
              "Exit status: 0 all checked properties hold, 1 a property is violated or unknown (Z3 "
              "timed out), 2 bad input "
              "or usage, 3 internal error.");
@@ -469,9 +478,10 @@ int run(int argc, char** argv) {
   CLI::App* bankCmd = app.add_subcommand(
       "bank-conflicts", "Predict wavefronts and bank conflicts when REG is stored to and loaded "
                         "from SHARED (per CTA, summed over warps and instructions)");
-  addConversionOptions(bankCmd, bankOpts, "REG: the distributed layout in registers",
-                       "SHARED: the shared-memory layout (offset[, block] -> dims; "
-                       "#ttg.padded_shared is counted with its padding)");
+  addConversionOptions(bankCmd, bankOpts, "The distributed layout in registers",
+                       "The shared-memory layout (offset[, block] -> dims; "
+                       "#ttg.padded_shared is counted with its padding)",
+                       true);
 
   CommonOptions gatherOpts;
   std::string gatherSpec;
@@ -491,16 +501,18 @@ int run(int argc, char** argv) {
   cli::OracleOptions oracleOpts;
   CLI::App* oracleCmd = cli::addOracleCommand(app, oracleOpts);
   cli::FuzzCommand fuzzCmd(app);
+  cli::ReportCommandOptions reportOpts;
+  CLI::App* reportCmd = cli::addReportCommand(app, reportOpts);
 
   // CLI11 reports an unknown first word only as "A subcommand is required"; name it.
-  const std::vector<std::string> commands = {"layout",         "verify", "batch",  "convert",
-                                             "bank-conflicts", "gather", "oracle", "fuzz"};
+  const std::vector<std::string> commands = {"layout",  "verify",         "batch",
+                                             "convert", "bank-conflicts", "gather",
+                                             "oracle",  "fuzz",           "report"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(commands.begin(), commands.end(), std::string(argv[1])) == commands.end()) {
-    printError(
-        "unknown command '" + std::string(argv[1]).substr(0, 64) +
-        "' (commands: layout, verify, batch, convert, bank-conflicts, gather, oracle, fuzz; run "
-        "'llcheck --help')");
+    printError("unknown command '" + std::string(argv[1]).substr(0, 64) +
+               "' (commands: layout, verify, batch, convert, bank-conflicts, gather, oracle, fuzz, "
+               "report; run 'llcheck --help')");
     return kExitBadInput;
   }
   try {
@@ -543,6 +555,13 @@ int run(int argc, char** argv) {
   if (*oracleCmd) {
     std::string message;
     int status = cli::runOracle(oracleOpts, message);
+    if (!message.empty())
+      printError(message);
+    return status;
+  }
+  if (*reportCmd) {
+    std::string message;
+    int status = cli::runReport(reportOpts, message);
     if (!message.empty())
       printError(message);
     return status;

@@ -4,13 +4,15 @@
 # SECONDS bounds each target. With RUNS, each target runs until RUNS inputs were executed, split
 # over PROCESSES libFuzzer processes (default 1) that share one corpus directory (libFuzzer
 # reloads it every second), so a multi-core machine reaches 10^7 executions per target in
-# minutes; the executions of all processes are summed and must reach RUNS.
+# minutes; the executions of all processes are summed and must reach RUNS. FUZZ_TARGETS (default
+# all) names the targets to run, e.g. FUZZ_TARGETS="ttgir shape".
 set -euo pipefail
 bin=$1
 seconds=$2
 runs=${3:-0}
 processes=${4:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)
+targets=(${FUZZ_TARGETS:-layout_json triton_text attribute shape ttgir})
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -29,11 +31,15 @@ seed ttgir "$root"/tests/lit/Inputs/good/*.ttgir "$root"/tests/lit/Inputs/bad/*.
   "$root"/corpus/ttgir/*/cuda-sm90/softmax-fp32.ttgir
 printf '64x16' > "$work/s1"
 seed shape "$work/s1"
+printf 'Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),_64):((_64,_512),_1)' > "$work/c1"
+printf 'cute:Sw<2,0,-3> o (4,(2,8)):(0,(1,16))' > "$work/c2"
+seed cute "$work/c1" "$work/c2"
+targets=(layout_json triton_text attribute shape ttgir cute)
 
 options=(-max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
 status=0
 if ((runs == 0)); then
-  for target in layout_json triton_text attribute shape ttgir; do
+  for target in "${targets[@]}"; do
     echo "fuzz_$target: ${seconds}s"
     if ! "$bin/fuzz_$target" "${options[@]}" "$work/$target" 2>"$work/$target.log"; then
       status=1
@@ -49,7 +55,7 @@ fi
 # Every process of every target at once: the machine's cores do the work.
 per_process=$(((runs + processes - 1) / processes))
 pids=()
-for target in layout_json triton_text attribute shape ttgir; do
+for target in "${targets[@]}"; do
   for ((p = 0; p < processes; p++)); do
     "$bin/fuzz_$target" "${options[@]}" -runs="$per_process" -seed=$((p + 1)) \
       -artifact_prefix="$work/$target-$p-" "$work/$target" 2>"$work/$target.$p.log" &
@@ -57,7 +63,7 @@ for target in layout_json triton_text attribute shape ttgir; do
   done
 done
 for pid in "${pids[@]}"; do wait "$pid" || status=1; done
-for target in layout_json triton_text attribute shape ttgir; do
+for target in "${targets[@]}"; do
   executed=0
   for ((p = 0; p < processes; p++)); do
     n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$target.$p.log" | tail -1)

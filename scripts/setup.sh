@@ -4,15 +4,20 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ clang libclang-rt-14-dev pkg-config python3
+  cmake ninja-build g++ clang libclang-rt-14-dev pkg-config python3 python3-dev
   libz3-dev librapidcheck-dev libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev llvm-14-tools clang-format
 )
 
 # --hip: Debian's hipcc too (only `make hip-check` needs it).
-if [[ "${1:-}" == "--hip" ]]; then
-  packages+=(hipcc)
-fi
+# --chromium: Debian's chromium too (only the report.html rendering test needs it, and skips
+# without it): ~120 MB to download and ~410 MB on disk, too heavy for every CI run.
+for arg in "$@"; do
+  case "$arg" in
+  --hip) packages+=(hipcc) ;;
+  --chromium) packages+=(chromium) ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

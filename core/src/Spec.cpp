@@ -3,6 +3,7 @@
 #include "llcheck/core/Spec.h"
 
 #include "encodings/AttrReading.h"
+#include "llcheck/core/Cute.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Ttgir.h"
 
@@ -267,6 +268,15 @@ Result<LoadedLayout> loadFileSpec(const std::string& spec, const SpecOptions& op
 Result<LoadedLayout> loadSpec(const std::string& spec, const SpecOptions& options) {
   if (startsWith(trimLeft(spec), "#"))
     return checked(loadAttributeText(spec, options, "attribute"), options);
+  if (startsWith(trimLeft(spec), "cute:")) {
+    auto cute = parseCuteLayout(spec);
+    if (!cute.ok())
+      return cute.error();
+    auto l = cuteSharedLayout(*cute);
+    if (!l.ok())
+      return l.error().within("CuTe layout");
+    return checked(LoadedLayout{*l, "CuTe layout", "cute", "", {}}, options);
+  }
   return checked(loadFileSpec(spec, options), options);
 }
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -356,10 +357,11 @@ const std::vector<std::string>& oracleMetrics() {
       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-      "smsp__sass_inst_executed_op_shared_st.sum",
-      "smsp__sass_inst_executed_op_shared_ld.sum",
-      "smsp__sass_inst_executed_op_shared_stsm.sum",
-      "smsp__sass_inst_executed_op_ldsm.sum"};
+      "smsp__sass_inst_executed_op_shared_st.sum", "smsp__sass_inst_executed_op_shared_ld.sum",
+      "smsp__sass_inst_executed_op_shared_stsm.sum", "smsp__sass_inst_executed_op_ldsm.sum",
+      // Thread-level: 32 per warp-level SHFL of a full warp. Hopper has no warp-level shuffle
+      // counter, and the per-opcode counter (sass__inst_executed_per_opcode) costs 0.5 s a case.
+      "smsp__sass_thread_inst_executed_op_inter_thread_communication_pred_on.sum"};
   return m;
 }
 
@@ -419,11 +421,21 @@ Result<std::vector<std::map<std::string, double>>> parseNcuCsv(const std::string
     auto [it, added] = indexOfId.emplace(row["ID"], launches.size());
     if (added)
       launches.emplace_back();
-    try {
-      launches[it->second][row["Metric Name"]] = value.empty() ? 0.0 : std::stod(value);
-    } catch (const std::exception&) {
+    auto number = [](const std::string& v) -> std::optional<double> {
+      std::size_t used = 0;
+      try {
+        double d = std::stod(v, &used);
+        return used == v.size() ? std::optional<double>(d) : std::nullopt;
+      } catch (const std::exception&) {
+        return std::nullopt;
+      }
+    };
+    std::map<std::string, double>& launch = launches[it->second];
+    const std::string& name = row["Metric Name"];
+    auto v = value.empty() ? std::optional<double>(0.0) : number(value);
+    if (!v)
       return makeError("ncu CSV: metric value '" + value.substr(0, 32) + "' is not a number");
-    }
+    launch[name] = *v;
   }
   return launches;
 }
@@ -440,6 +452,13 @@ Measured measuredLoad(const std::map<std::string, double>& c) {
           counter(c, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
           counter(c, "smsp__sass_inst_executed_op_shared_ld.sum") +
               counter(c, "smsp__sass_inst_executed_op_ldsm.sum")};
+}
+
+uint64_t measuredShuffles(const std::map<std::string, double>& c) {
+  uint64_t threads =
+      counter(c, "smsp__sass_thread_inst_executed_op_inter_thread_communication_pred_on.sum");
+  // Not a whole number of full-warp instructions: report it so that it cannot equal a prediction.
+  return threads % 32 == 0 ? threads / 32 : kPartialWarpShuffles;
 }
 
 Agreement agreement(const AccessCount& predicted, const Measured& m) {
@@ -465,7 +484,8 @@ const char* agreementName(Agreement a) {
 }
 
 nlohmann::json resultJson(const PlannedCase& c, const std::string& verdict,
-                          const Measured& storeMeasured, const Measured& loadMeasured) {
+                          const Measured& storeMeasured, const Measured& loadMeasured,
+                          uint64_t shuffles) {
   auto predicted = [](const AccessCount& a, const std::string& name) {
     nlohmann::json j = toJson(a);
     j["instruction"] = name;
@@ -496,6 +516,11 @@ nlohmann::json resultJson(const PlannedCase& c, const std::string& verdict,
   if (c.input.warpShuffle) {
     j["shared"] = nullptr;
     j["predicted"]["shuffles"] = c.predictedShuffles;
+    j["measured"]["shuffles"] = shuffles;
+    if (shuffles != c.predictedShuffles) {
+      j["match"] = false;
+      j["agreement"] = agreementName(Agreement::Mismatch);
+    }
   }
   if (verdict != "correct")
     j["error"] = verdict;

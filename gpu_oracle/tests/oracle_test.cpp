@@ -212,7 +212,7 @@ TEST(Oracle, CommittedGpuResultsAgreeWithTodaysPredictions) {
   std::map<std::string, PlannedCase> planned;
   for (PlannedCase& p : committedCases())
     planned.emplace(p.input.id, std::move(p));
-  int exact = 0, noise = 0;
+  int exact = 0, noise = 0, shuffleCases = 0;
   for (const nlohmann::json& r : results["cases"]) {
     std::string id = r["id"];
     ASSERT_TRUE(planned.count(id)) << id << " is not in cases.jsonl";
@@ -229,9 +229,17 @@ TEST(Oracle, CommittedGpuResultsAgreeWithTodaysPredictions) {
         << " / " << p.storePrediction.instructions << " instructions, load "
         << p.loadPrediction.wavefronts << " / " << p.loadPrediction.instructions << "; measured "
         << r["measured"].dump();
+    if (r["kind"] == "warp_shuffle") {
+      // The shuffle count is an instruction count: exact or wrong.
+      ASSERT_TRUE(r["measured"].contains("shuffles")) << id << ": no measured SHFL count";
+      EXPECT_EQ(r["measured"]["shuffles"].get<uint64_t>(), p.predictedShuffles)
+          << id << " (" << p.input.origin << "): SHFL instructions";
+      ++shuffleCases;
+    }
     exact += a == Agreement::Exact;
     noise += a == Agreement::Noise;
   }
+  EXPECT_GE(shuffleCases, 500);
   EXPECT_GE(results["cases"].size(), 1000u);
   // The noise is rare; were it common, the model would be wrong, not the counter.
   EXPECT_LT(noise, static_cast<int>(results["cases"].size()) / 20);
@@ -281,6 +289,19 @@ TEST(Oracle, ReadsNcuCsv) {
   EXPECT_EQ(measuredStore((*rows)[0]).wavefronts, 1024u);
   EXPECT_EQ(measuredStore((*rows)[0]).instructions, 32u);
   EXPECT_EQ(measuredStore((*rows)[1]).wavefronts, 8u);
+  // The shuffle count: thread instructions of full warps over 32 (values from an H100 run).
+  auto shfl = parseNcuCsv(
+      "\"ID\",\"Metric Name\",\"Metric Value\"\n"
+      "\"0\",\"smsp__sass_thread_inst_executed_op_inter_thread_communication_pred_on.sum\","
+      "\"16,384\"\n"
+      "\"1\",\"smsp__sass_thread_inst_executed_op_inter_thread_communication_pred_on.sum\","
+      "\"48\"\n");
+  ASSERT_TRUE(shfl.ok()) << shfl.error().str();
+  EXPECT_EQ(measuredShuffles((*shfl)[0]), 512u);
+  EXPECT_EQ(measuredShuffles((*shfl)[1]), kPartialWarpShuffles);
+  EXPECT_FALSE(
+      parseNcuCsv("\"ID\",\"Metric Name\",\"Metric Value\"\n\"0\",\"m\",\"4 (BAR: 4)\"\n").ok());
+  EXPECT_FALSE(parseNcuCsv("\"ID\",\"Metric Name\",\"Metric Value\"\n\"0\",\"m\",\"4x\"\n").ok());
   EXPECT_FALSE(parseNcuCsv("\"ID\",\"Metric Name\",\"Metric Value\"\n\"0\",\"x\"\n").ok());
   EXPECT_FALSE(parseNcuCsv("\"ID\",\"Metric Name\",\"Metric Value\"\n\"0\",\"x\",\"abc\"\n").ok());
 }

@@ -92,7 +92,10 @@ struct PlannedCase {
 /// The runner's input for all cases (format: gpu_oracle/README.md, "Runner input").
 void writeRunnerInput(std::ostream& out, const std::vector<PlannedCase>& cases);
 
-/// ncu --csv output: for each profiled launch in order, metric name -> value.
+/// ncu --csv output: for each profiled launch in order, metric name -> value. An instanced
+/// metric printed with --print-metric-instances details ("83,360 (LOP3: 14,384; SHFL: 128; ...)")
+/// also gives one entry per instance, named "metric[INSTANCE]"
+/// ("sass__inst_executed_per_opcode[SHFL]").
 [[nodiscard]] Result<std::vector<std::map<std::string, double>>>
 parseNcuCsv(const std::string& text);
 
@@ -105,6 +108,13 @@ struct Measured {
 };
 [[nodiscard]] Measured measuredStore(const std::map<std::string, double>& counters);
 [[nodiscard]] Measured measuredLoad(const std::map<std::string, double>& counters);
+/// The warp-level SHFL instructions executed. Hopper's ncu has no shuffle counter (no
+/// *_op_shfl metric on gh100): this is the inter-thread-communication thread count over 32,
+/// which is SHFL alone in the oracle's kernels (no VOTE, MATCH or REDUX; checked against the
+/// per-opcode counter, gpu_oracle/README.md). A count that is not a multiple of 32 gives
+/// kPartialWarpShuffles, which no prediction equals.
+inline constexpr uint64_t kPartialWarpShuffles = ~uint64_t{0};
+[[nodiscard]] uint64_t measuredShuffles(const std::map<std::string, double>& counters);
 
 /// How a measured side compares with its prediction. The H100's wavefront counter sometimes
 /// reports a few wavefronts more than the accesses need (1 to 4 seen), on heavily conflicted or
@@ -117,8 +127,11 @@ inline constexpr uint64_t kNoiseWavefronts = 4;
 [[nodiscard]] const char* agreementName(Agreement a);
 
 /// The results entry of one case (the design doc's `llcheck oracle` schema, plus "agreement":
-/// exact / noise / mismatch, and "match": both sides exact).
+/// exact / noise / mismatch, and "match": both sides exact). A warp-shuffle case also compares
+/// the measured SHFL count with `predictedShuffles`: instructions are counted exactly, so any
+/// difference is a mismatch.
 [[nodiscard]] nlohmann::json resultJson(const PlannedCase& c, const std::string& verdict,
-                                        const Measured& store, const Measured& load);
+                                        const Measured& store, const Measured& load,
+                                        uint64_t shuffles = 0);
 
 } // namespace llcheck::oracle

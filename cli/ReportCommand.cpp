@@ -1,0 +1,94 @@
+// Wiring of `llcheck report` (see ReportCommand.h).
+#include "ReportCommand.h"
+
+#include "llcheck/core/conversion/SharedMemory.h"
+#include "llcheck/prover/Prover.h"
+#include "llcheck/reports/Outputs.h"
+#include "llcheck/reports/Report.h"
+
+#include <iostream>
+
+namespace llcheck::cli {
+
+CLI::App* addReportCommand(CLI::App& app, ReportCommandOptions& o) {
+  CLI::App* cmd = app.add_subcommand(
+      "report", "Conformance report of TTGIR dumps: every layout proven as in verify, every "
+                "data-moving op planned and predicted against llcheck's optimum (and measured, "
+                "with --oracle); writes report.json, report.md, junit.xml and report.html. Exit 0 "
+                "no findings, 1 findings, 2 bad input");
+  cmd->add_option("INPUT", o.inputs, "TTGIR files, or folders searched for *.ttgir and *.mlir")
+      ->required();
+  cmd->add_option("--out", o.out, "The folder the four files are written to (created)")
+      ->required()
+      ->type_name("DIR");
+  cmd->add_option("--oracle", o.oracle,
+                  "GPU oracle results (`llcheck oracle --out`, e.g. corpus/oracle/results.json): "
+                  "measured counters beside the predictions of the ops they measured")
+      ->type_name("RESULTS.json");
+  cmd->add_option("--arch", o.arch,
+                  "The bank model for every kernel (sm90, sm80, gfx942, gfx950); default: from "
+                  "each module's ttg.target")
+      ->type_name("ARCH");
+  cmd->add_flag("--no-z3", o.noZ3,
+                "Do not ask Z3: properties are established by the algebra and enumeration");
+  cmd->add_option("--prover-timeout", o.proverTimeoutMs,
+                  "Milliseconds Z3 may spend on each query (default " +
+                      std::to_string(prover::kDefaultTimeoutMs) + ")")
+      ->type_name("MS")
+      ->check(CLI::Range(1u, 3600000u));
+  cmd->add_option("--jobs", o.jobs, "Worker threads (default: one per core)")
+      ->type_name("N")
+      ->check(CLI::Range(1u, 256u));
+  cmd->add_flag("--quiet", o.quiet, "Print nothing but errors");
+  return cmd;
+}
+
+int runReport(const ReportCommandOptions& o, std::string& errorMessage) {
+  reports::ReportOptions options;
+  if (!o.arch.empty()) {
+    auto model = sharedMemoryModel(o.arch);
+    if (!model.ok()) {
+      errorMessage = model.error().within("--arch").str();
+      return 2;
+    }
+    options.arch = o.arch;
+  }
+  options.z3 = !o.noZ3;
+  if (o.proverTimeoutMs)
+    options.prover.timeoutMs = o.proverTimeoutMs;
+  options.threads = o.jobs;
+  reports::OracleResults oracle;
+  if (!o.oracle.empty()) {
+    auto r = reports::readOracleResults(o.oracle);
+    if (!r.ok()) {
+      errorMessage = r.error().str();
+      return 2;
+    }
+    oracle = std::move(*r);
+    options.oracle = &oracle;
+  }
+  auto files = reports::collectInputs(o.inputs);
+  if (!files.ok()) {
+    errorMessage = files.error().str();
+    return 2;
+  }
+  auto report = reports::buildReport(*files, options);
+  if (!report.ok()) {
+    errorMessage = report.error().str();
+    return 2;
+  }
+  auto written = reports::writeReport(*report, o.out);
+  if (!written.ok()) {
+    errorMessage = written.error().str();
+    return 2;
+  }
+  nlohmann::json s = reports::summaryJson(*report);
+  if (!o.quiet)
+    std::cout << "llcheck report: " << s["files"] << " kernels, " << s["layouts"] << " layouts, "
+              << s["ops_checked"] << " of " << s["ops"] << " data-moving ops checked, "
+              << s["findings"] << " findings in " << report->seconds << " s; wrote " << o.out
+              << "/{report.json,report.md,junit.xml,report.html}\n";
+  return report->findingCount() == 0 ? 0 : 1;
+}
+
+} // namespace llcheck::cli

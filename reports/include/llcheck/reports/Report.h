@@ -1,0 +1,151 @@
+// Conformance reports for a compiler backend's TTGIR dumps (`llcheck report`): every layout of
+// every kernel with its properties (as `llcheck verify` establishes them), every op that moves
+// data between layouts with its plan, the legality of the layouts the compiler chose, the
+// predicted shared-memory wavefronts of the compiler's shared layout next to llcheck's optimum
+// for the same conversion, and, when GPU oracle results are given, the measured counters beside
+// the predictions. The analysis lives here; Outputs.h writes it as JSON, Markdown, JUnit XML and
+// HTML.
+//
+// # What "the same conversion" is for each op
+//
+// - ttg.convert_layout SRC -> DST: TTGIR does not show the shared layout Triton will pick when
+//   it lowers the op (that happens in the LLVM lowering), so the prediction is llcheck's plan
+//   (no-op, register permutation, warp shuffles, or shared memory with the optimal swizzle,
+//   paper 5.4 and 9.2). What Triton's lowering really costs is measured by
+//   gpu_oracle/triton_convert and reported by reports/triton/.
+// - ttg.local_alloc / ttg.local_store / ttg.async_copy_global_to_local write a register layout A
+//   into the compiler's shared layout S; ttg.local_load reads S into a register layout B. The
+//   kernel's conversion through S is A -> S -> B for every writer A and reader B of the same
+//   shared layout (encoding and shape) in the module: its predicted cost is the bank model's
+//   store of A plus load of B through S, its optimum optimalSwizzle(A, B). A shared layout that
+//   nothing in the module reads with local_load (an MMA reads it straight from shared memory)
+//   is compared on its own side: the optimum is the fewest wavefronts any shared layout allows
+//   for that side (the side of optimalSwizzle(A, A)), since its reader's constraints are not
+//   visible in TTGIR; such an excess is reported as a finding of kind "above_optimum_side".
+// - memdesc views (memdesc_index, _subslice, _trans, _reshape) move nothing; tensor-memory ops
+//   (ttng.tmem_*) are listed without a prediction: llcheck has no model of tensor memory.
+#pragma once
+
+#include "llcheck/core/Error.h"
+#include "llcheck/core/LinearLayout.h"
+#include "llcheck/core/Properties.h"
+#include "llcheck/core/Ttgir.h"
+#include "llcheck/core/encodings/Shared.h"
+#include "llcheck/prover/Prover.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llcheck::reports {
+
+/// `llcheck oracle` results (corpus/oracle/results.json): the cases measured from TTGIR, keyed
+/// by their origin "ttgir:PATH:LINE:OP[:VARIANT]".
+struct OracleResults {
+  std::string source, gpu, cuda, ncu, date, arch;
+  std::map<std::string, nlohmann::json> byOrigin;
+  /// PATH of every ttgir origin, to match against the files reported.
+  std::vector<std::string> paths;
+  /// The oracle path that names `file` (the same file, or one whose path ends with it), or "".
+  [[nodiscard]] std::string pathFor(const std::string& file) const;
+};
+
+/// Reads and checks a results file; an Error says what and where.
+[[nodiscard]] Result<OracleResults> readOracleResults(const std::string& path);
+
+struct ReportOptions {
+  /// --arch: the bank model for every kernel; otherwise each module's ttg.target picks it.
+  std::optional<std::string> arch;
+  bool z3 = true;
+  prover::ProverOptions prover;
+  int maxEnumerationBits = 16;
+  const OracleResults* oracle = nullptr;
+  /// Worker threads over the files (0: the hardware's).
+  unsigned threads = 0;
+};
+
+/// One finding: a reason for the op (or layout) to fail the conformance check.
+struct Finding {
+  /// "illegal_layout", "above_optimum", "above_optimum_side", "measured_mismatch",
+  /// "not_understood", "unknown_property".
+  std::string kind;
+  std::string message;
+  /// How bad, for the summary's order: excess wavefronts (or 1e9 for illegal layouts).
+  double severity = 0;
+};
+
+struct LayoutEntry {
+  int id = 0;
+  std::string encoding, attribute, kind;
+  std::vector<uint64_t> shape;
+  int line = 0;
+  std::optional<LinearLayout> layout;
+  std::vector<IntervalPad> padding;
+  /// Bits of the element type of the first tensor or memdesc that uses the layout (0: none
+  /// readable); the banks of a shared layout's picture depend on it.
+  int elementBits = 0;
+  /// verify's report (algebra, enumeration and, unless --no-z3, Z3).
+  std::shared_ptr<const VerifyReport> verify;
+  /// "distributed" or "memory": the legality property of its kind; empty for generic layouts.
+  std::string legality;
+  bool legal = true;
+  std::string error;
+};
+
+struct OpEntry {
+  std::string op, location;
+  int line = 0;
+  int src = -1, dst = -1;
+  std::vector<uint64_t> shape;
+  std::string dtype;
+  int elementBits = 0;
+  /// Contract fields of report.json (see README "llcheck report").
+  nlohmann::json plan, predicted, optimum, measured, legality;
+  std::vector<Finding> findings;
+  /// Not analysable (an operand with no layout, an unknown dtype): why.
+  std::string notAnalysed;
+};
+
+struct KernelReport {
+  std::string file;
+  std::string target, arch, archNote;
+  /// Banks of the bank model used (32 on NVIDIA and gfx942, 64 on gfx950).
+  int banks = 32;
+  std::optional<uint64_t> numWarps, threadsPerWarp, numCtas;
+  std::vector<LayoutEntry> layouts;
+  std::vector<OpEntry> ops;
+  std::vector<TtgirNotUnderstood> notUnderstood;
+  /// Findings that belong to no op (illegal layouts, not-understood items).
+  std::vector<Finding> findings;
+  double seconds = 0;
+};
+
+struct Report {
+  std::vector<KernelReport> kernels;
+  std::string arch; ///< --arch, or "" when each module chose
+  bool z3 = true;
+  std::string oracleSource, oracleGpu, oracleDate;
+  double seconds = 0;
+  [[nodiscard]] std::size_t findingCount() const;
+};
+
+/// The files INPUT names: a file itself, a folder every *.ttgir / *.mlir file below it (sorted).
+/// A path that does not exist, or a folder without any, is an Error.
+[[nodiscard]] Result<std::vector<std::string>>
+collectInputs(const std::vector<std::string>& inputs);
+
+/// Reads every file and reports it. A file that cannot be read, is not a TTGIR module or is
+/// malformed is an Error (bad input, exit 2); anything inside a module that llcheck does not
+/// understand becomes a "not understood" entry.
+[[nodiscard]] Result<Report> buildReport(const std::vector<std::string>& files,
+                                         const ReportOptions& options);
+
+/// The report of one module already read (the tests use it directly).
+[[nodiscard]] KernelReport reportModule(const TtgirModule& module, const ReportOptions& options);
+
+} // namespace llcheck::reports

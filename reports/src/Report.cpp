@@ -1,0 +1,774 @@
+// The analysis behind `llcheck report` (see Report.h for what each op is compared with).
+#include "llcheck/reports/Report.h"
+
+#include "llcheck/core/Formats.h"
+#include "llcheck/core/Spec.h"
+#include "llcheck/core/conversion/BankConflicts.h"
+#include "llcheck/core/conversion/ConversionPlan.h"
+#include "llcheck/core/conversion/Ldmatrix.h"
+#include "llcheck/core/conversion/OptimalSwizzle.h"
+#include "llcheck/core/conversion/SharedMemory.h"
+#include "llcheck/core/conversion/WarpShuffle.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <thread>
+
+namespace llcheck::reports {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+bool startsWith(const std::string& s, const std::string& p) {
+  return s.rfind(p, 0) == 0;
+}
+bool endsWith(const std::string& s, const std::string& p) {
+  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+}
+
+// ---- Caches shared by the worker threads ------------------------------------------------------
+//
+// The same layouts recur across the kernels of a corpus (one kernel compiled for several targets,
+// one blocked layout in every elementwise kernel); their proofs and optimal swizzles are computed
+// once per run.
+
+std::string layoutKey(const LinearLayout& l) {
+  return toJson(l).dump();
+}
+
+struct Caches {
+  std::mutex mutex;
+  std::map<std::string, std::shared_ptr<const VerifyReport>> verify;
+  std::map<std::string, std::shared_ptr<const Result<OptimalSwizzle>>> swizzle;
+};
+
+Caches& caches() {
+  static Caches c;
+  return c;
+}
+
+std::shared_ptr<const VerifyReport> verifyCached(const LinearLayout& l, const ReportOptions& o,
+                                                 std::string& error) {
+  // The options that change the answer are part of the key (the tests vary them in one process).
+  std::string key =
+      layoutKey(l) + "|" + std::to_string(o.maxEnumerationBits) +
+      (o.z3 ? "|z3:" + std::to_string(o.prover.timeoutMs) + ":" + std::to_string(o.prover.rlimit)
+            : "");
+  {
+    std::lock_guard<std::mutex> lock(caches().mutex);
+    if (auto it = caches().verify.find(key); it != caches().verify.end())
+      return it->second;
+  }
+  VerifyOptions vopts;
+  vopts.maxEnumerationBits = o.maxEnumerationBits;
+  auto r = verify(l, vopts);
+  if (!r.ok()) {
+    error = r.error().str();
+    return nullptr;
+  }
+  if (o.z3)
+    prover::addProofs(*r, o.prover);
+  auto shared = std::make_shared<const VerifyReport>(std::move(*r));
+  std::lock_guard<std::mutex> lock(caches().mutex);
+  caches().verify.emplace(key, shared);
+  return shared;
+}
+
+std::shared_ptr<const Result<OptimalSwizzle>> swizzleCached(const LinearLayout& src,
+                                                            const LinearLayout& dst, int bits,
+                                                            const SharedMemoryModel& model) {
+  std::string key =
+      layoutKey(src) + "|" + layoutKey(dst) + "|" + std::to_string(bits) + "|" + model.arch;
+  {
+    std::lock_guard<std::mutex> lock(caches().mutex);
+    if (auto it = caches().swizzle.find(key); it != caches().swizzle.end())
+      return it->second;
+  }
+  auto r = std::make_shared<const Result<OptimalSwizzle>>(optimalSwizzle(src, dst, bits, model));
+  std::lock_guard<std::mutex> lock(caches().mutex);
+  caches().swizzle.emplace(key, r);
+  return r;
+}
+
+// ---- The bank model chosen for a module ------------------------------------------------------
+
+/// The model for the module's ttg.target ("cuda:90", "hip:gfx942"); `note` says when it is
+/// a stand-in.
+SharedMemoryModel modelFor(const TtgirModule& m, const ReportOptions& o, std::string& note) {
+  std::string arch;
+  if (o.arch) {
+    arch = *o.arch;
+  } else if (!m.target) {
+    arch = "sm90";
+    note = "the module has no ttg.target; sm90's bank model is used";
+  } else if (startsWith(*m.target, "cuda:")) {
+    int cc = std::atoi(m.target->c_str() + 5);
+    arch = cc >= 90 ? "sm90" : "sm80";
+    if (cc > 90)
+      note = "target " + *m.target +
+             ": sm90's bank model is used (32 banks of 4 bytes, as "
+             "sm90; not measured on this architecture)";
+    else if (cc != 90 && cc != 80)
+      note = "target " + *m.target + ": sm80's bank model is used";
+  } else if (startsWith(*m.target, "hip:")) {
+    arch = m.target->substr(4) == "gfx950" ? "gfx950" : "gfx942";
+    if (m.target->substr(4) != arch)
+      note = "target " + *m.target + ": " + arch + "'s LDS model is used";
+  } else {
+    arch = "sm90";
+    note = "unknown target " + *m.target + ": sm90's bank model is used";
+  }
+  auto model = sharedMemoryModel(arch);
+  return model.ok() ? *model : *sharedMemoryModel("sm90");
+}
+
+// ---- Pieces of an op's entry -----------------------------------------------------------------
+
+json accessJson(const AccessCount& a, const std::string& instruction = "") {
+  json j = toJson(a);
+  if (!instruction.empty())
+    j["instruction"] = instruction;
+  return j;
+}
+
+std::string accessName(const SharedMemoryModel& model, SharedAccessKind kind,
+                       const AccessCount& a) {
+  return sharedInstructionName(model, kind, SharedInstruction::Vector, a.vectorBits, 0);
+}
+
+json swizzleSummary(const OptimalSwizzle& s) {
+  return {{"construction", s.construction},
+          {"store", accessJson(s.store.count, s.store.name)},
+          {"load", accessJson(s.load.count, s.load.name)},
+          {"wavefronts", s.store.count.wavefronts + s.load.count.wavefronts},
+          {"lower_bound",
+           {{"store_wavefronts", s.bound.storeWavefronts},
+            {"load_wavefronts", s.bound.loadWavefronts},
+            {"attained", s.bound.attainedBy(s.store.count, s.load.count)}}},
+          {"shared", toJson(s.shared)}};
+}
+
+const LayoutEntry* layoutAt(const KernelReport& k, int id) {
+  if (id < 0 || static_cast<std::size_t>(id) >= k.layouts.size())
+    return nullptr;
+  return &k.layouts[static_cast<std::size_t>(id)];
+}
+
+json legalityOf(const LayoutEntry* l) {
+  if (!l)
+    return nullptr;
+  json j = {{"layout", l->id},
+            {"property", l->legality.empty() ? json(nullptr) : json(l->legality)}};
+  if (!l->layout)
+    j["holds"] = nullptr;
+  else
+    j["holds"] = l->legality.empty() ? json(nullptr) : json(l->legal);
+  return j;
+}
+
+bool isStoreOp(const std::string& name) {
+  return name == "ttg.local_alloc" || name == "ttg.local_store" ||
+         name == "ttg.async_copy_global_to_local";
+}
+bool isLoadOp(const std::string& name) {
+  return name == "ttg.local_load";
+}
+bool isView(const std::string& name) {
+  return startsWith(name, "ttg.memdesc_");
+}
+
+/// Oracle counters of `side` ("store"/"load") for the case of `origin`, compared with
+/// `predicted` wavefronts: fills `measured` and adds a finding when they differ beyond the
+/// oracle's own noise classification.
+void attachMeasured(OpEntry& e, const OracleResults* oracle, const std::string& origin,
+                    const std::vector<std::pair<std::string, uint64_t>>& predicted,
+                    const std::string& what) {
+  if (!oracle)
+    return;
+  auto it = oracle->byOrigin.find(origin);
+  if (it == oracle->byOrigin.end())
+    return;
+  const json& c = it->second;
+  json m = {{"origin", origin}, {"case", c.value("id", "")}, {"of", what}};
+  m["correct"] = c.value("correct", false);
+  m["agreement"] = c.value("agreement", "");
+  bool noise = c.value("agreement", "") == "noise";
+  for (const auto& [side, want] : predicted) {
+    if (!c.contains("measured") || !c["measured"].contains(side))
+      continue;
+    const json& s = c["measured"][side];
+    m[side] = s;
+    uint64_t got = s.value("wavefronts", uint64_t{0});
+    if (got == want)
+      continue;
+    uint64_t diff = got > want ? got - want : want - got;
+    if (noise && got > want && diff <= 4) {
+      m["note"] = "measured " + side + " " + std::to_string(got) + " wavefronts, predicted " +
+                  std::to_string(want) + ": within the counter's noise (the oracle's verdict)";
+      continue;
+    }
+    e.findings.push_back({"measured_mismatch",
+                          side + ": measured " + std::to_string(got) +
+                              " wavefronts on the GPU, predicted " + std::to_string(want),
+                          1e6 + static_cast<double>(diff)});
+  }
+  if (!m["correct"].get<bool>())
+    e.findings.push_back(
+        {"measured_mismatch", "the GPU oracle found the data did not arrive intact", 2e6});
+  e.measured = m;
+}
+
+// ---- One module ------------------------------------------------------------------------------
+
+class ModuleReporter {
+public:
+  ModuleReporter(const TtgirModule& m, const ReportOptions& o) : m_(m), o_(o) {
+    k_.file = m.source;
+    k_.target = m.target.value_or("");
+    k_.numWarps = m.numWarps;
+    k_.threadsPerWarp = m.threadsPerWarp;
+    k_.numCtas = m.numCtas;
+    model_ = modelFor(m, o, k_.archNote);
+    k_.arch = model_.arch;
+    k_.banks = model_.banks;
+    k_.notUnderstood = m.notUnderstood;
+    if (o.oracle)
+      oraclePath_ = o.oracle->pathFor(m.source);
+  }
+
+  KernelReport run() {
+    for (std::size_t i = 0; i < m_.layouts.size(); ++i)
+      k_.layouts.push_back(layoutEntry(static_cast<int>(i), m_.layouts[i]));
+    for (const TtgirNotUnderstood& n : m_.notUnderstood)
+      k_.findings.push_back(
+          {"not_understood", n.where + ": " + n.what + " '" + n.text + "': " + n.reason, 1e3});
+    // Writers and readers of each shared layout, for the conversions through it.
+    for (const TtgirOp& op : m_.ops) {
+      if (!op.src)
+        continue;
+      if (isStoreOp(op.name) && op.src->layout >= 0 && op.dst.layout >= 0)
+        writers_[op.dst.layout].insert(op.src->layout);
+      if (isLoadOp(op.name) && op.src->layout >= 0 && op.dst.layout >= 0)
+        readers_[op.src->layout].insert(op.dst.layout);
+    }
+    for (const TtgirOp& op : m_.ops)
+      k_.ops.push_back(opEntry(op));
+    return std::move(k_);
+  }
+
+private:
+  LayoutEntry layoutEntry(int id, const TtgirLayout& t) {
+    LayoutEntry e;
+    e.id = id;
+    e.encoding = t.encoding;
+    e.attribute = t.attribute;
+    e.kind = t.kind;
+    e.shape = t.shape;
+    e.line = t.line;
+    e.layout = t.layout;
+    e.error = t.error;
+    for (const TtgirType& type : m_.types)
+      if (type.layout == id) {
+        if (auto bits = dtypeBits(type.elementType); bits.ok()) {
+          e.elementBits = *bits;
+          break;
+        }
+      }
+    if (!t.layout)
+      return e; // the reader listed it in notUnderstood
+    if (startsWith(t.attribute, "#ttg.padded_shared")) {
+      SpecOptions so;
+      so.shape = t.shape;
+      if (auto loaded = loadSpec(t.attribute, so); loaded.ok())
+        e.padding = loaded->padding;
+    }
+    std::string error;
+    e.verify = verifyCached(*t.layout, o_, error);
+    if (!e.verify) {
+      e.error = error;
+      k_.findings.push_back({"not_understood",
+                             m_.source + ":" + std::to_string(t.line) + ": layout " +
+                                 std::to_string(id) + " could not be verified: " + error,
+                             1e3});
+      return e;
+    }
+    LayoutKind kind = e.verify->kind;
+    e.legality = kind == LayoutKind::Distributed ? "distributed"
+                 : kind == LayoutKind::Memory    ? "memory"
+                                                 : "";
+    if (!e.legality.empty()) {
+      const PropertyResult* p = e.verify->find(e.legality);
+      e.legal = p && p->status() == "yes";
+      if (p && p->status() == "unknown")
+        k_.findings.push_back({"unknown_property",
+                               m_.source + ":" + std::to_string(t.line) + ": layout " +
+                                   std::to_string(id) + " (" + t.encoding + "): " + e.legality +
+                                   " could not be decided: " + p->unknown,
+                               1e4});
+      else if (!e.legal)
+        k_.findings.push_back({"illegal_layout",
+                               m_.source + ":" + std::to_string(t.line) + ": layout " +
+                                   std::to_string(id) + " (" + t.encoding + ") is not " +
+                                   e.legality + ": " + (p ? p->detail : std::string()),
+                               1e9});
+    }
+    for (const std::string& d : e.verify->disagreements)
+      k_.findings.push_back(
+          {"not_understood",
+           m_.source + ":" + std::to_string(t.line) +
+               ": the algebra, Z3 and enumeration disagree (a bug in llcheck): " + d,
+           1e9});
+    return e;
+  }
+
+  void notAnalysed(OpEntry& e, const std::string& why) {
+    e.notAnalysed = why;
+    e.plan = {{"kind", "not_understood"}, {"reason", why}};
+    e.findings.push_back({"not_understood", e.op + " at " + e.location + ": " + why, 1e3});
+  }
+
+  OpEntry opEntry(const TtgirOp& op) {
+    OpEntry e;
+    e.op = op.name;
+    e.location = op.location;
+    e.line = op.line;
+    e.src = op.src ? op.src->layout : -1;
+    e.dst = op.dst.layout;
+    e.shape = op.shape;
+    e.dtype = op.elementType;
+    e.plan = nullptr;
+    e.predicted = nullptr;
+    e.optimum = nullptr;
+    e.measured = nullptr;
+    const LayoutEntry* src = layoutAt(k_, e.src);
+    const LayoutEntry* dst = layoutAt(k_, e.dst);
+    e.legality = {{"src", legalityOf(src)}, {"dst", legalityOf(dst)}};
+    for (const LayoutEntry* l : {src, dst})
+      if (l && l->layout && !l->legality.empty() && !l->legal)
+        e.findings.push_back({"illegal_layout",
+                              "layout " + std::to_string(l->id) + " (" + l->encoding +
+                                  ") the compiler chose is not " + l->legality,
+                              1e9});
+    if (startsWith(op.name, "ttng.tmem_")) {
+      e.plan = {{"kind", "tensor_memory"},
+                {"note", "tensor memory (Blackwell TMEM): llcheck has no bank model for it; the "
+                         "layouts' legality is checked"}};
+      return e;
+    }
+    if (isView(op.name)) {
+      e.plan = {{"kind", "view"},
+                {"note", "a view of a shared-memory buffer: no data moves; the layouts' "
+                         "legality is checked"}};
+      return e;
+    }
+    if (op.name == "ttg.local_alloc" && !op.src) {
+      e.plan = {{"kind", "allocation"}, {"note", "allocates shared memory without a value"}};
+      return e;
+    }
+    auto bits = dtypeBits(op.elementType);
+    if (!bits.ok()) {
+      notAnalysed(e, "element type '" + op.elementType + "': " + bits.error().str());
+      return e;
+    }
+    e.elementBits = *bits;
+    if (!src || !dst || !src->layout || !dst->layout) {
+      notAnalysed(e, std::string(!src || !dst ? "an operand has no layout encoding"
+                                              : "an operand's layout is not understood") +
+                         " (" + (op.src ? op.src->type : std::string("-")) + " -> " + op.dst.type +
+                         ")");
+      return e;
+    }
+    if (isStoreOp(op.name) || isLoadOp(op.name))
+      sharedAccess(e, op, isStoreOp(op.name) ? *src : *dst, isStoreOp(op.name) ? *dst : *src,
+                   isStoreOp(op.name));
+    else
+      conversion(e, op, *src, *dst);
+    return e;
+  }
+
+  /// convert_layout and the other register-to-register ops: llcheck's plan.
+  void conversion(OpEntry& e, const TtgirOp& op, const LayoutEntry& src, const LayoutEntry& dst) {
+    auto plan = planConversion(*src.layout, *dst.layout);
+    if (!plan.ok()) {
+      notAnalysed(e, "no conversion plan: " + plan.error().str());
+      return;
+    }
+    std::string kind = conversionKindName(plan->kind);
+    e.plan = {{"kind", kind}};
+    std::string origin = "ttgir:" + oraclePath_ + ":" + std::to_string(op.line) + ":" + op.name;
+    switch (plan->kind) {
+    case ConversionKind::NoOp:
+    case ConversionKind::RegisterPermutation:
+      e.predicted = {{"wavefronts", 0}};
+      e.optimum = {{"wavefronts", 0}};
+      return;
+    case ConversionKind::InterCta:
+      e.plan["note"] = "CTAs exchange data (distributed shared memory): llcheck does not plan this";
+      return;
+    case ConversionKind::WarpShuffle: {
+      auto shuffles = planWarpShuffles(*src.layout, *dst.layout, e.elementBits);
+      if (!shuffles.ok()) {
+        notAnalysed(e, "no warp-shuffle plan: " + shuffles.error().str());
+        return;
+      }
+      json s = {{"rounds", shuffles->rounds},
+                {"vector_elements", shuffles->vectorElements},
+                {"shuffles_per_vector", shuffles->shufflesPerVector},
+                {"wavefronts", 0}};
+      e.plan["shuffle"] = s;
+      e.predicted = s;
+      e.optimum = s;
+      if (!oraclePath_.empty())
+        attachMeasured(e, o_.oracle, origin + ":shuffle", {}, "llcheck's shuffle plan");
+      return;
+    }
+    case ConversionKind::SharedMemory:
+      break;
+    }
+    auto sw = swizzleCached(*src.layout, *dst.layout, e.elementBits, model_);
+    if (!sw->ok()) {
+      notAnalysed(e, "no shared-memory plan: " + sw->error().str());
+      return;
+    }
+    const OptimalSwizzle& s = **sw;
+    json summary = swizzleSummary(s);
+    e.plan["construction"] = s.construction;
+    e.plan["shared"] = summary["shared"];
+    e.plan["note"] = "TTGIR does not fix the shared layout of a convert_layout (Triton picks it "
+                     "when lowering): the prediction is llcheck's plan; Triton's measured cost "
+                     "is in reports/triton-*/";
+    e.predicted = {{"store", summary["store"]},
+                   {"load", summary["load"]},
+                   {"wavefronts", summary["wavefronts"]},
+                   {"vector_bits", s.store.count.vectorBits},
+                   {"of", "llcheck's optimal shared layout"}};
+    e.optimum = {{"store", summary["store"]},
+                 {"load", summary["load"]},
+                 {"wavefronts", summary["wavefronts"]},
+                 {"lower_bound", summary["lower_bound"]}};
+    if (!oraclePath_.empty())
+      attachMeasured(e, o_.oracle, origin + ":optimal",
+                     {{"store", s.store.count.wavefronts}, {"load", s.load.count.wavefronts}},
+                     "llcheck's optimal shared layout");
+  }
+
+  struct Side {
+    AccessCount count;
+    std::string instruction;
+    /// The GPU oracle's name for the case that measured it: "" (ld/st.shared), ":ldmatrix-plain"
+    /// or ":ldmatrix-trans" (make_cases.py has no stmatrix round trips).
+    std::string oracleVariant;
+    bool matrix = false;
+  };
+
+  /// The cheapest way the compiler can move REG to (from) SHARED: ld/st.shared at the widest
+  /// vector, or, where the architecture has them and they divide the layouts, ldmatrix /
+  /// stmatrix (.trans for 16-bit elements), as Triton's lowering picks them.
+  Result<Side> side(const LayoutEntry& reg, const LayoutEntry& shared, bool store) {
+    auto r = bankConflicts(*reg.layout, *shared.layout, shared.padding, elementBits_, model_);
+    if (!r.ok())
+      return r.error();
+    SharedAccessKind kind = store ? SharedAccessKind::Store : SharedAccessKind::Load;
+    Side best;
+    best.count = store ? r->store : r->load;
+    best.instruction = accessName(model_, kind, best.count);
+    bool matrix = store ? model_.stmatrix : model_.ldmatrix;
+    if (matrix && shared.padding.empty() && elementBits_ <= 32) {
+      uint64_t warps =
+          reg.layout->hasInDim(DimName("warp")) ? reg.layout->getInDimSize(DimName("warp")) : 1;
+      for (bool trans : {false, true}) {
+        if (trans && elementBits_ != 16)
+          continue;
+        auto plan = ldmatrix(*reg.layout, *shared.layout, LdmatrixOptions{elementBits_, trans});
+        if (!plan.ok() || !plan->divides)
+          continue;
+        AccessCount c = toAccessCount(*plan, warps);
+        if (c.wavefronts < best.count.wavefronts) {
+          best.count = c;
+          best.instruction = sharedInstructionName(
+              model_, kind, trans ? SharedInstruction::MatrixTrans : SharedInstruction::Matrix,
+              c.vectorBits, plan->matricesPerInstruction);
+          best.matrix = true;
+          best.oracleVariant = trans ? ":ldmatrix-trans" : ":ldmatrix-plain";
+        }
+      }
+    }
+    return best;
+  }
+
+  /// local_alloc / local_store / async copies (store) and local_load (load) through the
+  /// compiler's shared layout.
+  void sharedAccess(OpEntry& e, const TtgirOp& op, const LayoutEntry& reg,
+                    const LayoutEntry& shared, bool store) {
+    elementBits_ = e.elementBits;
+    const char* sideName = store ? "store" : "load";
+    auto mine = side(reg, shared, store);
+    if (!mine.ok()) {
+      notAnalysed(e, std::string("no ") + sideName + " prediction for layout " +
+                         std::to_string(reg.id) + " through shared layout " +
+                         std::to_string(shared.id) + ": " + mine.error().str());
+      return;
+    }
+    e.plan = {{"kind", store ? "shared_store" : "shared_load"},
+              {"shared_layout", shared.id},
+              {"register_layout", reg.id}};
+    if (!shared.padding.empty())
+      e.plan["note"] = "padded shared layout: counted by enumerating every address";
+    e.predicted = {{sideName, accessJson(mine->count, mine->instruction)},
+                   {"vector_bits", mine->count.vectorBits},
+                   {"wavefronts", mine->count.wavefronts},
+                   {"of", "the compiler's shared layout"}};
+    std::string origin = "ttgir:" + oraclePath_ + ":" + std::to_string(op.line) + ":" + op.name;
+    if (!oraclePath_.empty() && (!mine->matrix || !store))
+      attachMeasured(e, o_.oracle, origin + mine->oracleVariant,
+                     {{sideName, mine->count.wavefronts}},
+                     "the compiler's shared layout, " + mine->instruction);
+
+    // The other side of the conversions through this shared layout.
+    const auto& partners = store ? readers_[shared.id] : writers_[shared.id];
+    json conversions = json::array();
+    double worst = 0;
+    std::string worstMessage;
+    for (int p : partners) {
+      const LayoutEntry* other = layoutAt(k_, p);
+      if (!other || !other->layout)
+        continue;
+      const LayoutEntry& a = store ? reg : *other;
+      const LayoutEntry& b = store ? *other : reg;
+      auto st = side(a, shared, true);
+      auto ld = side(b, shared, false);
+      auto sw = swizzleCached(*a.layout, *b.layout, e.elementBits, model_);
+      if (!st.ok() || !ld.ok() || !sw->ok())
+        continue;
+      const OptimalSwizzle& s = **sw;
+      uint64_t compiler = st->count.wavefronts + ld->count.wavefronts;
+      uint64_t best = s.store.count.wavefronts + s.load.count.wavefronts;
+      conversions.push_back({{"src", a.id},
+                             {"dst", b.id},
+                             {"compiler",
+                              {{"store", st->count.wavefronts},
+                               {"load", ld->count.wavefronts},
+                               {"wavefronts", compiler},
+                               {"store_instruction", st->instruction},
+                               {"load_instruction", ld->instruction}}},
+                             {"optimal", swizzleSummary(s)}});
+      // The finding is kept on the reading op, so that one conversion is one finding.
+      if (!store && compiler > best && static_cast<double>(compiler - best) > worst) {
+        worst = static_cast<double>(compiler - best);
+        worstMessage = "layout " + std::to_string(a.id) + " -> shared layout " +
+                       std::to_string(shared.id) + " -> layout " + std::to_string(b.id) +
+                       " takes " + std::to_string(st->count.wavefronts) + " + " +
+                       std::to_string(ld->count.wavefronts) + " wavefronts (" + st->instruction +
+                       ", " + ld->instruction +
+                       "); llcheck's optimal shared "
+                       "layout takes " +
+                       std::to_string(s.store.count.wavefronts) + " + " +
+                       std::to_string(s.load.count.wavefronts) + " (" + s.store.name + ", " +
+                       s.load.name + ")";
+      }
+    }
+    if (!conversions.empty()) {
+      e.optimum = {{"conversions", conversions}};
+      if (worst > 0)
+        e.findings.push_back({"above_optimum", worstMessage, worst});
+      return;
+    }
+    // Nothing in the module reads (writes) this shared layout through registers: the best this
+    // side alone can do, whatever shared layout.
+    auto sw = swizzleCached(*reg.layout, *reg.layout, e.elementBits, model_);
+    if (!sw->ok()) {
+      e.optimum = {{"error", sw->error().str()}};
+      return;
+    }
+    const SideAccess& best = store ? (*sw)->store : (*sw)->load;
+    e.optimum = {{sideName, accessJson(best.count, best.name)},
+                 {"wavefronts", best.count.wavefronts},
+                 {"vector_bits", best.count.vectorBits},
+                 {"of", std::string("the fewest ") + sideName +
+                            " wavefronts of any shared layout (no local_" +
+                            (store ? "load reads" : "alloc/local_store writes") +
+                            " this shared layout in the module)"}};
+    if (mine->count.wavefronts > best.count.wavefronts)
+      e.findings.push_back(
+          {"above_optimum_side",
+           std::string(sideName) + " of layout " + std::to_string(reg.id) + " into shared layout " +
+               std::to_string(shared.id) + " (" + shared.encoding + ") takes " +
+               std::to_string(mine->count.wavefronts) + " wavefronts (" + mine->instruction +
+               "); the best shared layout for this " + sideName + " takes " +
+               std::to_string(best.count.wavefronts) + " (" + best.name +
+               "); its reader (e.g. an MMA) may need the compiler's layout",
+           static_cast<double>(mine->count.wavefronts - best.count.wavefronts)});
+  }
+
+  const TtgirModule& m_;
+  const ReportOptions& o_;
+  KernelReport k_;
+  SharedMemoryModel model_;
+  std::string oraclePath_;
+  std::map<int, std::set<int>> writers_, readers_;
+  int elementBits_ = 16;
+};
+
+} // namespace
+
+std::string OracleResults::pathFor(const std::string& file) const {
+  std::string f = fs::path(file).lexically_normal().generic_string();
+  for (const std::string& p : paths)
+    if (f == p || endsWith(f, "/" + p))
+      return p;
+  return "";
+}
+
+Result<OracleResults> readOracleResults(const std::string& path) {
+  auto text = readInputFile(path);
+  if (!text.ok())
+    return text.error();
+  json j = json::parse(*text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("cases") || !j["cases"].is_array())
+    return makeError("not GPU oracle results (a JSON object with \"cases\", as `llcheck oracle "
+                     "--out` writes)",
+                     path);
+  OracleResults r;
+  r.source = path;
+  auto str = [&](const char* k) {
+    return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : "";
+  };
+  r.gpu = str("gpu");
+  r.cuda = str("cuda");
+  r.ncu = str("ncu");
+  r.date = str("date");
+  r.arch = str("arch");
+  std::set<std::string> paths;
+  std::size_t index = 0;
+  for (const json& c : j["cases"]) {
+    ++index;
+    if (!c.is_object() || !c.contains("origin") || !c["origin"].is_string())
+      return makeError("case " + std::to_string(index) + " has no \"origin\" string", path);
+    if (c.contains("measured") && !c["measured"].is_object())
+      return makeError("case " + std::to_string(index) + ": \"measured\" is not an object", path);
+    std::string origin = c["origin"].get<std::string>();
+    if (!startsWith(origin, "ttgir:"))
+      continue;
+    // ttgir:PATH:LINE:OP[:VARIANT]; PATH has no ':' in the corpus.
+    std::size_t colon = origin.find(':', 6);
+    if (colon == std::string::npos)
+      return makeError("case " + std::to_string(index) + ": origin '" + origin +
+                           "' is not ttgir:PATH:LINE:OP",
+                       path);
+    paths.insert(origin.substr(6, colon - 6));
+    r.byOrigin[origin] = c;
+  }
+  r.paths.assign(paths.begin(), paths.end());
+  return r;
+}
+
+std::size_t Report::findingCount() const {
+  std::size_t n = 0;
+  for (const KernelReport& k : kernels) {
+    n += k.findings.size();
+    for (const OpEntry& op : k.ops)
+      n += op.findings.size();
+  }
+  return n;
+}
+
+Result<std::vector<std::string>> collectInputs(const std::vector<std::string>& inputs) {
+  std::vector<std::string> files;
+  for (const std::string& in : inputs) {
+    std::error_code ec;
+    fs::file_status st = fs::status(in, ec);
+    if (ec || !fs::exists(st))
+      return makeError("no such file or folder", in);
+    if (!fs::is_directory(st)) {
+      files.push_back(in);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (fs::recursive_directory_iterator it(in, ec), end; !ec && it != end; it.increment(ec)) {
+      if (!it->is_regular_file())
+        continue;
+      std::string ext = it->path().extension().string();
+      if (ext == ".ttgir" || ext == ".mlir")
+        found.push_back(it->path().generic_string());
+    }
+    if (ec)
+      return makeError("cannot list the folder: " + ec.message(), in);
+    if (found.empty())
+      return makeError("the folder holds no .ttgir or .mlir file", in);
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
+}
+
+KernelReport reportModule(const TtgirModule& module, const ReportOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  KernelReport k = ModuleReporter(module, options).run();
+  k.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return k;
+}
+
+Result<Report> buildReport(const std::vector<std::string>& files, const ReportOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  std::vector<TtgirModule> modules;
+  modules.reserve(files.size());
+  for (const std::string& f : files) {
+    auto text = readInputFile(f);
+    if (!text.ok())
+      return text.error();
+    if (!looksLikeTtgir(*text))
+      return makeError("not a TTGIR module (its first line is neither `module` nor an alias "
+                       "definition `#name = ...`)",
+                       f);
+    auto m = readTtgir(*text, f);
+    if (!m.ok())
+      return m.error();
+    modules.push_back(std::move(*m));
+  }
+  Report report;
+  report.kernels.resize(modules.size());
+  report.arch = options.arch.value_or("");
+  report.z3 = options.z3;
+  if (options.oracle) {
+    report.oracleSource = options.oracle->source;
+    report.oracleGpu = options.oracle->gpu;
+    report.oracleDate = options.oracle->date;
+  }
+  unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
+  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(modules.size())));
+  std::atomic<std::size_t> next{0};
+  std::mutex failedMutex;
+  std::exception_ptr failed;
+  // An exception is a bug in llcheck (LayoutError); it is rethrown on this thread so that the
+  // command line reports it as an internal error instead of terminating.
+  auto work = [&] {
+    try {
+      for (std::size_t i = next++; i < modules.size(); i = next++)
+        report.kernels[i] = reportModule(modules[i], options);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(failedMutex);
+      failed = std::current_exception();
+      next = modules.size();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t)
+    pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool)
+    t.join();
+  if (failed)
+    std::rethrow_exception(failed);
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+} // namespace llcheck::reports

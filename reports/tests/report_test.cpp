@@ -1,0 +1,335 @@
+// `llcheck report`'s analysis and outputs, checked against counts derived by hand from the
+// hardware rule (design doc: a bank serves one 4-byte word per wavefront), Triton's definition of
+// #ttg.blocked and #ttg.swizzled_shared, and the GPU oracle's committed measurements.
+#include "llcheck/reports/Outputs.h"
+#include "llcheck/reports/Report.h"
+
+#include "llcheck/core/Spec.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+using namespace llcheck;
+using namespace llcheck::reports;
+using json = nlohmann::json;
+
+namespace {
+
+const char* kHeader =
+    "module attributes {\"ttg.num-ctas\" = 1 : i32, \"ttg.num-warps\" = 4 : i32, ttg.target = "
+    "\"cuda:90\", \"ttg.threads-per-warp\" = 32 : i32} {\n"
+    "  tt.func public @k() attributes {noinline = false} {\n";
+const char* kFooter = "    tt.return\n  }\n}\n";
+
+/// One warp per row quarter, every lane one column: lane l of warp w holds (8w + r, l).
+const char* kRowsAlias = "#rows = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], "
+                         "warpsPerCTA = [4, 1], order = [1, 0]}>\n";
+
+TtgirModule read(const std::string& text) {
+  auto m = readTtgir(text, "test.ttgir");
+  EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().str());
+  return m.ok() ? *m : TtgirModule{};
+}
+
+ReportOptions noZ3() {
+  ReportOptions o;
+  o.z3 = false;
+  o.threads = 1;
+  return o;
+}
+
+const OpEntry* findOp(const KernelReport& k, const std::string& name) {
+  for (const OpEntry& op : k.ops)
+    if (op.op == name)
+      return &op;
+  return nullptr;
+}
+
+bool hasFinding(const std::vector<Finding>& fs, const std::string& kind) {
+  for (const Finding& f : fs)
+    if (f.kind == kind)
+      return true;
+  return false;
+}
+
+/// 32x32 f32 stored from #rows into column-major shared memory (offset = r + 32 c) and loaded
+/// back: the 32 lanes of an instruction write one row, 32 words 32 apart, all in one bank.
+std::string columnMajorRoundTrip() {
+  return std::string(kRowsAlias) +
+         "#col = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>\n"
+         "#smem = #ttg.shared_memory\n" +
+         kHeader +
+         "    %a = arith.constant dense<0.0> : tensor<32x32xf32, #rows>\n"
+         "    %s = ttg.local_alloc %a : (tensor<32x32xf32, #rows>) -> !ttg.memdesc<32x32xf32, "
+         "#col, #smem>\n"
+         "    %b = ttg.local_load %s : !ttg.memdesc<32x32xf32, #col, #smem> -> "
+         "tensor<32x32xf32, #rows>\n" +
+         kFooter;
+}
+
+} // namespace
+
+TEST(Report, ColumnMajorRoundTripIsAboveTheOptimum) {
+  KernelReport k = reportModule(read(columnMajorRoundTrip()), noZ3());
+  ASSERT_EQ(k.ops.size(), 2u);
+  const OpEntry* store = findOp(k, "ttg.local_alloc");
+  const OpEntry* load = findOp(k, "ttg.local_load");
+  ASSERT_TRUE(store && load);
+  // By hand: each warp holds 8 rows (8 registers of 32 bits), one instruction per row, 4 warps:
+  // 32 instructions, each 32 wavefronts (one bank asked for 32 words).
+  EXPECT_EQ(store->predicted["store"]["instructions"], 32);
+  EXPECT_EQ(store->predicted["store"]["wavefronts"], 32 * 32);
+  EXPECT_EQ(store->predicted["store"]["bank_conflicts"], 32 * 31);
+  EXPECT_EQ(load->predicted["load"]["wavefronts"], 32 * 32);
+  // The optimum for #rows -> #rows: row-major, one wavefront per instruction each way.
+  ASSERT_TRUE(load->optimum.contains("conversions")) << load->optimum.dump();
+  const json& c = load->optimum["conversions"][0];
+  EXPECT_EQ(c["compiler"]["wavefronts"], 2048);
+  EXPECT_EQ(c["optimal"]["wavefronts"], 64);
+  EXPECT_TRUE(hasFinding(load->findings, "above_optimum"));
+  // One conversion, one finding: it is kept on the reading op.
+  EXPECT_FALSE(hasFinding(store->findings, "above_optimum"));
+  EXPECT_EQ(load->findings.front().severity, 2048 - 64);
+  // Both layouts are legal.
+  for (const LayoutEntry& l : k.layouts)
+    EXPECT_TRUE(l.legal) << l.encoding;
+}
+
+TEST(Report, RowMajorRoundTripHasNoFinding) {
+  std::string text = columnMajorRoundTrip();
+  text = std::regex_replace(text, std::regex("order = \\[0, 1\\]"), "order = [1, 0]");
+  KernelReport k = reportModule(read(text), noZ3());
+  const OpEntry* load = findOp(k, "ttg.local_load");
+  ASSERT_TRUE(load);
+  EXPECT_EQ(load->predicted["load"]["wavefronts"], 32);
+  EXPECT_TRUE(load->findings.empty()) << load->findings.front().message;
+}
+
+TEST(Report, IllegalSharedLayoutIsAFinding) {
+  // offset 32 -> (1, 7): a column with four bits, so not a memory layout (paper Def. 4.14),
+  // although invertible. (#ttg.linear itself refuses non-permutation bases when read.)
+  std::string text = std::string(kRowsAlias) +
+                     "#bad = #ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, "
+                     "16], [1, 7], [2, 0], [4, 0]]}, alignment = 16>\n#smem = "
+                     "#ttg.shared_memory\n" +
+                     kHeader +
+                     "    %a = arith.constant dense<0.0> : tensor<8x32xf32, #rows>\n"
+                     "    %s = ttg.local_alloc %a : (tensor<8x32xf32, #rows>) -> "
+                     "!ttg.memdesc<8x32xf32, #bad, #smem>\n" +
+                     kFooter;
+  KernelReport k = reportModule(read(text), noZ3());
+  ASSERT_EQ(k.ops.size(), 1u);
+  EXPECT_TRUE(hasFinding(k.findings, "illegal_layout"));
+  EXPECT_TRUE(hasFinding(k.ops[0].findings, "illegal_layout"));
+  EXPECT_EQ(k.ops[0].legality["src"]["holds"], true);
+  EXPECT_EQ(k.ops[0].legality["dst"]["holds"], false);
+  EXPECT_EQ(k.ops[0].legality["dst"]["property"], "memory");
+  // With Z3 the same verdict, proven.
+  ReportOptions z3 = noZ3();
+  z3.z3 = true;
+  KernelReport proven = reportModule(read(text), z3);
+  const LayoutEntry& shared = proven.layouts.at(1);
+  ASSERT_TRUE(shared.verify);
+  const PropertyResult* memory = shared.verify->find("memory");
+  ASSERT_TRUE(memory);
+  EXPECT_FALSE(memory->holds);
+  EXPECT_NE(std::find(memory->by.begin(), memory->by.end(), "z3"), memory->by.end());
+}
+
+TEST(Report, NotUnderstoodIsListedNotSkipped) {
+  std::string text = std::string(kRowsAlias) + kHeader +
+                     "    %a = arith.constant dense<0.0> : tensor<32x32xf32, #rows>\n"
+                     "    %b = ttg.frobnicate_load %a : tensor<32x32xf32, #rows> -> "
+                     "tensor<32x32xf32, #rows>\n" +
+                     kFooter;
+  KernelReport k = reportModule(read(text), noZ3());
+  ASSERT_FALSE(k.notUnderstood.empty());
+  EXPECT_TRUE(hasFinding(k.findings, "not_understood"));
+  Report r;
+  r.kernels.push_back(k);
+  json j = toJson(r);
+  ASSERT_EQ(j["kernels"][0]["not_understood"].size(), 1u);
+  EXPECT_NE(
+      j["kernels"][0]["not_understood"][0]["text"].get<std::string>().find("ttg.frobnicate_load"),
+      std::string::npos);
+  EXPECT_EQ(j["kernels"][0]["not_understood"][0]["where"], "test.ttgir:5:5");
+}
+
+TEST(Report, OwnershipPictureFollowsTritonsBlockedDefinition) {
+  // sizePerThread [2, 2], threadsPerWarp [4, 8], warpsPerCTA [2, 2], order [1, 0] over 16x32:
+  // lane l holds rows 2*(l/8) .. +1, columns 2*(l%8) .. +1; warp w adds 8*(w%2)... warps are
+  // laid out fastest along order[0] (dim1): warp 1 is 16 columns right, warp 2 8 rows down.
+  std::string text = "#b = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 8], "
+                     "warpsPerCTA = [2, 2], order = [1, 0]}>\n" +
+                     std::string(kHeader) +
+                     "    %a = arith.constant dense<0.0> : tensor<16x32xf32, #b>\n" + kFooter;
+  KernelReport k = reportModule(read(text), noZ3());
+  ASSERT_EQ(k.layouts.size(), 1u);
+  Picture p = layoutPicture(k.layouts[0], 32);
+  // 32 columns -> 16-pixel cells, lane labels only; one label per element.
+  std::regex label("<text x=\"(\\d+)\" y=\"(\\d+)\">(\\d+)</text>");
+  int n = 0;
+  for (auto it = std::sregex_iterator(p.body.begin(), p.body.end(), label);
+       it != std::sregex_iterator(); ++it, ++n) {
+    int x = std::stoi((*it)[1]), y = std::stoi((*it)[2]), lane = std::stoi((*it)[3]);
+    int col = x / 16, row = (y - 14) / 16;
+    int expected = ((row % 8) / 2) * 8 + (col % 16) / 2;
+    ASSERT_EQ(lane, expected) << "row " << row << " col " << col;
+  }
+  EXPECT_EQ(n, 16 * 32);
+  // Four warps, four colours (Okabe-Ito's first four).
+  for (const char* c : {"#E69F00", "#56B4E9", "#009E73", "#F0E442"})
+    EXPECT_NE(p.body.find(c), std::string::npos) << c;
+}
+
+TEST(Report, BankPictureFollowsTritonsSwizzle) {
+  // swizzled_shared vec 1, perPhase 1, maxPhase 8 over 32x32 f32: element (r, c) lies at
+  // column c ^ (r % 8) of row r, i.e. word 32 r + (c ^ (r % 8)): bank c ^ (r % 8).
+  std::string text = std::string(kRowsAlias) +
+                     "#sw = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 8, order = "
+                     "[1, 0]}>\n#smem = #ttg.shared_memory\n" +
+                     kHeader +
+                     "    %a = arith.constant dense<0.0> : tensor<32x32xf32, #rows>\n"
+                     "    %s = ttg.local_alloc %a : (tensor<32x32xf32, #rows>) -> "
+                     "!ttg.memdesc<32x32xf32, #sw, #smem>\n" +
+                     kFooter;
+  KernelReport k = reportModule(read(text), noZ3());
+  const LayoutEntry* shared = nullptr;
+  for (const LayoutEntry& l : k.layouts)
+    if (l.kind == "memdesc")
+      shared = &l;
+  ASSERT_TRUE(shared);
+  EXPECT_EQ(shared->elementBits, 32);
+  Picture p = layoutPicture(*shared, 32);
+  std::regex label("<text x=\"(\\d+)\" y=\"(\\d+)\">(\\d+)</text>");
+  int n = 0;
+  for (auto it = std::sregex_iterator(p.body.begin(), p.body.end(), label);
+       it != std::sregex_iterator(); ++it, ++n) {
+    int x = std::stoi((*it)[1]), y = std::stoi((*it)[2]), bank = std::stoi((*it)[3]);
+    int col = x / 16, row = (y - 14) / 16;
+    ASSERT_EQ(bank, col ^ (row % 8)) << "row " << row << " col " << col;
+  }
+  EXPECT_EQ(n, 32 * 32);
+  // This store has no reader in the module: compared with the best store of #rows alone.
+  const OpEntry* store = findOp(k, "ttg.local_alloc");
+  ASSERT_TRUE(store);
+  EXPECT_EQ(store->predicted["store"]["wavefronts"], 32);
+  EXPECT_EQ(store->optimum["wavefronts"], 32);
+  EXPECT_TRUE(store->findings.empty());
+}
+
+TEST(Report, NvidiaCorpusAgainstTheGpuOracle) {
+  // Every NVIDIA kernel of the corpus, with the H100's counters (corpus/oracle/results.json):
+  // the counters of each measured op equal today's prediction for the compiler's shared layout
+  // (or llcheck's optimal one, for convert_layout).
+  auto files = collectInputs({std::string(LLCHECK_SOURCE_DIR) + "/corpus/ttgir/3.9.0/cuda-sm80",
+                              std::string(LLCHECK_SOURCE_DIR) + "/corpus/ttgir/3.9.0/cuda-sm90",
+                              std::string(LLCHECK_SOURCE_DIR) + "/corpus/ttgir/3.9.0/cuda-sm100"});
+  ASSERT_TRUE(files.ok());
+  auto oracle = readOracleResults(std::string(LLCHECK_SOURCE_DIR) + "/corpus/oracle/results.json");
+  ASSERT_TRUE(oracle.ok()) << oracle.error().str();
+  ReportOptions o = noZ3();
+  o.oracle = &*oracle;
+  auto r = buildReport(*files, o);
+  ASSERT_TRUE(r.ok()) << r.error().str();
+  int measured = 0, sides = 0;
+  for (const KernelReport& k : r->kernels) {
+    for (const OpEntry& op : k.ops) {
+      if (!op.measured.is_object())
+        continue;
+      ++measured;
+      EXPECT_TRUE(op.measured["correct"].get<bool>()) << op.location;
+      EXPECT_FALSE(hasFinding(op.findings, "measured_mismatch")) << k.file << ":" << op.line;
+      for (const char* side : {"store", "load"}) {
+        if (op.measured.contains(side) && op.predicted.contains(side)) {
+          ++sides;
+          uint64_t got = op.measured[side]["wavefronts"], want = op.predicted[side]["wavefronts"];
+          // The oracle's "noise" verdict allows 1-4 extra wavefronts, never fewer.
+          EXPECT_TRUE(got == want ||
+                      (op.measured["agreement"] == "noise" && got > want && got - want <= 4))
+              << k.file << ":" << op.line << " " << side << ": measured " << got << ", predicted "
+              << want;
+        }
+      }
+    }
+    for (const LayoutEntry& l : k.layouts) {
+      if (l.layout) {
+        EXPECT_TRUE(l.legal) << k.file << ": " << l.encoding;
+      }
+    }
+  }
+  // The oracle measured every local_* op and the optimal plan of every convert_layout of these
+  // files that moves data through shared memory.
+  EXPECT_GE(measured, 80);
+  EXPECT_GE(sides, 80);
+}
+
+TEST(Report, MeasuredDifferentFromPredictedIsAFinding) {
+  // The oracle's case for the local_load of the column-major round trip, with counters that
+  // differ from the prediction by more than the counter's noise.
+  OracleResults oracle;
+  oracle.paths = {"test.ttgir"};
+  oracle.byOrigin["ttgir:test.ttgir:8:ttg.local_load"] = {
+      {"id", "x"},
+      {"correct", true},
+      {"agreement", "exact"},
+      {"measured", {{"load", {{"wavefronts", 64}, {"bank_conflicts", 32}, {"instructions", 32}}}}}};
+  ReportOptions o = noZ3();
+  o.oracle = &oracle;
+  KernelReport k = reportModule(read(columnMajorRoundTrip()), o);
+  const OpEntry* load = findOp(k, "ttg.local_load");
+  ASSERT_TRUE(load && load->measured.is_object());
+  EXPECT_TRUE(hasFinding(load->findings, "measured_mismatch"));
+}
+
+TEST(Report, OutputsAgreeWithEachOther) {
+  ReportOptions o = noZ3();
+  auto r = buildReport(
+      {std::string(LLCHECK_SOURCE_DIR) + "/corpus/ttgir/3.9.0/cuda-sm90/attention-fwd-fp16.ttgir"},
+      o);
+  ASSERT_TRUE(r.ok());
+  Report both = *r;
+  auto bad = reportModule(read(columnMajorRoundTrip()), o);
+  both.kernels.push_back(bad);
+  std::string junit = toJunit(both);
+  std::size_t ops = 0, failing = 0, layouts = 0;
+  for (const KernelReport& k : both.kernels) {
+    ops += k.ops.size() + 1;
+    failing += k.findings.empty() ? 0 : 1;
+    for (const OpEntry& op : k.ops)
+      failing += op.findings.empty() ? 0 : 1;
+    for (const LayoutEntry& l : k.layouts)
+      layouts += l.layout ? 1 : 0;
+  }
+  auto count = [](const std::string& s, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count(junit, "<testcase "), ops);
+  EXPECT_EQ(count(junit, "<failure "), failing);
+  EXPECT_GT(failing, 0u);
+  std::string html = toHtml(both);
+  EXPECT_EQ(count(html, "<svg class=\"layout-pic\""), layouts);
+  EXPECT_EQ(html.find("http://") == std::string::npos ||
+                html.find("http://") == html.find("http://www.w3.org/2000/svg"),
+            true);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  json j = toJson(both);
+  EXPECT_EQ(j["summary"]["findings"], both.findingCount());
+  EXPECT_EQ(j["summary"]["worst"][0]["kind"], "above_optimum");
+  std::string md = toMarkdown(both);
+  EXPECT_NE(md.find("above_optimum"), std::string::npos);
+  EXPECT_LT(std::count(md.begin(), md.end(), '\n'), 60);
+}
+
+TEST(Report, BadInputIsAnError) {
+  auto none = collectInputs({"/nonexistent/file.ttgir"});
+  EXPECT_FALSE(none.ok());
+  auto notTtgir = buildReport({std::string(LLCHECK_SOURCE_DIR) + "/README.md"}, noZ3());
+  ASSERT_FALSE(notTtgir.ok());
+  EXPECT_NE(notTtgir.error().str().find("not a TTGIR module"), std::string::npos);
+}
