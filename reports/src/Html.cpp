@@ -18,29 +18,6 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string esc(const std::string& s) {
-  std::string out;
-  for (unsigned char c : s) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    default:
-      out += (c < 0x20 && c != '\n' && c != '\t') ? '?' : static_cast<char>(c);
-    }
-  }
-  return out;
-}
-
 std::string shapeText(const std::vector<uint64_t>& shape) {
   std::string s;
   for (uint64_t d : shape)
@@ -190,7 +167,7 @@ Picture layoutPicture(const LayoutEntry& e, int banks) {
     p.height = 40;
     p.body = "<rect width=\"360\" height=\"40\" fill=\"#eee\" stroke=\"#999\"/><text x=\"8\" "
              "y=\"24\" font-family=\"sans-serif\" font-size=\"11\">" +
-             esc(text) + "</text>";
+             xmlEscape(text) + "</text>";
     p.caption = text;
     return p;
   };
@@ -278,7 +255,7 @@ Picture layoutPicture(const LayoutEntry& e, int banks) {
   if (g.rank > 2)
     title += "; the slice with every other index 0";
   p.caption = title + ". " + p.caption;
-  p.body = "<text x=\"0\" y=\"10\" font-family=\"sans-serif\" font-size=\"9\">" + esc(title) +
+  p.body = "<text x=\"0\" y=\"10\" font-family=\"sans-serif\" font-size=\"9\">" + xmlEscape(title) +
            "</text>\n" + drawCells(cells, g, cell, keys, byWarp, top);
   return p;
 }
@@ -303,7 +280,7 @@ std::string costText(const json& pred) {
   for (const char* side : {"store", "load"}) {
     std::string t = sideText(pred, side);
     if (!t.empty())
-      s += (s.empty() ? "" : "<br>") + esc(t);
+      s += (s.empty() ? "" : "<br>") + xmlEscape(t);
   }
   if (pred.contains("rounds"))
     s += "shuffle rounds " + std::to_string(pred["rounds"].get<uint64_t>());
@@ -311,14 +288,14 @@ std::string costText(const json& pred) {
     for (const json& c : pred["conversions"]) {
       const json& o = c["optimal"];
       s += (s.empty() ? "" : "<br>") +
-           esc("via layout " + std::to_string(c["src"].get<int>()) + " -> " +
-               std::to_string(c["dst"].get<int>()) + ": compiler " +
-               std::to_string(c["compiler"]["store"].get<uint64_t>()) + " + " +
-               std::to_string(c["compiler"]["load"].get<uint64_t>()) + ", optimum " +
-               std::to_string(o["store"]["wavefronts"].get<uint64_t>()) + " + " +
-               std::to_string(o["load"]["wavefronts"].get<uint64_t>()) + " (" +
-               o["store"]["instruction"].get<std::string>() + ", " +
-               o["load"]["instruction"].get<std::string>() + ")");
+           xmlEscape("via layout " + std::to_string(c["src"].get<int>()) + " -> " +
+                     std::to_string(c["dst"].get<int>()) + ": compiler " +
+                     std::to_string(c["compiler"]["store"].get<uint64_t>()) + " + " +
+                     std::to_string(c["compiler"]["load"].get<uint64_t>()) + ", optimum " +
+                     std::to_string(o["store"]["wavefronts"].get<uint64_t>()) + " + " +
+                     std::to_string(o["load"]["wavefronts"].get<uint64_t>()) + " (" +
+                     o["store"]["instruction"].get<std::string>() + ", " +
+                     o["load"]["instruction"].get<std::string>() + ")");
     }
   }
   if (s.empty() && pred.contains("wavefronts"))
@@ -349,13 +326,14 @@ std::string toHtml(const Report& r) {
        << s["ops_checked"].get<std::size_t>() << " of " << s["ops"].get<std::size_t>()
        << " data-moving ops checked; properties by the algebra" << (r.z3 ? ", Z3" : "")
        << " and enumeration"
-       << (r.oracleSource.empty() ? ""
-                                  : "; measured counters from " + esc(r.oracleSource) + " (" +
-                                        esc(r.oracleGpu) + ", " + esc(r.oracleDate) + ")")
+       << (r.oracleSource.empty()
+               ? ""
+               : "; measured counters from " + xmlEscape(r.oracleSource) + " (" +
+                     xmlEscape(r.oracleGpu) + ", " + xmlEscape(r.oracleDate) + ")")
        << ".</p>\n";
   body << "<table><tr><th>findings</th><th>count</th></tr>";
   for (const auto& [k, n] : s["findings_by_kind"].items())
-    body << "<tr><td>" << esc(k) << "</td><td>" << n.get<std::size_t>() << "</td></tr>";
+    body << "<tr><td>" << xmlEscape(k) << "</td><td>" << n.get<std::size_t>() << "</td></tr>";
   body << "<tr><th>total</th><th>" << s["findings"].get<std::size_t>() << "</th></tr></table>\n";
   const json& worst = s["worst"];
   if (!worst.empty()) {
@@ -363,10 +341,10 @@ std::string toHtml(const Report& r) {
          << ")</summary><table><tr><th>file</th><th>where</th><th>kind</th><th>finding</th></tr>";
     for (std::size_t i = 0; i < std::min<std::size_t>(worst.size(), 200); ++i) {
       const json& w = worst[i];
-      body << "<tr><td>" << esc(w["file"].get<std::string>()) << "</td><td>"
-           << esc(w["location"].is_null() ? "module" : w["location"].get<std::string>())
-           << "</td><td>" << esc(w["kind"].get<std::string>()) << "</td><td>"
-           << esc(w["message"].get<std::string>()) << "</td></tr>";
+      body << "<tr><td>" << xmlEscape(w["file"].get<std::string>()) << "</td><td>"
+           << xmlEscape(w["location"].is_null() ? "module" : w["location"].get<std::string>())
+           << "</td><td>" << xmlEscape(w["kind"].get<std::string>()) << "</td><td>"
+           << xmlEscape(w["message"].get<std::string>()) << "</td></tr>";
     }
     body << "</table></details>\n";
   }
@@ -375,19 +353,20 @@ std::string toHtml(const Report& r) {
     std::size_t nf = k.findings.size();
     for (const OpEntry& op : k.ops)
       nf += op.findings.size();
-    body << "<section class=\"kernel\" id=\"k" << ki << "\"><h2>" << esc(k.file) << "</h2>\n<p>"
-         << "target " << esc(k.target.empty() ? "-" : k.target) << ", bank model " << esc(k.arch)
-         << (k.archNote.empty() ? "" : " (" + esc(k.archNote) + ")") << ", num-warps "
-         << (k.numWarps ? std::to_string(*k.numWarps) : "-") << ", threads-per-warp "
-         << (k.threadsPerWarp ? std::to_string(*k.threadsPerWarp) : "-") << "; " << k.layouts.size()
-         << " layouts, " << k.ops.size() << " data-moving ops, "
+    body << "<section class=\"kernel\" id=\"k" << ki << "\"><h2>" << xmlEscape(k.file)
+         << "</h2>\n<p>"
+         << "target " << xmlEscape(k.target.empty() ? "-" : k.target) << ", bank model "
+         << xmlEscape(k.arch) << (k.archNote.empty() ? "" : " (" + xmlEscape(k.archNote) + ")")
+         << ", num-warps " << (k.numWarps ? std::to_string(*k.numWarps) : "-")
+         << ", threads-per-warp " << (k.threadsPerWarp ? std::to_string(*k.threadsPerWarp) : "-")
+         << "; " << k.layouts.size() << " layouts, " << k.ops.size() << " data-moving ops, "
          << (nf ? "<span class=\"bad\">" + std::to_string(nf) + " findings</span>"
                 : std::string("<span class=\"ok\">no findings</span>"))
          << "</p>\n";
     if (!k.findings.empty()) {
       body << "<ul>";
       for (const Finding& f : k.findings)
-        body << "<li><b>" << esc(f.kind) << "</b>: " << esc(f.message) << "</li>";
+        body << "<li><b>" << xmlEscape(f.kind) << "</b>: " << xmlEscape(f.message) << "</li>";
       body << "</ul>\n";
     }
     if (!k.ops.empty()) {
@@ -410,8 +389,8 @@ std::string toHtml(const Report& r) {
         };
         std::string findings;
         for (const Finding& f : op.findings)
-          findings += (findings.empty() ? "" : "<br>") + std::string("<b>") + esc(f.kind) +
-                      "</b>: " + esc(f.message);
+          findings += (findings.empty() ? "" : "<br>") + std::string("<b>") + xmlEscape(f.kind) +
+                      "</b>: " + xmlEscape(f.message);
         std::string measured = "<span class=\"dim\">-</span>";
         if (op.measured.is_object()) {
           measured.clear();
@@ -420,24 +399,25 @@ std::string toHtml(const Report& r) {
               measured += (measured.empty() ? "" : "<br>") + std::string(side) + " " +
                           std::to_string(op.measured[side].value("wavefronts", uint64_t{0})) +
                           " wf";
-          measured += "<br><span class=\"dim\">" + esc(op.measured.value("of", "")) + "</span>";
+          measured +=
+              "<br><span class=\"dim\">" + xmlEscape(op.measured.value("of", "")) + "</span>";
         }
         body << "<tr" << (op.findings.empty() ? "" : " class=\"fail\"") << "><td>" << op.line
-             << "</td><td>" << esc(op.op) << "</td><td>" << esc(op.location) << "</td><td>"
-             << layoutRef(op.src) << " &rarr; " << layoutRef(op.dst) << "</td><td>"
-             << esc(shapeText(op.shape)) << "x" << esc(op.dtype) << "</td><td>" << esc(plan)
-             << "</td><td>" << costText(op.predicted) << "</td><td>" << costText(op.optimum)
-             << "</td><td>" << measured << "</td><td>"
+             << "</td><td>" << xmlEscape(op.op) << "</td><td>" << xmlEscape(op.location)
+             << "</td><td>" << layoutRef(op.src) << " &rarr; " << layoutRef(op.dst) << "</td><td>"
+             << xmlEscape(shapeText(op.shape)) << "x" << xmlEscape(op.dtype) << "</td><td>"
+             << xmlEscape(plan) << "</td><td>" << costText(op.predicted) << "</td><td>"
+             << costText(op.optimum) << "</td><td>" << measured << "</td><td>"
              << (findings.empty() ? "<span class=\"ok\">ok</span>" : findings) << "</td></tr>\n";
       }
       body << "</table>\n";
     }
     for (const LayoutEntry& l : k.layouts) {
       body << "<figure class=\"layout\" id=\"k" << ki << "-l" << l.id << "\"><figcaption><b>layout "
-           << l.id << "</b> (" << esc(l.kind) << ", line " << l.line << "): <code>"
-           << esc(l.encoding) << "</code> over " << esc(shapeText(l.shape));
+           << l.id << "</b> (" << xmlEscape(l.kind) << ", line " << l.line << "): <code>"
+           << xmlEscape(l.encoding) << "</code> over " << xmlEscape(shapeText(l.shape));
       if (!l.layout) {
-        body << "<br><span class=\"bad\">not understood</span>: " << esc(l.error)
+        body << "<br><span class=\"bad\">not understood</span>: " << xmlEscape(l.error)
              << "</figcaption></figure>\n";
         continue;
       }
@@ -445,13 +425,13 @@ std::string toHtml(const Report& r) {
         body << "<br>";
         for (const PropertyResult& pr : l.verify->properties) {
           std::string st = pr.status();
-          body << esc(pr.name) << " <span class=\""
+          body << xmlEscape(pr.name) << " <span class=\""
                << (st == "yes"   ? "ok"
                    : pr.required ? "bad"
                                  : "dim")
-               << "\">" << esc(st) << "</span> <span class=\"dim\">(";
+               << "\">" << xmlEscape(st) << "</span> <span class=\"dim\">(";
           for (std::size_t b = 0; b < pr.by.size(); ++b)
-            body << (b ? ", " : "") << esc(pr.by[b]);
+            body << (b ? ", " : "") << xmlEscape(pr.by[b]);
           body << ")</span>; ";
         }
       }
@@ -466,18 +446,18 @@ std::string toHtml(const Report& r) {
              << "\">" << pic.body << "</symbol>\n";
       }
       ++pictures;
-      body << "<br>" << esc(pic.caption) << "</figcaption>\n<svg class=\"layout-pic\" "
+      body << "<br>" << xmlEscape(pic.caption) << "</figcaption>\n<svg class=\"layout-pic\" "
            << "xmlns=\"http://www.w3.org/2000/svg\" width=\"" << pic.width << "\" height=\""
            << pic.height << "\" viewBox=\"0 0 " << pic.width << " " << pic.height
            << "\" role=\"img\" aria-label=\"layout " << l.id << "\"><use href=\"#" << it->second
            << "\"/></svg>\n<details><summary>linear layout</summary><pre>"
-           << esc(l.layout->toString().substr(1)) << "</pre></details></figure>\n";
+           << xmlEscape(l.layout->toString().substr(1)) << "</pre></details></figure>\n";
     }
     if (!k.notUnderstood.empty()) {
       body << "<h3>not understood</h3><ul>";
       for (const TtgirNotUnderstood& n : k.notUnderstood)
-        body << "<li>" << esc(n.where) << ": " << esc(n.what) << " <code>" << esc(n.text)
-             << "</code>: " << esc(n.reason) << "</li>";
+        body << "<li>" << xmlEscape(n.where) << ": " << xmlEscape(n.what) << " <code>"
+             << xmlEscape(n.text) << "</code>: " << xmlEscape(n.reason) << "</li>";
       body << "</ul>\n";
     }
     body << "</section>\n";

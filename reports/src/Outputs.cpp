@@ -92,6 +92,21 @@ std::vector<Located> allFindings(const Report& r) {
   return all;
 }
 
+std::string mdEscape(const std::string& s) {
+  std::string out;
+  for (char c : s)
+    out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+  return out;
+}
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+} // namespace
+
 std::string xmlEscape(const std::string& s) {
   std::string out;
   for (unsigned char c : s) {
@@ -118,21 +133,6 @@ std::string xmlEscape(const std::string& s) {
   }
   return out;
 }
-
-std::string mdEscape(const std::string& s) {
-  std::string out;
-  for (char c : s)
-    out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
-  return out;
-}
-
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-} // namespace
 
 json summaryJson(const Report& r) {
   std::size_t layouts = 0, illegal = 0, ops = 0, checked = 0, notUnderstood = 0;

@@ -19,6 +19,9 @@ namespace llcheck::reports {
 [[nodiscard]] std::string toMarkdown(const Report& report);
 [[nodiscard]] std::string toJunit(const Report& report);
 [[nodiscard]] std::string toHtml(const Report& report);
+/// Text made safe inside XML and HTML elements and attributes (junit.xml, report.html): the five
+/// markup characters escaped, control characters but tab and newline replaced by '?'.
+[[nodiscard]] std::string xmlEscape(const std::string& s);
 
 /// Pictures larger than this many cells per side show their top-left corner.
 inline constexpr uint64_t kMaxPictureSide = 32;
