@@ -25,7 +25,8 @@ namespace llcheck::prover {
 ///   t1 != t2 of one phase, the two lanes hit different banks, or words (access units) whose
 ///   difference lies in the algebra's c-dimensional space of same-bank word differences, so no
 ///   bank serves more than 2^c words. For c = 0 that is "different banks or the same word".
-///   Refuted: two lanes -> one bank, {"lanes", "register", "warp", "offsets", "bank", "words"}.
+///   Refuted: two lanes -> one bank, {"lanes", "register", "warp", "inputs", "offsets", "bank",
+///   "words"}.
 /// - reached (c >= 1): a phase exists whose lanes put 2^c distinct words in one bank; the
 ///   witness ({"lanes", "bank", "words"}, lanes of the first phase of the first instruction) is
 ///   in ProofResult::witness. None: refuted, the prediction over-estimates.
