@@ -247,7 +247,7 @@ TEST(BankBound, AmdPhasesOf64LaneWaves) {
 TEST(BankBound, ProvenCountsAreWhatAnH100Measured) {
   // The GPU oracle's committed results (corpus/oracle/results.json): conversions run on an H100
   // with Nsight Compute's shared-memory wavefront counters. Every case whose counters matched
-  // the model exactly (4,041 ld/st.shared sides, 1,718 of them with bank conflicts): each
+  // the model exactly (4,035 ld/st.shared sides, 1,712 of them with bank conflicts): each
   // side's count, proven by Z3, is what the hardware counted.
   std::ifstream in(std::string(LLCHECK_SOURCE_DIR) + "/corpus/oracle/results.json");
   ASSERT_TRUE(in.good());
