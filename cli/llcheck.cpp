@@ -5,6 +5,7 @@
 #include "ConversionCommands.h"
 #include "FuzzCommand.h"
 #include "OracleCommand.h"
+#include "SweepCommand.h"
 #include "TtgirOutput.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
@@ -480,16 +481,18 @@ int run(int argc, char** argv) {
   cli::OracleOptions oracleOpts;
   CLI::App* oracleCmd = cli::addOracleCommand(app, oracleOpts);
   cli::FuzzCommand fuzzCmd(app);
+  cli::SweepCommand sweepCmd(app);
 
   // CLI11 reports an unknown first word only as "A subcommand is required"; name it.
-  const std::vector<std::string> commands = {"layout",         "verify", "batch",  "convert",
-                                             "bank-conflicts", "gather", "oracle", "fuzz"};
+  const std::vector<std::string> commands = {"layout",  "verify",         "batch",
+                                             "convert", "bank-conflicts", "gather",
+                                             "oracle",  "fuzz",           "sweep"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(commands.begin(), commands.end(), std::string(argv[1])) == commands.end()) {
     printError(
         "unknown command '" + std::string(argv[1]).substr(0, 64) +
-        "' (commands: layout, verify, batch, convert, bank-conflicts, gather, oracle, fuzz; run "
-        "'llcheck --help')");
+        "' (commands: layout, verify, batch, convert, bank-conflicts, gather, oracle, fuzz, sweep; "
+        "run 'llcheck --help')");
     return kExitBadInput;
   }
   try {
@@ -539,6 +542,13 @@ int run(int argc, char** argv) {
   if (fuzzCmd.parsed()) {
     std::string message;
     int status = fuzzCmd.run(std::cout, message);
+    if (!message.empty())
+      printError(message);
+    return status;
+  }
+  if (sweepCmd.parsed()) {
+    std::string message;
+    int status = sweepCmd.run(std::cout, message);
     if (!message.empty())
       printError(message);
     return status;

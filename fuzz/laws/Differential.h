@@ -1,0 +1,22 @@
+// The three-way differential laws: the algebra, the enumeration engine and Z3 decide
+// injective, surjective, invertible, distributed (Def. 4.10) and memory (Def. 4.14) on the same
+// small layouts and must agree. The only laws that call prover/ (fuzz/ sits above it; core
+// knows neither).
+#pragma once
+
+#include "Laws.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace llcheck::fuzz {
+
+/// Their layouts have at most this many input (and output) bits.
+inline constexpr int kMaxDifferentialBits = 12;
+/// Z3's limit per query; past it the answer is "unknown", counted and not a failure.
+inline constexpr unsigned kDifferentialTimeoutMs = 2000;
+
+/// differential.injective, .surjective, .invertible, .distributed, .memory.
+[[nodiscard]] std::vector<Law> differentialLaws();
+
+} // namespace llcheck::fuzz
