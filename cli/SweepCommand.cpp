@@ -25,7 +25,7 @@ SweepCommand::SweepCommand(CLI::App& app) {
                    "Warps per CTA to sweep (repeatable or space separated; default 1 2 4 8 16)")
       ->type_name("W");
   cmd_->add_option("--pair-max-log2", pairMaxLog2_,
-                   "Check conversion plans only over tensors of at most 2^P elements (default 5; "
+                   "Check conversion plans only over tensors of at most 2^P elements (default 3; "
                    "-1: no plans)")
       ->type_name("P")
       ->check(CLI::Range(-1, 24));

@@ -23,7 +23,7 @@ public:
 private:
   CLI::App* cmd_ = nullptr;
   std::string family_, shard_, format_ = "text";
-  int maxLog2_ = 3, pairMaxLog2_ = 5;
+  int maxLog2_ = 3, pairMaxLog2_ = 3;
   std::vector<uint64_t> numWarps_;
   CLI::Option* shardOpt_ = nullptr;
 };

@@ -29,7 +29,7 @@ struct SweepOptions {
   /// Warps per CTA (powers of two); empty: 1, 2, 4, 8, 16.
   std::vector<uint64_t> numWarps;
   /// Conversion plans only in groups whose tensor has at most 2^pairMaxLog2 elements (-1: none).
-  int pairMaxLog2 = 5;
+  int pairMaxLog2 = 3;
   /// Encoding e and pair p belong to shard e (p) modulo shardCount.
   int shardIndex = 0, shardCount = 1;
   /// A progress line on this stream, rewritten in place; null: none.
