@@ -28,9 +28,13 @@ using Clock = std::chrono::steady_clock;
 struct Encoding {
   std::string attr;
   std::optional<BlockedParams> blocked;
-  /// #ttg.nvmma_shared with fp4Padded: every 16 offsets hold 8 elements and 8 of padding that
-  /// map onto them, so the layout is not injective by design (not a memory layout, Def. 4.14).
-  bool padded = false;
+  /// What the layout must be: its kind's legality (Def. 4.10 / 4.14), or
+  ///  - Padded: #ttg.nvmma_shared with fp4Padded, where every 16 offsets hold 8 elements and 8
+  ///    of padding that map onto them (not injective by design);
+  ///  - Bijective: #ttg.swizzled_shared with a vec, perPhase or maxPhase that is not a power of
+  ///    two, which Triton accepts; the XOR of vec * phase can set several bits in one column,
+  ///    so the layout is a bijection but not a memory layout in Def. 4.14's sense.
+  enum class Expect { Legal, Padded, Bijective } expect = Expect::Legal;
 };
 
 /// The encodings over one tensor shape with one number of lanes and warps: the conversions
@@ -150,15 +154,18 @@ void forEachGroup(const SweepOptions& o, const std::function<void(Group&)>& visi
     for (const auto& shape : shapes(2, 0, o.maxLog2)) {
       Group g{shape, 32, 1, {}};
       if (f == "swizzled_shared") {
-        for (uint64_t vec = 1; vec <= 16; vec *= 2)
-          for (uint64_t perPhase = 1; perPhase <= 16; perPhase *= 2)
-            for (uint64_t maxPhase = 1; maxPhase <= 16; maxPhase *= 2)
-              for (const char* ord : {"[0, 1]", "[1, 0]"})
-                g.encodings.push_back({"#ttg.swizzled_shared<{vec = " + std::to_string(vec) +
-                                           ", perPhase = " + std::to_string(perPhase) +
-                                           ", maxPhase = " + std::to_string(maxPhase) +
-                                           ", order = " + ord + "}>",
-                                       std::nullopt});
+        for (uint64_t vec = 0; vec <= 16; ++vec)
+          for (uint64_t perPhase = 1; perPhase <= 16; ++perPhase)
+            for (uint64_t maxPhase = 1; maxPhase <= 16; ++maxPhase)
+              for (const char* ord : {"[0, 1]", "[1, 0]"}) {
+                bool powers = std::has_single_bit(vec) && std::has_single_bit(perPhase) &&
+                              std::has_single_bit(maxPhase);
+                g.encodings.push_back(
+                    {"#ttg.swizzled_shared<{vec = " + std::to_string(vec) +
+                         ", perPhase = " + std::to_string(perPhase) +
+                         ", maxPhase = " + std::to_string(maxPhase) + ", order = " + ord + "}>",
+                     std::nullopt, powers ? Encoding::Expect::Legal : Encoding::Expect::Bijective});
+              }
       } else {
         for (int swizzle : {0, 32, 64, 128})
           for (const char* transposed : {"false", "true"})
@@ -168,7 +175,9 @@ void forEachGroup(const SweepOptions& o, const std::function<void(Group&)>& visi
                     {"#ttg.nvmma_shared<{swizzlingByteWidth = " + std::to_string(swizzle) +
                          ", transposed = " + transposed + ", elementBitWidth = " +
                          std::to_string(bits) + ", fp4Padded = " + fp4 + "}>",
-                     std::nullopt, std::string(fp4) == "true"});
+                     std::nullopt,
+                     std::string(fp4) == "true" ? Encoding::Expect::Padded
+                                                : Encoding::Expect::Legal});
       }
       visit(g);
     }
@@ -271,6 +280,16 @@ std::string paddedProblem(const VerifyReport& r) {
   return "";
 }
 
+/// The algebra and the enumeration agree, and the layout is a bijection.
+std::string bijectiveProblem(const VerifyReport& r) {
+  if (!r.disagreements.empty())
+    return "disagreement: " + r.disagreements[0];
+  const PropertyResult* p = r.find("invertible");
+  if (!p || !p->holds)
+    return "not a bijection: " + (p ? p->detail : std::string());
+  return "";
+}
+
 } // namespace
 
 const std::vector<std::string>& sweepFamilies() {
@@ -339,8 +358,14 @@ Result<SweepReport> runSweep(const SweepOptions& options) {
       std::string attr = e.blocked ? blockedText(*e.blocked) : e.attr;
       auto r = verify(*l, VerifyOptions{});
       ++report.verified;
-      std::string problem = !r.ok() ? r.error().str() : e.padded ? paddedProblem(*r) : "";
-      if (r.ok() && !e.padded && !r->ok())
+      std::string problem;
+      if (!r.ok())
+        problem = r.error().str();
+      else if (e.expect == Encoding::Expect::Padded)
+        problem = paddedProblem(*r);
+      else if (e.expect == Encoding::Expect::Bijective)
+        problem = bijectiveProblem(*r);
+      else if (!r->ok())
         problem = firstProblem(*r);
       if (!problem.empty()) {
         ++report.verifyFailures;
