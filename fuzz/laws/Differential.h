@@ -7,6 +7,7 @@
 #include "Laws.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace llcheck::fuzz {
@@ -15,6 +16,22 @@ namespace llcheck::fuzz {
 inline constexpr int kMaxDifferentialBits = 12;
 /// Z3's limit per query; past it the answer is "unknown", counted and not a failure.
 inline constexpr unsigned kDifferentialTimeoutMs = 2000;
+
+/// One side's answer: holds or not, or undecided (a Z3 unknown), or an error (a failure).
+struct DifferentialAnswer {
+  bool holds = false;
+  bool decided = true;
+  std::string why;
+  bool error = false;
+  /// "holds (why)", "fails (why)", "unknown (why)", "error (why)".
+  [[nodiscard]] std::string text() const;
+};
+
+/// nullopt when the three agree (an undecided Z3 agrees with anything, and is counted with
+/// noteUndecided()); otherwise all three answers and the layout.
+[[nodiscard]] Verdict compareAnswers(const std::string& property, const DifferentialAnswer& algebra,
+                                     const DifferentialAnswer& enumeration,
+                                     const DifferentialAnswer& z3, const LinearLayout& l);
 
 /// differential.injective, .surjective, .invertible, .distributed, .memory.
 [[nodiscard]] std::vector<Law> differentialLaws();
