@@ -45,9 +45,9 @@ struct SweepFailure {
 
 struct SweepReport {
   std::string family;
-  uint64_t enumerated = 0; ///< parameter sets generated (every shard)
-  uint64_t rejected = 0;   ///< of this shard's, the attribute reader rejected (as Triton does)
-  uint64_t verified = 0;   ///< layouts verified by this shard
+  uint64_t enumerated = 0;           ///< parameter sets of this shard's groups
+  uint64_t rejected = 0;             ///< of those, the attribute reader rejected (as Triton does)
+  uint64_t verified = 0;             ///< layouts verified by this shard
   uint64_t groups = 0, distinct = 0; ///< (shape, lanes, warps) groups; distinct layouts in them
   uint64_t pairs = 0;                ///< conversion plans checked by this shard
   uint64_t unplanned = 0;            ///< pairs planConversion refused (e.g. across CTAs)
