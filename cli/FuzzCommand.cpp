@@ -1,6 +1,7 @@
 #include "FuzzCommand.h"
 
 #include "laws/Driver.h"
+#include "mutation/Mutation.h"
 
 #include <unistd.h>
 
@@ -13,9 +14,6 @@
 
 namespace llcheck::cli {
 
-namespace {
-
-/// "I/N" with 0 <= I < N; false otherwise.
 bool parseShard(const std::string& s, int& index, int& count) {
   std::size_t slash = s.find('/');
   if (slash == std::string::npos || slash == 0 || slash + 1 == s.size() || s.size() > 20)
@@ -31,7 +29,19 @@ bool parseShard(const std::string& s, int& index, int& count) {
   return true;
 }
 
-} // namespace
+bool shardFromEnvironment(int& index, int& count, std::string& errorMessage) {
+  const char* total = std::getenv("GTEST_TOTAL_SHARDS");
+  if (!total)
+    return true;
+  const char* i = std::getenv("GTEST_SHARD_INDEX");
+  std::string s = std::string(i ? i : "") + "/" + total;
+  if (!parseShard(s, index, count)) {
+    errorMessage = "GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS: '" + s.substr(0, 40) +
+                   "' is not I/N with 0 <= I < N";
+    return false;
+  }
+  return true;
+}
 
 FuzzCommand::FuzzCommand(CLI::App& app) {
   cmd_ = app.add_subcommand(
@@ -60,6 +70,47 @@ FuzzCommand::FuzzCommand(CLI::App& app) {
                    "generating cases")
       ->type_name("PATH");
   cmd_->add_flag("--list", list_, "List the laws and what each states");
+  cmd_->add_flag("--mutation", mutation_,
+                 "Instead of the laws: the mutation check. Flips each single bit of every basis "
+                 "of the corpus layouts and of the conversion plans of corpus and generated "
+                 "pairs, and reports how many mutants the checks catch");
+  cmd_->add_option("--corpus", corpus_,
+                   "--mutation: the Layout JSON files to mutate (default corpus/layouts)")
+      ->type_name("DIR");
+  cmd_->add_option("--max-layouts", maxLayouts_, "--mutation: only the first N corpus files")
+      ->type_name("N")
+      ->check(CLI::NonNegativeNumber);
+  cmd_->add_option("--pairs", pairs_,
+                   "--mutation: generated conversion pairs (from --seed, default 1) besides the "
+                   "corpus pairs (default 20)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 100000));
+  cmd_->add_option("--min-score", minScore_,
+                   "--mutation: exit 1 when the layout or the plan score is below X (0..1)")
+      ->type_name("X")
+      ->check(CLI::Range(0.0, 1.0));
+}
+
+int FuzzCommand::runMutation(std::ostream& out, std::string& errorMessage) {
+  using namespace llcheck::fuzz;
+  MutationOptions o;
+  o.corpusDir = corpus_;
+  o.maxLayouts = maxLayouts_;
+  o.generatedPairs = pairs_;
+  o.seed = *seedOpt_ ? seed_ : 1;
+  auto report = fuzz::runMutation(o);
+  if (!report.ok()) {
+    errorMessage = report.error().str();
+    return 2;
+  }
+  if (format_ == "json")
+    out << toJson(*report).dump() << "\n";
+  else
+    out << toText(*report);
+  bool low = report->layouts.score() < minScore_ || report->plans.score() < minScore_;
+  if (low && format_ != "json")
+    out << "FAILED: a score is below --min-score " << minScore_ << "\n";
+  return low || report->disagreements > 0 ? 1 : 0;
 }
 
 int FuzzCommand::run(std::ostream& out, std::string& errorMessage) {
@@ -71,6 +122,8 @@ int FuzzCommand::run(std::ostream& out, std::string& errorMessage) {
       out << l.name << "  " << l.statement << "\n";
     return 0;
   }
+  if (mutation_)
+    return runMutation(out, errorMessage);
   if (!replay_.empty()) {
     auto results = replay(replay_, registry);
     if (!results.ok()) {
@@ -123,14 +176,8 @@ int FuzzCommand::run(std::ostream& out, std::string& errorMessage) {
       errorMessage = "--shard: '" + shard_.substr(0, 40) + "' is not I/N with 0 <= I < N";
       return 2;
     }
-  } else if (const char* total = std::getenv("GTEST_TOTAL_SHARDS")) {
-    const char* index = std::getenv("GTEST_SHARD_INDEX");
-    std::string s = std::string(index ? index : "") + "/" + total;
-    if (!parseShard(s, options.shardIndex, options.shardCount)) {
-      errorMessage = "GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS: '" + s.substr(0, 40) +
-                     "' is not I/N with 0 <= I < N";
-      return 2;
-    }
+  } else if (!shardFromEnvironment(options.shardIndex, options.shardCount, errorMessage)) {
+    return 2;
   }
   if (*seedOpt_)
     options.seed = seed_;

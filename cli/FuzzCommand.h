@@ -1,5 +1,6 @@
 // `llcheck fuzz`: the law suite of fuzz/ (RapidCheck), time-boxed, seeded, sharded, with
-// failures shrunk and saved under corpus/regressions/, and the replay of saved cases.
+// failures shrunk and saved under corpus/regressions/, the replay of saved cases, and the
+// mutation check (--mutation: fuzz/mutation/Mutation.h).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -10,6 +11,12 @@
 #include <vector>
 
 namespace llcheck::cli {
+
+/// "I/N" with 0 <= I < N into index and count; false otherwise (`fuzz --shard`, `sweep --shard`).
+[[nodiscard]] bool parseShard(const std::string& s, int& index, int& count);
+/// GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS into index and count when set (else unchanged); false,
+/// with errorMessage, when they do not make I/N.
+[[nodiscard]] bool shardFromEnvironment(int& index, int& count, std::string& errorMessage);
 
 class FuzzCommand {
 public:
@@ -27,6 +34,11 @@ private:
   std::string shard_, junit_, format_ = "text", replay_, regressions_ = "corpus/regressions";
   std::vector<std::string> laws_;
   bool list_ = false;
+  bool mutation_ = false;
+  std::string corpus_ = "corpus/layouts";
+  int pairs_ = 20, maxLayouts_ = 0;
+  double minScore_ = 0;
+  int runMutation(std::ostream& out, std::string& errorMessage);
   CLI::Option* seedOpt_ = nullptr;
   CLI::Option* shardOpt_ = nullptr;
 };

@@ -7,6 +7,7 @@
 #include "FuzzCommand.h"
 #include "OracleCommand.h"
 #include "ReportCommand.h"
+#include "SweepCommand.h"
 #include "TtgirOutput.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
@@ -503,16 +504,17 @@ int run(int argc, char** argv) {
   cli::FuzzCommand fuzzCmd(app);
   cli::ReportCommandOptions reportOpts;
   CLI::App* reportCmd = cli::addReportCommand(app, reportOpts);
+  cli::SweepCommand sweepCmd(app);
 
   // CLI11 reports an unknown first word only as "A subcommand is required"; name it.
   const std::vector<std::string> commands = {"layout",  "verify",         "batch",
                                              "convert", "bank-conflicts", "gather",
-                                             "oracle",  "fuzz",           "report"};
+                                             "oracle",  "fuzz",           "report", "sweep"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(commands.begin(), commands.end(), std::string(argv[1])) == commands.end()) {
     printError("unknown command '" + std::string(argv[1]).substr(0, 64) +
                "' (commands: layout, verify, batch, convert, bank-conflicts, gather, oracle, fuzz, "
-               "report; run 'llcheck --help')");
+               "report, sweep; run 'llcheck --help')");
     return kExitBadInput;
   }
   try {
@@ -569,6 +571,13 @@ int run(int argc, char** argv) {
   if (fuzzCmd.parsed()) {
     std::string message;
     int status = fuzzCmd.run(std::cout, message);
+    if (!message.empty())
+      printError(message);
+    return status;
+  }
+  if (sweepCmd.parsed()) {
+    std::string message;
+    int status = sweepCmd.run(std::cout, message);
     if (!message.empty())
       printError(message);
     return status;

@@ -136,7 +136,7 @@ FuzzReport runLaws(const std::vector<const Law*>& laws, const FuzzOptions& optio
   report.shardIndex = options.shardIndex;
   report.shardCount = options.shardCount;
   for (const Law* l : laws)
-    report.laws.push_back({l->name, 0, 0, 0});
+    report.laws.push_back({l->name, 0, 0, 0, 0});
   auto start = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   auto lastProgress = start;
@@ -161,7 +161,9 @@ FuzzReport runLaws(const std::vector<const Law*>& laws, const FuzzOptions& optio
         uint64_t index = r.cases;
         rc::Shrinkable<Case> s =
             law.gen(rc::Random(caseSeed(options.seed, law.name, index)), rc::kNominalSize);
+        uint64_t undecidedBefore = undecidedCount();
         Checked c = generateAndCheck(law, s);
+        r.undecided += undecidedCount() - undecidedBefore;
         ++r.cases;
         if (c.verdict) {
           Failure f = shrink(law, std::move(s), std::move(c));
@@ -324,10 +326,14 @@ std::string describeFailure(const Failure& f, const Law* law) {
 
 nlohmann::json toJson(const FuzzReport& report) {
   nlohmann::json laws = nlohmann::json::array();
-  uint64_t failures = 0;
+  uint64_t failures = 0, undecided = 0;
   for (const LawResult& r : report.laws) {
-    laws.push_back({{"name", r.name}, {"cases", r.cases}, {"failures", r.failures}});
+    laws.push_back({{"name", r.name},
+                    {"cases", r.cases},
+                    {"failures", r.failures},
+                    {"undecided", r.undecided}});
     failures += r.failures;
+    undecided += r.undecided;
   }
   nlohmann::json failed = nlohmann::json::array();
   for (const Failure& f : report.failures)
@@ -340,6 +346,7 @@ nlohmann::json toJson(const FuzzReport& report) {
   return {{"laws", laws},
           {"cases", report.cases},
           {"failures", failures},
+          {"undecided", undecided},
           {"seed", report.seed},
           {"shard", std::to_string(report.shardIndex) + "/" + std::to_string(report.shardCount)},
           {"failed", failed}};
@@ -354,7 +361,8 @@ std::string toJunit(const FuzzReport& report, const std::vector<Law>& registry) 
   for (const LawResult& r : report.laws) {
     out << "    <testcase classname=\"llcheck.fuzz\" name=\"" << xmlEscape(r.name) << "\" time=\""
         << r.seconds << "\">\n";
-    out << "      <system-out>" << r.cases << " cases, seed " << report.seed << "</system-out>\n";
+    out << "      <system-out>" << r.cases << " cases, " << r.undecided << " undecided, seed "
+        << report.seed << "</system-out>\n";
     for (const Failure& f : report.failures)
       if (f.law == r.name) {
         const Law* law = nullptr;
@@ -378,18 +386,24 @@ std::string summaryText(const FuzzReport& report) {
   std::ostringstream out;
   auto pad = [&](const std::string& s) { return s + std::string(width + 2 - s.size(), ' '); };
   out << pad("law") << "cases  failures\n";
-  uint64_t failures = 0;
+  uint64_t failures = 0, undecided = 0;
   for (const LawResult& r : report.laws) {
     std::string cases = std::to_string(r.cases);
     out << pad(r.name) << cases << std::string(cases.size() < 7 ? 7 - cases.size() : 1, ' ')
-        << r.failures << "\n";
+        << r.failures;
+    if (r.undecided > 0)
+      out << "  (" << r.undecided << " undecided: Z3 unknown)";
+    out << "\n";
     failures += r.failures;
+    undecided += r.undecided;
   }
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.1f", report.seconds);
   out << report.laws.size() << " laws, " << report.cases << " cases, " << failures
       << " failures in " << secs << " s (seed " << report.seed << ", shard " << report.shardIndex
       << "/" << report.shardCount << ")\n";
+  if (undecided > 0)
+    out << undecided << " cases undecided (Z3 unknown within its limit): not failures\n";
   return out.str();
 }
 

@@ -45,6 +45,8 @@ struct Failure {
 struct LawResult {
   std::string name;
   uint64_t cases = 0, failures = 0;
+  /// Cases the law could not decide (a Z3 "unknown"): neither passed nor failed.
+  uint64_t undecided = 0;
   double seconds = 0;
 };
 
@@ -82,7 +84,8 @@ struct ReplayResult {
 /// The failure as people read it: the law, the message, the shrunk case in Triton's printed
 /// form, where it was saved and the commands that replay and rerun it.
 [[nodiscard]] std::string describeFailure(const Failure& f, const Law* law);
-/// {"laws": [{"name", "cases", "failures"}...], "cases", "failures", "seed", ...}.
+/// {"laws": [{"name", "cases", "failures", "undecided"}...], "cases", "failures", "undecided",
+/// "seed", ...}.
 [[nodiscard]] nlohmann::json toJson(const FuzzReport& report);
 /// JUnit XML: one testcase per law, a <failure> with the description for each failing one.
 [[nodiscard]] std::string toJunit(const FuzzReport& report, const std::vector<Law>& registry);

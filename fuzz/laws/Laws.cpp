@@ -1,5 +1,6 @@
 #include "Laws.h"
 
+#include "Differential.h"
 #include "Reference.h"
 
 #include "llcheck/core/Enumeration.h"
@@ -1451,6 +1452,8 @@ std::vector<Law> makeLaws() {
         return {};
       });
 
+  for (Law& l : differentialLaws())
+    laws.push_back(std::move(l));
   return laws;
 }
 

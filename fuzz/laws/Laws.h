@@ -5,12 +5,13 @@
 // can fail; `llcheck fuzz` and the ctest `fuzz_laws` run them, and a failing case, shrunk, is
 // kept under corpus/regressions/ and replayed by every `make test`.
 //
-// Z3 differential checks (algebra vs enumeration vs prover, issue 9) hook in here: add laws
-// whose check calls prover/ once it exists; fuzz/ may depend on it (design.md), core may not.
+// The Z3 differential laws (algebra vs enumeration vs prover) live in Differential.cpp, the
+// only part of fuzz/ that calls prover/; core knows neither.
 #pragma once
 
 #include "Generators.h"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -33,6 +34,11 @@ struct Law {
 [[nodiscard]] const std::vector<Law>& allLaws();
 /// The law named `name`, or nullptr.
 [[nodiscard]] const Law* findLaw(std::string_view name);
+
+/// A check that could not decide its case (a Z3 "unknown") calls noteUndecided(); the driver
+/// counts them per law (LawResult::undecided). Never a failure. Counted per thread.
+void noteUndecided();
+[[nodiscard]] uint64_t undecidedCount();
 
 /// check(c), with any exception turned into a failure that names it.
 [[nodiscard]] Verdict checkLaw(const Law& law, const Case& c);

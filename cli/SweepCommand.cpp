@@ -1,0 +1,68 @@
+#include "SweepCommand.h"
+
+#include "FuzzCommand.h"
+#include "sweep/Sweep.h"
+
+#include <unistd.h>
+
+#include <iostream>
+
+namespace llcheck::cli {
+
+SweepCommand::SweepCommand(CLI::App& app) {
+  cmd_ = app.add_subcommand(
+      "sweep", "Check every encoding of one family in a bounded parameter space: each layout "
+               "verified (its kind's legality, algebra and enumeration agreeing) and, for the "
+               "distributed families, every conversion plan between two layouts of one shape "
+               "checked against enumeration");
+  cmd_->add_option("FAMILY", family_,
+                   "blocked, swizzled_shared, nvmma_shared, nvidia_mma, amd_mfma or dot_op")
+      ->required();
+  cmd_->add_option("--max-log2", maxLog2_, "Every tensor dim at most 2^N (default 3)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 12));
+  cmd_->add_option("--num-warps", numWarps_,
+                   "Warps per CTA to sweep (repeatable or space separated; default 1 2 4 8 16)")
+      ->type_name("W");
+  cmd_->add_option("--pair-max-log2", pairMaxLog2_,
+                   "Check conversion plans only over tensors of at most 2^P elements (default 3; "
+                   "-1: no plans)")
+      ->type_name("P")
+      ->check(CLI::Range(-1, 24));
+  shardOpt_ = cmd_->add_option("--shard", shard_,
+                               "Run shard I of N (0 <= I < N): the (shape, lanes, warps) groups "
+                               "whose index is I modulo N; default: GTEST_SHARD_INDEX / "
+                               "GTEST_TOTAL_SHARDS if set")
+                  ->type_name("I/N");
+  cmd_->add_option("--format", format_, "text or json")->check(CLI::IsMember({"text", "json"}));
+}
+
+int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
+  fuzz::SweepOptions o;
+  o.family = family_;
+  o.maxLog2 = maxLog2_;
+  o.pairMaxLog2 = pairMaxLog2_;
+  o.numWarps = numWarps_;
+  if (*shardOpt_) {
+    if (!parseShard(shard_, o.shardIndex, o.shardCount)) {
+      errorMessage = "--shard: '" + shard_.substr(0, 40) + "' is not I/N with 0 <= I < N";
+      return 2;
+    }
+  } else if (!shardFromEnvironment(o.shardIndex, o.shardCount, errorMessage)) {
+    return 2;
+  }
+  if (isatty(STDERR_FILENO))
+    o.progress = &std::cerr;
+  auto report = fuzz::runSweep(o);
+  if (!report.ok()) {
+    errorMessage = report.error().str();
+    return 2;
+  }
+  if (format_ == "json")
+    out << fuzz::toJson(*report).dump() << "\n";
+  else
+    out << fuzz::toText(*report);
+  return report->verifyFailures + report->planFailures > 0 ? 1 : 0;
+}
+
+} // namespace llcheck::cli
