@@ -507,9 +507,9 @@ int run(int argc, char** argv) {
   cli::SweepCommand sweepCmd(app);
 
   // CLI11 reports an unknown first word only as "A subcommand is required"; name it.
-  const std::vector<std::string> commands = {"layout",  "verify",         "batch",
-                                             "convert", "bank-conflicts", "gather",
-                                             "oracle",  "fuzz",           "report", "sweep"};
+  const std::vector<std::string> commands = {"layout",         "verify", "batch",  "convert",
+                                             "bank-conflicts", "gather", "oracle", "fuzz",
+                                             "report",         "sweep"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(commands.begin(), commands.end(), std::string(argv[1])) == commands.end()) {
     printError("unknown command '" + std::string(argv[1]).substr(0, 64) +
