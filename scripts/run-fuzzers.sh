@@ -12,7 +12,7 @@ seconds=$2
 runs=${3:-0}
 processes=${4:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)
-targets=(${FUZZ_TARGETS:-layout_json triton_text attribute shape ttgir})
+targets=(${FUZZ_TARGETS:-layout_json triton_text attribute shape ttgir cute})
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -34,7 +34,6 @@ seed shape "$work/s1"
 printf 'Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),_64):((_64,_512),_1)' > "$work/c1"
 printf 'cute:Sw<2,0,-3> o (4,(2,8)):(0,(1,16))' > "$work/c2"
 seed cute "$work/c1" "$work/c2"
-targets=(layout_json triton_text attribute shape ttgir cute)
 
 options=(-max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
 status=0
