@@ -71,7 +71,8 @@ bench: setup
 # catalog. A crash, a sanitizer report or a broken round trip fails the target. With FUZZ_RUNS,
 # each target must execute that many inputs (within FUZZ_SECONDS), split over FUZZ_PROCESSES
 # processes: `make fuzz FUZZ_RUNS=10000000 FUZZ_PROCESSES=3 FUZZ_SECONDS=3600`. FUZZ_TARGETS
-# (environment, default all six) picks targets.
+# (environment, default all six) picks targets; FUZZ_CORPUS=DIR (environment) keeps each
+# target's corpus in DIR/<target> for the next run to go on from.
 FUZZ_RUNS ?= 0
 FUZZ_PROCESSES ?= 1
 $(FUZZ_BUILD)/build.ninja: | setup

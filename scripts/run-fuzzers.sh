@@ -5,7 +5,9 @@
 # over PROCESSES libFuzzer processes (default 1) that share one corpus directory (libFuzzer
 # reloads it every second), so a multi-core machine reaches 10^7 executions per target in
 # minutes; the executions of all processes are summed and must reach RUNS. FUZZ_TARGETS (default
-# all) names the targets to run, e.g. FUZZ_TARGETS="ttgir shape".
+# all) names the targets to run, e.g. FUZZ_TARGETS="ttgir shape". FUZZ_CORPUS=DIR keeps each
+# target's corpus in DIR/<target> (seeded on the first run, grown by every later one), so a
+# campaign can go on where the last run stopped, on this machine or, copied, on another.
 set -euo pipefail
 bin=$1
 seconds=$2
@@ -18,6 +20,10 @@ trap 'rm -rf "$work"' EXIT
 
 seed() { # seed NAME FILES...
   local dir=$work/$1
+  if [[ -n "${FUZZ_CORPUS:-}" ]]; then
+    mkdir -p "$FUZZ_CORPUS/$1"
+    ln -s "$(cd "$FUZZ_CORPUS/$1" && pwd)" "$dir"
+  fi
   shift
   mkdir -p "$dir"
   for f in "$@"; do [ -f "$f" ] && cp "$f" "$dir/" || true; done

@@ -9,6 +9,8 @@ Inputs (all committed):
   (ldmatrix/stmatrix included: the wavefront counters count them); gpu.txt: GPU, driver, date.
 - corpus/oracle/results.json: `llcheck oracle`'s measurements of llcheck's own plans, among them
   the sweep of the same named layouts (row8, col8, ..., mma2) on 64x64 and 32x128.
+- reports/triton/data/shared/: the Gluon kernels of probe_shared.py (load in A,
+  `gl.allocate_shared_memory(dtype, shape, S, x)`, `.load(B)`, store), measured the same way.
 
 What it does:
 1. writes every case's TTGIR to WORK/ttgir/<id>.ttgir and runs
@@ -17,8 +19,14 @@ What it does:
 2. joins, per conversion, Triton's measured store + load wavefronts, llcheck's optimum from that
    report, and the oracle's measured counters for the same pair of layouts (joined only when the
    oracle case's SRC and DST layouts are identical to the report's, bit for bit);
-3. writes OUT/conformance.json and OUT/README.md (GPU, driver, date, the summary table and every
-   conversion where Triton is not at llcheck's optimum).
+3. for the shared-memory kernels, runs `llcheck report` on their TTGIR too and joins, per kernel,
+   Triton's measured store and load wavefronts with llcheck's prediction for the kernel's own
+   shared layout S (the local_alloc and local_load ops) and llcheck's optimum for the same A and
+   B; a side that differs from the prediction must be explained (within the counter's noise, or
+   fewer instructions executed than the PTX issues, each executed one as predicted), or --check
+   fails;
+4. writes OUT/conformance.json and OUT/README.md (GPU, driver, date, the summary tables, every
+   conversion where Triton is not at llcheck's optimum, every shared kernel not as predicted).
 
     python3 reports/triton/make_report.py [--llcheck build/cli/llcheck] [--out reports/triton-3.6.x]
     python3 reports/triton/make_report.py --extract DIR   # only write the TTGIR files
@@ -60,9 +68,9 @@ def extract(cases, folder):
             f.write(c["ttgir"])
 
 
-def gpu_info():
+def gpu_info(folder=compare.DATA):
     info = {}
-    with open(os.path.join(compare.DATA, "gpu.txt")) as f:
+    with open(os.path.join(folder, "gpu.txt")) as f:
         lines = [ln.strip() for ln in f if ln.strip()]
     gpu, _, driver = lines[0].partition(", ")
     info["gpu"], info["driver"] = gpu, driver
@@ -92,6 +100,98 @@ def oracle_index(path):
     return results, index
 
 
+SHARED_DATA = os.path.join(HERE, "data", "shared")
+# The wavefront counter's excess over the prediction that llcheck's own oracle sees on its own
+# kernels, not repeatable from run to run (gpu_oracle: "within noise", 1 to 4 wavefronts).
+COUNTER_NOISE = 4
+WARPS = 4  # every probe kernel is one CTA of 4 warps
+EXECUTED = {"store": ("smsp__inst_executed_op_shared_st.sum",
+                      "smsp__inst_executed_op_shared_stsm.sum"),
+            "load": ("smsp__inst_executed_op_shared_ld.sum", "smsp__inst_executed_op_ldsm.sum")}
+
+
+def load_shared():
+    """[(case, counters)] of the shared-memory kernels, and their Triton version."""
+    with open(os.path.join(SHARED_DATA, "cases.json")) as f:
+        doc = json.load(f)
+    counters = compare.ncu_rows(os.path.join(SHARED_DATA, "ncu.csv"))
+    launched = [c for c in doc["cases"] if "error" not in c]
+    if len(counters) != len(launched):
+        raise SystemExit(f"{SHARED_DATA}: {len(launched)} launches but {len(counters)} in ncu.csv")
+    return [(c, counters[i]) for i, c in enumerate(launched)], doc["triton"]
+
+
+def side_verdict(measured, executed, issued, predicted):
+    """How Triton's measured wavefronts on one side relate to llcheck's prediction."""
+    if measured == predicted:
+        return "as predicted"
+    if 0 < measured - predicted <= COUNTER_NOISE:
+        return "within the counter's noise"
+    if executed < issued and measured * issued == predicted * executed:
+        return "fewer instructions executed"
+    return "differs"
+
+
+def shared_rows(cases, report):
+    """One row per shared-memory kernel: Triton measured, llcheck's prediction for the kernel's
+    shared layout, llcheck's optimum for the same pair of register layouts."""
+    kernels = {os.path.basename(k["file"])[:-len(".ttgir")]: k for k in report["kernels"]}
+    rows = []
+    for c, m in cases:
+        k = kernels[c["id"]]
+        layouts = {entry["id"]: entry for entry in k["layouts"]}
+        ops = {o["op"]: o for o in k["ops"]}
+        alloc, load = ops["ttg.local_alloc"], ops["ttg.local_load"]
+        conversion = alloc["optimum"]["conversions"][0]
+        optimal = conversion["optimal"]
+        ptx = c.get("ptx_shared", {})
+        row = {"id": c["id"], "shape": c["shape"], "dtype": DTYPES.get(c["dtype"], c["dtype"]),
+               "correct": c.get("correct") in (True, "True"),
+               "shared": layouts[alloc["plan"]["shared_layout"]]["attribute"],
+               "legal": all(layouts[i]["legality"]["holds"] for i in
+                            (alloc["plan"]["register_layout"], alloc["plan"]["shared_layout"],
+                             load["plan"]["register_layout"])),
+               "ptx": ptx, "triton": {}, "llcheck": {},
+               "optimum": {"store": optimal["store"]["wavefronts"],
+                           "load": optimal["load"]["wavefronts"],
+                           "store_instruction": optimal["store"]["instruction"],
+                           "load_instruction": optimal["load"]["instruction"]}}
+        verdicts = []
+        for side, prefix, op, metric in (("store", "st", alloc, compare.ST),
+                                         ("load", "ld", load, compare.LD)):
+            predicted = op["predicted"][side]
+            executed = int(sum(m.get(name, 0) for name in EXECUTED[side]))
+            issued = WARPS * sum(n for name, n in ptx.items() if name.startswith(prefix))
+            measured = int(m.get(metric, 0))
+            verdict = side_verdict(measured, executed, issued, predicted["wavefronts"])
+            row["triton"][side] = {"wavefronts": measured, "instructions_executed": executed,
+                                   "instructions_in_ptx": issued}
+            row["llcheck"][side] = {"wavefronts": predicted["wavefronts"],
+                                    "instruction": predicted["instruction"],
+                                    "instructions": predicted["instructions"]}
+            row[side + "_verdict"] = verdict
+            verdicts.append(verdict)
+        row["verdict"] = ("as predicted" if all(v == "as predicted" for v in verdicts) else
+                          ", ".join(sorted({v for v in verdicts if v != "as predicted"})))
+        row["excess_over_optimum"] = (row["triton"]["store"]["wavefronts"]
+                                      + row["triton"]["load"]["wavefronts"]
+                                      - row["optimum"]["store"] - row["optimum"]["load"])
+        rows.append(row)
+    return rows
+
+
+def run_report(llcheck, work, folder, out_name):
+    """`llcheck report` on WORK/FOLDER (run from WORK so the report names FOLDER/<id>.ttgir)."""
+    report_dir = os.path.join(work, out_name)
+    proc = subprocess.run([os.path.abspath(llcheck), "report", folder, "--out",
+                           os.path.abspath(report_dir), "--arch", "sm90", "--quiet"],
+                          cwd=work, capture_output=True, text=True)
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"llcheck report failed ({proc.returncode}): {proc.stderr.strip()}")
+    with open(os.path.join(report_dir, "report.json")) as f:
+        return report_dir, json.load(f)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--llcheck", default=os.path.join(REPO, "build", "cli", "llcheck"))
@@ -116,19 +216,22 @@ def main():
     ttgir = os.path.join(args.work, "ttgir")
     shutil.rmtree(ttgir, ignore_errors=True)
     extract(cases, ttgir)
-    # The full report (~25 MB of JSON, ~9 MB of HTML) stays in the work folder; its Markdown
-    # summary is committed next to the conformance table.
-    report_dir = os.path.join(args.work, "llcheck")
-    # Run from the work folder so that the report names the files ttgir/<id>.ttgir.
-    proc = subprocess.run([os.path.abspath(args.llcheck), "report", "ttgir", "--out",
-                           os.path.abspath(report_dir), "--arch", "sm90", "--quiet"],
-                          cwd=args.work, capture_output=True, text=True)
-    if proc.returncode not in (0, 1):
-        raise SystemExit(f"llcheck report failed ({proc.returncode}): {proc.stderr.strip()}")
-    with open(os.path.join(report_dir, "report.json")) as f:
-        report = json.load(f)
+    # The full reports (~25 MB of JSON, ~9 MB of HTML) stay in the work folder; their Markdown
+    # summaries are committed next to the conformance tables.
+    report_dir, report = run_report(args.llcheck, args.work, "ttgir", "llcheck")
+    shared_cases, shared_version = load_shared()
+    if shared_version != version:
+        raise SystemExit(f"the shared-memory kernels were measured with Triton {shared_version}, "
+                         f"the conversions with {version}")
+    shared_ttgir = os.path.join(args.work, "ttgir-shared")
+    shutil.rmtree(shared_ttgir, ignore_errors=True)
+    extract(shared_cases, shared_ttgir)
+    shared_dir, shared_report = run_report(args.llcheck, args.work, "ttgir-shared",
+                                           "llcheck-shared")
     os.makedirs(out, exist_ok=True)
     shutil.copy(os.path.join(report_dir, "report.md"), os.path.join(out, "llcheck-report.md"))
+    shutil.copy(os.path.join(shared_dir, "report.md"),
+                os.path.join(out, "llcheck-report-shared.md"))
     kernels = {os.path.basename(k["file"])[:-len(".ttgir")]: k for k in report["kernels"]}
     oracle, index = oracle_index(args.oracle)
 
@@ -174,7 +277,10 @@ def main():
     info["triton"] = version
     doc = {"triton": version, "gpu": info, "llcheck_oracle": {
         "source": os.path.relpath(args.oracle, REPO), "gpu": oracle.get("gpu"),
-        "date": oracle.get("date")}, "report": report["summary"], "conversions": rows}
+        "date": oracle.get("date")}, "report": report["summary"], "conversions": rows,
+        "shared": {"source": os.path.relpath(SHARED_DATA, REPO), "gpu": gpu_info(SHARED_DATA),
+                   "report": shared_report["summary"],
+                   "kernels": shared_rows(shared_cases, shared_report)}}
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "conformance.json"), "w") as f:
         json.dump(doc, f, indent=1)
@@ -182,6 +288,16 @@ def main():
     write_readme(out, doc)
     counts = collections.Counter(r["verdict"] for r in rows)
     print(f"{len(rows)} conversions: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    shared = doc["shared"]["kernels"]
+    counts = collections.Counter(r["verdict"] for r in shared)
+    print(f"{len(shared)} shared-memory kernels: "
+          + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    unexplained = [r["id"] for r in shared if "differs" in r["verdict"] or not r["correct"]]
+    if unexplained:
+        print("measured differently from llcheck's prediction, unexplained: "
+              + ", ".join(unexplained))
+        return 1
+    return 0
 
 
 def check(args):
@@ -191,12 +307,16 @@ def check(args):
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, os.path.abspath(__file__), "--llcheck", args.llcheck, "--oracle",
                args.oracle, "--out", os.path.join(tmp, "out"), "--work", os.path.join(tmp, "work")]
-        subprocess.run(cmd, check=True, capture_output=True)
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            print(proc.stdout + proc.stderr)
+            return 1
 
         def load(folder):
             with open(os.path.join(folder, "conformance.json")) as f:
                 doc = json.load(f)
             doc["report"].pop("seconds", None)
+            doc["shared"]["report"].pop("seconds", None)
             with open(os.path.join(folder, "README.md")) as f:
                 return doc, f.read()
 
@@ -205,7 +325,8 @@ def check(args):
         print(f"{committed} is not what today's llcheck produces: run "
               "python3 reports/triton/make_report.py")
         return 1
-    print(f"{committed}: up to date ({len(new[0]['conversions'])} conversions)")
+    print(f"{committed}: up to date ({len(new[0]['conversions'])} conversions, "
+          f"{len(new[0]['shared']['kernels'])} shared-memory kernels)")
     return 0
 
 
@@ -229,6 +350,80 @@ def summary_table(rows):
     return "\n".join(lines)
 
 
+def shared_summary_table(rows):
+    lines = ["| Triton's measured store + load wavefronts, against llcheck's prediction for the "
+             "kernel's shared layout | kernels |", "| --- | ---: |"]
+    for verdict, n in sorted(collections.Counter(r["verdict"] for r in rows).items(),
+                             key=lambda kv: (kv[0] != "as predicted", kv[0])):
+        lines.append(f"| {verdict} | {n} |")
+    lines += ["", "| shared layout S | kernels | Triton measured | llcheck predicted for S | "
+              "llcheck's optimum (any shared layout) |", "| --- | ---: | ---: | ---: | ---: |"]
+    by_layout = collections.OrderedDict()
+    for r in rows:
+        by_layout.setdefault(r["shared"], []).append(r)
+    for shared, sel in by_layout.items():
+        t = sum(r["triton"]["store"]["wavefronts"] + r["triton"]["load"]["wavefronts"]
+                for r in sel)
+        p = sum(r["llcheck"]["store"]["wavefronts"] + r["llcheck"]["load"]["wavefronts"]
+                for r in sel)
+        o = sum(r["optimum"]["store"] + r["optimum"]["load"] for r in sel)
+        lines.append(f"| `{shared}` | {len(sel)} | {t} | {p} | {o} |")
+    return lines
+
+
+def shared_section(shared):
+    rows = shared["kernels"]
+    g = shared["gpu"]
+    s = shared["report"]
+    fewer = [r for r in rows if "fewer instructions executed" in r["verdict"]]
+    text = ["## Shared memory through the kernel's own layout (`allocate_shared_memory` + `.load`)",
+            "",
+            f"{len(rows)} Gluon kernels (`reports/triton/probe_shared.py`; one CTA of 4 warps): "
+            "load a 64x64 tensor in register layout A, `gl.allocate_shared_memory(dtype, shape, "
+            "S, x)` into the shared layout S the kernel names, `.load(B)`, store. Measured on "
+            f"{g['gpu']} (driver {g['driver']}), Triton {g.get('triton', '')}, {g.get('date', '')}"
+            " with the same counters. Beside Triton's measurement: the bank model's prediction "
+            "for S (`llcheck report`'s `predicted` on the `local_alloc` and `local_load` ops of "
+            "Triton's TTGIR, with llcheck's choice of instruction), and llcheck's optimum for A "
+            "and B over every shared layout. A side not as predicted must be within the "
+            "counter's noise (1 to 4 extra wavefronts, as llcheck's oracle sees on its own "
+            "kernels) or have executed fewer warp-level instructions than the PTX issues with "
+            "each executed one as predicted; anything else fails `make_report.py --check`.", "",
+            *shared_summary_table(rows), "",
+            f"All {len(rows)} kernels delivered their data intact: "
+            f"{all(r['correct'] for r in rows)}. Every layout legal: "
+            f"{all(r['legal'] for r in rows)}. `llcheck report` on their TTGIR: "
+            f"{s['ops_checked']} ops checked, {s['findings']} findings "
+            f"({', '.join(f'{k} {v}' for k, v in s['findings_by_kind'].items()) or 'none'}; "
+            "summary in `llcheck-report-shared.md`): the shared layouts these kernels name are "
+            "fixed by the probe, not chosen by Triton, so \"above the optimum\" says what "
+            "another layout would save.", ""]
+    if fewer:
+        counts = sorted({f"{r['triton']['load']['instructions_executed']} of "
+                         f"{r['triton']['load']['instructions_in_ptx']}" for r in fewer})
+        text += [f"\"Fewer instructions executed\": {len(fewer)} loads into a layout two warps "
+                 "hold copies of (the mma v2 dot operands, warps [2, 2]), where the H100 executed "
+                 f"2 fewer warp-level shared loads than the PTX issues ({', '.join(counts)}); "
+                 "the wavefronts measured are exactly the prediction's share of the executed "
+                 "ones. The same effect as the conversions into `row8w` above.", ""]
+    text += ["### Every kernel not as predicted", "",
+             "| kernel | Triton measured: store + load | llcheck predicted for S | verdict | "
+             "instructions executed / in the PTX (load) | Triton's PTX (per thread) |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        if r["verdict"] == "as predicted":
+            continue
+        t, p = r["triton"], r["llcheck"]
+        ptx = ", ".join(f"{k} x{v}" for k, v in r["ptx"].items())
+        text.append(f"| {r['id']} | {t['store']['wavefronts']} + {t['load']['wavefronts']} | "
+                    f"{p['store']['wavefronts']} + {p['load']['wavefronts']} "
+                    f"({p['store']['instruction']}, {p['load']['instruction']}) | {r['verdict']} "
+                    f"| {t['load']['instructions_executed']} / {t['load']['instructions_in_ptx']} "
+                    f"| {ptx} |")
+    text.append("")
+    return text
+
+
 def write_readme(out, doc):
     rows = doc["conversions"]
     g = doc["gpu"]
@@ -236,10 +431,12 @@ def write_readme(out, doc):
     oracle_equal = sum(1 for r in joined if r["llcheck_measured"]["store"] == r["llcheck"]["store"]
                        and r["llcheck_measured"]["load"] == r["llcheck"]["load"])
     s = doc["report"]
-    text = [f"# Triton {doc['triton']} conformance report (layout conversions, measured)", "",
+    text = [f"# Triton {doc['triton']} conformance report (layout conversions and shared-memory "
+            "kernels, measured)", "",
             "Generated by `python3 reports/triton/make_report.py` from the committed measurements "
             "of `gpu_oracle/triton_convert/` (see its README for the kernels and how they were "
-            "run) and `corpus/oracle/results.json`. Do not edit by hand.", "",
+            "run), `reports/triton/data/shared/` (the shared-memory kernels, last section) and "
+            "`corpus/oracle/results.json`. Do not edit by hand.", "",
             f"- GPU: {g['gpu']}, driver {g['driver']}; {g.get('ncu', '')}; {g.get('torch', '')}",
             f"- Triton {doc['triton']}, measured {g.get('date', '')}",
             f"- llcheck's own oracle: {doc['llcheck_oracle']['gpu']}, "
@@ -285,6 +482,7 @@ def write_readme(out, doc):
         ptx = ", ".join(f"{k} x{v}" for k, v in t["ptx"].items())
         text.append(f"| {r['id']} | {t['store']} + {t['load']} | {plan} | {meas} | {ptx} |")
     text.append("")
+    text += shared_section(doc["shared"])
     with open(os.path.join(out, "README.md"), "w") as f:
         f.write("\n".join(text))
 
