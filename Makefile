@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 60
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 
-.PHONY: all setup configure build install run test test-sanitize bench fuzz fuzz-parsers fuzz-laws nightly format format-check clean hip-check
+.PHONY: all setup configure build install run test test-sanitize bench fuzz fuzz-parsers fuzz-laws nightly nightly-laws nightly-parsers format format-check clean hip-check
 
 all: build
 
@@ -99,11 +99,22 @@ FUZZ_LAWS_SECONDS ?= 60
 fuzz-laws: build
 	$(BUILD)/cli/llcheck fuzz --time $(FUZZ_LAWS_SECONDS) $(FUZZ_LAWS_ARGS)
 
-# The nightly run (.github/workflows/nightly.yml): longer, with a JUnit report; NIGHTLY_ARGS
-# takes --shard I/N and --seed N.
+# The nightly run (.github/workflows/nightly.yml runs the two halves as separate jobs): the laws
+# for NIGHTLY_SECONDS with a JUnit report (NIGHTLY_ARGS takes --shard I/N and --seed N), then
+# every parser fuzz target (FUZZ_TARGETS picks) for NIGHTLY_PARSER_SECONDS each, going on from
+# the corpus kept in NIGHTLY_CORPUS and leaving any crashing input in NIGHTLY_ARTIFACTS.
 NIGHTLY_SECONDS ?= 3600
-nightly: build
+NIGHTLY_PARSER_SECONDS ?= 600
+NIGHTLY_CORPUS ?= $(FUZZ_BUILD)/corpus
+NIGHTLY_ARTIFACTS ?= $(FUZZ_BUILD)/artifacts
+nightly: nightly-laws nightly-parsers
+
+nightly-laws: build
 	$(BUILD)/cli/llcheck fuzz --time $(NIGHTLY_SECONDS) --junit $(BUILD)/fuzz-junit.xml $(NIGHTLY_ARGS)
+
+nightly-parsers:
+	FUZZ_CORPUS=$(NIGHTLY_CORPUS) FUZZ_ARTIFACTS=$(NIGHTLY_ARTIFACTS) $(MAKE) fuzz \
+	  FUZZ_SECONDS=$(NIGHTLY_PARSER_SECONDS)
 
 format:
 	clang-format -i $$(git ls-files '*.h' '*.cpp')

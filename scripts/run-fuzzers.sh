@@ -8,6 +8,8 @@
 # all) names the targets to run, e.g. FUZZ_TARGETS="ttgir shape". FUZZ_CORPUS=DIR keeps each
 # target's corpus in DIR/<target> (seeded on the first run, grown by every later one), so a
 # campaign can go on where the last run stopped, on this machine or, copied, on another.
+# FUZZ_ARTIFACTS=DIR keeps the inputs that crashed or timed out (default: a temporary folder,
+# whose failing inputs the log's tail names before it is removed).
 set -euo pipefail
 bin=$1
 seconds=$2
@@ -17,6 +19,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 targets=(${FUZZ_TARGETS:-layout_json triton_text attribute shape ttgir cute})
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+artifacts=${FUZZ_ARTIFACTS:-$work}
+mkdir -p "$artifacts"
 
 seed() { # seed NAME FILES...
   local dir=$work/$1
@@ -46,7 +50,8 @@ status=0
 if ((runs == 0)); then
   for target in "${targets[@]}"; do
     echo "fuzz_$target: ${seconds}s"
-    if ! "$bin/fuzz_$target" "${options[@]}" "$work/$target" 2>"$work/$target.log"; then
+    if ! "$bin/fuzz_$target" "${options[@]}" -artifact_prefix="$artifacts/$target-" \
+      "$work/$target" 2>"$work/$target.log"; then
       status=1
       tail -40 "$work/$target.log"
       echo "fuzz_$target FAILED"
@@ -63,7 +68,7 @@ pids=()
 for target in "${targets[@]}"; do
   for ((p = 0; p < processes; p++)); do
     "$bin/fuzz_$target" "${options[@]}" -runs="$per_process" -seed=$((p + 1)) \
-      -artifact_prefix="$work/$target-$p-" "$work/$target" 2>"$work/$target.$p.log" &
+      -artifact_prefix="$artifacts/$target-$p-" "$work/$target" 2>"$work/$target.$p.log" &
     pids+=($!)
   done
 done
