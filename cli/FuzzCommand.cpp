@@ -118,8 +118,16 @@ int FuzzCommand::run(std::ostream& out, std::string& errorMessage) {
   const std::vector<Law>& registry = allLaws();
   bool json = format_ == "json";
   if (list_) {
-    for (const Law& l : registry)
-      out << l.name << "  " << l.statement << "\n";
+    // With --law, only those laws (their statements), so that a name can be looked up.
+    FuzzOptions every;
+    every.only = laws_;
+    auto laws = selectLaws(registry, every);
+    if (!laws.ok()) {
+      errorMessage = laws.error().str();
+      return 2;
+    }
+    for (const Law* l : *laws)
+      out << l->name << "  " << l->statement << "\n";
     return 0;
   }
   if (mutation_)

@@ -84,10 +84,11 @@ int runReport(const ReportCommandOptions& o, std::string& errorMessage) {
   }
   nlohmann::json s = reports::summaryJson(*report);
   if (!o.quiet)
-    std::cout << "llcheck report: " << s["files"] << " kernels, " << s["layouts"] << " layouts, "
-              << s["ops_checked"] << " of " << s["ops"] << " data-moving ops checked, "
-              << s["findings"] << " findings in " << report->seconds << " s; wrote " << o.out
-              << "/{report.json,report.md,junit.xml,report.html}\n";
+    std::cout << "llcheck report: " << s["files"]
+              << (s["files"].get<std::size_t>() == 1 ? " kernel, " : " kernels, ") << s["layouts"]
+              << " layouts, " << s["ops_checked"] << " of " << s["ops"]
+              << " data-moving ops checked, " << s["findings"] << " findings in " << report->seconds
+              << " s; wrote " << o.out << "/{report.json,report.md,junit.xml,report.html}\n";
   return report->findingCount() == 0 ? 0 : 1;
 }
 

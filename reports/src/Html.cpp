@@ -322,8 +322,9 @@ std::string toHtml(const Report& r) {
   std::map<std::string, std::string> drawn; // layout key + element bits + banks -> symbol id
   std::size_t pictures = 0;
   body << "<h1>llcheck conformance report</h1>\n<p>" << s["files"].get<std::size_t>()
-       << " kernels, " << s["layouts"].get<std::size_t>() << " layouts, "
-       << s["ops_checked"].get<std::size_t>() << " of " << s["ops"].get<std::size_t>()
+       << (s["files"].get<std::size_t>() == 1 ? " kernel, " : " kernels, ")
+       << s["layouts"].get<std::size_t>() << " layouts, " << s["ops_checked"].get<std::size_t>()
+       << " of " << s["ops"].get<std::size_t>()
        << " data-moving ops checked; properties by the algebra" << (r.z3 ? ", Z3" : "")
        << " and enumeration"
        << (r.oracleSource.empty()

@@ -221,9 +221,11 @@ std::string toMarkdown(const Report& r) {
   json s = summaryJson(r);
   std::ostringstream os;
   os << "## llcheck conformance report\n\n";
-  os << s["files"].get<std::size_t>() << " kernels, " << s["layouts"].get<std::size_t>()
-     << " layouts, " << s["ops_checked"].get<std::size_t>() << " of " << s["ops"].get<std::size_t>()
-     << " data-moving ops checked" << (r.z3 ? " (properties proven by Z3)" : " (without Z3)")
+  os << s["files"].get<std::size_t>()
+     << (s["files"].get<std::size_t>() == 1 ? " kernel, " : " kernels, ")
+     << s["layouts"].get<std::size_t>() << " layouts, " << s["ops_checked"].get<std::size_t>()
+     << " of " << s["ops"].get<std::size_t>() << " data-moving ops checked"
+     << (r.z3 ? " (properties proven by Z3)" : " (without Z3)")
      << (r.oracleSource.empty() ? "" : ", measured on " + r.oracleGpu) << ", "
      << fixed(r.seconds, 1) << " s.\n\n";
   os << "| check | count |\n| --- | ---: |\n";
