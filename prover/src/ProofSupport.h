@@ -25,6 +25,15 @@ inline void confirm(bool ok, const std::string& what) {
         makeError("internal error: z3 counterexample not confirmed by the algebra: " + what));
 }
 
+/// A result that is neither proof nor refutation: the property could not be posed (the layouts
+/// do not fit the question), with the reason.
+inline ProofResult failure(std::string what) {
+  ProofResult r;
+  r.outcome = Outcome::Error;
+  r.detail = std::move(what);
+  return r;
+}
+
 inline json pointJson(const Point& p) {
   json j = json::object();
   for (const auto& [name, v] : p)

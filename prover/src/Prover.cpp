@@ -353,13 +353,6 @@ Point inOrderOf(const LinearLayout& l, const Point& p) {
   return q;
 }
 
-ProofResult failure(std::string what) {
-  ProofResult r;
-  r.outcome = Outcome::Error;
-  r.detail = std::move(what);
-  return r;
-}
-
 /// The algebra's witness of a location of l whose element no offset of `shared` holds: a column
 /// of l outside the span of shared's columns. Z3 then proves that no offset holds it.
 ProofResult homeless(Context& ctx, smt::Solver& s, const LinearLayout& l,

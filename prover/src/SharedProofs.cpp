@@ -107,13 +107,6 @@ Values with(smt::Context& ctx, Values values, DimName name, std::optional<z3::ex
   return values;
 }
 
-ProofResult failure(std::string what) {
-  ProofResult r;
-  r.outcome = Outcome::Error;
-  r.detail = std::move(what);
-  return r;
-}
-
 uint64_t valueOf(const Point& p, DimName name) {
   for (const auto& [n, v] : p)
     if (n == name)
