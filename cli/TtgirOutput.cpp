@@ -9,13 +9,6 @@ namespace llcheck::cli {
 
 namespace {
 
-std::string shapeText(const std::vector<uint64_t>& shape) {
-  std::string s;
-  for (uint64_t d : shape)
-    s += (s.empty() ? "" : "x") + std::to_string(d);
-  return s;
-}
-
 std::string count(std::size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : word.back() == 's' ? "es" : "s");
 }

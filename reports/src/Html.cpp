@@ -18,13 +18,6 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string shapeText(const std::vector<uint64_t>& shape) {
-  std::string s;
-  for (uint64_t d : shape)
-    s += (s.empty() ? "" : "x") + std::to_string(d);
-  return s;
-}
-
 /// Eight warps get colours far apart (Okabe-Ito, readable by colour-blind readers); more warps
 /// and the banks go round the hue circle.
 std::string warpColour(uint64_t warp, uint64_t warps) {
