@@ -132,9 +132,22 @@ def side_verdict(measured, executed, issued, predicted):
     return "differs"
 
 
-def shared_rows(cases, report):
+def oracle_measurement(index, src, dst, dtype):
+    """What llcheck's oracle measured for its own plan of SRC -> DST (or None): joined only when
+    the oracle case's layouts are identical to these, bit for bit."""
+    oc = index.get((json.dumps(src, sort_keys=True), json.dumps(dst, sort_keys=True), dtype))
+    if oc is None:
+        return None
+    return {"case": oc["id"], "origin": oc["origin"], "correct": oc["correct"],
+            "agreement": oc.get("agreement"),
+            "store": oc.get("measured", {}).get("store", {}).get("wavefronts", 0),
+            "load": oc.get("measured", {}).get("load", {}).get("wavefronts", 0)}
+
+
+def shared_rows(cases, report, index):
     """One row per shared-memory kernel: Triton measured, llcheck's prediction for the kernel's
-    shared layout, llcheck's optimum for the same pair of register layouts."""
+    shared layout, llcheck's optimum for the same pair of register layouts, and llcheck's oracle
+    measurement of that optimum where it ran the same pair."""
     kernels = {os.path.basename(k["file"])[:-len(".ttgir")]: k for k in report["kernels"]}
     rows = []
     for c, m in cases:
@@ -156,6 +169,9 @@ def shared_rows(cases, report):
                            "load": optimal["load"]["wavefronts"],
                            "store_instruction": optimal["store"]["instruction"],
                            "load_instruction": optimal["load"]["instruction"]}}
+        row["llcheck_measured"] = oracle_measurement(
+            index, layouts[alloc["plan"]["register_layout"]]["layout"],
+            layouts[load["plan"]["register_layout"]]["layout"], row["dtype"])
         verdicts = []
         for side, prefix, op, metric in (("store", "st", alloc, compare.ST),
                                          ("load", "ld", load, compare.LD)):
@@ -257,14 +273,7 @@ def main():
                   "ptx": ptx, "model_floor_store": compare.model_floor(ptx, False),
                   "model_floor_load": compare.model_floor(ptx, True)}
         dtype = DTYPES.get(c["dtype"], c["dtype"])
-        key = (json.dumps(src, sort_keys=True), json.dumps(dst, sort_keys=True), dtype)
-        measured = None
-        if key in index:
-            oc = index[key]
-            measured = {"case": oc["id"], "origin": oc["origin"], "correct": oc["correct"],
-                        "agreement": oc.get("agreement"),
-                        "store": oc.get("measured", {}).get("store", {}).get("wavefronts", 0),
-                        "load": oc.get("measured", {}).get("load", {}).get("wavefronts", 0)}
+        measured = oracle_measurement(index, src, dst, dtype)
         t_total, o_total = triton["store"] + triton["load"], ours["store"] + ours["load"]
         verdict = ("at the optimum" if t_total == o_total else
                    "above the optimum" if t_total > o_total else "below llcheck's optimum")
@@ -280,7 +289,7 @@ def main():
         "date": oracle.get("date")}, "report": report["summary"], "conversions": rows,
         "shared": {"source": os.path.relpath(SHARED_DATA, REPO), "gpu": gpu_info(SHARED_DATA),
                    "report": shared_report["summary"],
-                   "kernels": shared_rows(shared_cases, shared_report)}}
+                   "kernels": shared_rows(shared_cases, shared_report, index)}}
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "conformance.json"), "w") as f:
         json.dump(doc, f, indent=1)
@@ -376,6 +385,15 @@ def shared_section(shared):
     g = shared["gpu"]
     s = shared["report"]
     fewer = [r for r in rows if "fewer instructions executed" in r["verdict"]]
+    joined = [r for r in rows if r["llcheck_measured"]]
+    oracle_cases = {r["llcheck_measured"]["case"]: r for r in joined}
+    off = sorted((case, r) for case, r in oracle_cases.items()
+                 if (r["llcheck_measured"]["store"], r["llcheck_measured"]["load"])
+                 != (r["optimum"]["store"], r["optimum"]["load"]))
+    off_text = "".join(f"; {case} ({r['llcheck_measured']['origin']}) measured "
+                       f"{r['llcheck_measured']['store']} + {r['llcheck_measured']['load']} "
+                       f"against {r['optimum']['store']} + {r['optimum']['load']} (the oracle's "
+                       f"verdict: {r['llcheck_measured']['agreement']})" for case, r in off)
     text = ["## Shared memory through the kernel's own layout (`allocate_shared_memory` + `.load`)",
             "",
             f"{len(rows)} Gluon kernels (`reports/triton/probe_shared.py`; one CTA of 4 warps): "
@@ -397,7 +415,11 @@ def shared_section(shared):
             f"({', '.join(f'{k} {v}' for k, v in s['findings_by_kind'].items()) or 'none'}; "
             "summary in `llcheck-report-shared.md`): the shared layouts these kernels name are "
             "fixed by the probe, not chosen by Triton, so \"above the optimum\" says what "
-            "another layout would save.", ""]
+            "another layout would save.", "",
+            f"llcheck's oracle ran its own optimal plan for the A and B of {len(joined)} of these "
+            f"kernels ({len(oracle_cases)} oracle cases: the same layouts and element type, bit "
+            f"for bit) and measured the optimum's wavefronts in "
+            f"{len(oracle_cases) - len(off)} of the {len(oracle_cases)}{off_text}.", ""]
     if fewer:
         counts = sorted({f"{r['triton']['load']['instructions_executed']} of "
                          f"{r['triton']['load']['instructions_in_ptx']}" for r in fewer})
