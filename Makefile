@@ -47,7 +47,7 @@ test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	@LLCHECK_VENV=$(VENV) bash scripts/setup-python.sh
 	$(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-build-isolation .
-	LLCHECK=$(BUILD)/cli/llcheck $(VENV)/bin/python -m pytest tests/triton gpu_oracle/triton_convert -q -p no:cacheprovider
+	LLCHECK=$(BUILD)/cli/llcheck $(VENV)/bin/python -m pytest tests/triton gpu_oracle/triton_convert gpu_oracle/wavefront_rule -q -p no:cacheprovider
 	# Its own run: python/tests/conftest.py and tests/triton/conftest.py would both be the module
 	# "conftest" in one pytest process, and tests/triton imports its conftest by that name.
 	LLCHECK=$(BUILD)/cli/llcheck $(VENV)/bin/python -m pytest python/tests -q -p no:cacheprovider

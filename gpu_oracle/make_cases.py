@@ -13,7 +13,10 @@ Sources, each case's "origin" says which:
 - poor: for the conversions above, deliberately poor shared layouts (unswizzled row-major and
   column-major, small-vector swizzles), so that bank conflicts of every degree from 1 to 32 run;
 - seed: the seeds' worked examples in corpus/layouts;
-- bug: the layouts of Triton's historical layout bugs (triton_bugs.json) that run on NVIDIA.
+- bug: the layouts of Triton's historical layout bugs (triton_bugs.json) that run on NVIDIA;
+- paired: layouts whose lanes pair up (lane 1 or lane 2 broadcast) loaded with 64- and 128-bit
+  accesses, which an H200 serves in phases of twice the lanes (gpu_oracle/wavefront_rule):
+  round trips through unswizzled and swizzled shared layouts, and conversions into them.
 
     python gpu_oracle/make_cases.py [--llcheck build/cli/llcheck] [--out corpus/oracle/cases.jsonl]
 """
@@ -107,7 +110,7 @@ def round_trip_cases(ll, tmp, origin, reg, shared, dtype):
         return []
     cases = [{"origin": origin, "src": reg, "dst": reg, "shared": shared, "dtype": dtype}]
     for form, kind in (("plain", "matrix"), ("trans", "matrix_trans")):
-        if counts.get("ldmatrix", {}).get(form, {}).get("divides"):
+        if ((counts.get("ldmatrix") or {}).get(form) or {}).get("divides"):
             cases.append({"origin": origin + ":ldmatrix-" + form, "src": reg, "dst": reg,
                           "shared": shared, "dtype": dtype, "load": kind})
     return cases
@@ -238,19 +241,69 @@ def bug_cases(ll, tmp):
     return out
 
 
+def paired_cases(ll, tmp):
+    """Round trips and conversions whose loads pair lanes: blocked layouts with sizePerThread
+    [1, K] (K elements = 64 or 128 bits) over tensors only 1 or 2 vectors wide, so that the
+    lanes along dim 1 beyond them broadcast (lane 1 or lane 2 reads what lane 0 reads)."""
+    out = []
+    bits = {"i8": 8, "f16": 16, "f32": 32, "f64": 64}
+    for dtype, b in bits.items():
+        for access in (64, 128):
+            k = access // b
+            for tpw in ((2, 16), (4, 8), (8, 4)):
+                for vectors in (1, 2):
+                    shape = [64, k * vectors]
+                    if k * vectors * 64 > 16384:
+                        continue
+                    reg_attr = (f"#ttg.blocked<{{sizePerThread = [1, {k}], threadsPerWarp = "
+                                f"[{tpw[0]}, {tpw[1]}], warpsPerCTA = [4, 1], order = [1, 0]}}>")
+                    reg = ll.layout(reg_attr, shape)
+                    if reg is None:
+                        continue
+                    lanes = next(d for d in reg["ins"] if d["name"] == "lane")["bases"]
+                    if not any(all(v == 0 for v in lanes[i]) for i in (0, 1)):
+                        continue
+                    name = f"paired:b{k}-t{tpw[0]}x{tpw[1]}:{shape[0]}x{shape[1]}:{dtype}"
+                    for sname, sattr in (("row", swizzled(1, 1, 1, [1, 0])),
+                                         ("vec", swizzled(k, 1, 8, [1, 0])),
+                                         ("vec-phase8", swizzled(min(k, 4), 8, 1, [1, 0]))):
+                        shared = ll.layout(sattr, shape)
+                        if shared is not None:
+                            out += round_trip_cases(ll, tmp, f"{name}:{sname}", reg, shared, dtype)
+                    src = ll.layout(SWEEP_LAYOUTS["col1"], shape)
+                    if src is not None:
+                        out += conversion_cases(ll, tmp, f"{name}:from-col1", src, reg, dtype,
+                                                shape, poor=False)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--llcheck", default=os.path.join(REPO, "build", "cli", "llcheck"))
     ap.add_argument("--out", default=os.path.join(REPO, "corpus", "oracle", "cases.jsonl"))
     ap.add_argument("--triton", default="3.9.0", help="the TTGIR corpus version folder")
+    ap.add_argument("--append", choices=["paired"],
+                    help="only this source, appended to --out after the cases already there "
+                         "(their ids and measurements stay as they are)")
     args = ap.parse_args()
     ll = Llcheck(args.llcheck)
+    if args.append:
+        with open(args.out) as f:
+            existing = [json.loads(line) for line in f if line.strip()]
+        origins = {c["origin"] for c in existing}
+        with tempfile.TemporaryDirectory() as tmp:
+            new = [c for c in paired_cases(ll, tmp) if c["origin"] not in origins]
+        with open(args.out, "a") as f:
+            for i, c in enumerate(new, start=len(existing)):
+                f.write(json.dumps({"id": f"c{i:04d}", **c}, separators=(",", ":")) + "\n")
+        print(f"{len(new)} {args.append} cases appended -> {os.path.relpath(args.out, REPO)}")
+        return
     files = sorted(glob.glob(os.path.join(REPO, "corpus", "ttgir", args.triton, "cuda-*",
                                           "*.ttgir")))
     with tempfile.TemporaryDirectory() as tmp:
         # New sources go last, so that the ids of the cases already measured stay the same.
         cases = (ttgir_cases(ll, tmp, files) + seed_cases(ll, tmp) + sweep_cases(ll, tmp) +
-                 shuffle_cases(ll, tmp) + bug_cases(ll, tmp))
+                 shuffle_cases(ll, tmp) + bug_cases(ll, tmp) + paired_cases(ll, tmp))
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as f:
         for i, c in enumerate(cases):

@@ -23,13 +23,18 @@ inline LinearLayout makeLayout(const std::vector<DimBases>& bases,
 }
 
 /// The lanes of each phase, written out as lists (independently of the model's subspaces).
-inline std::vector<std::vector<int>> phasesOf(const std::string& arch, int accessBytes, bool load) {
+/// `paired`: every lane reads the same address as lane^1, or every lane as lane^2 (on sm90 an
+/// 8- or 16-byte load then serves twice the lanes per phase: gpu_oracle/wavefront_rule).
+inline std::vector<std::vector<int>> phasesOf(const std::string& arch, int accessBytes, bool load,
+                                              bool paired = false) {
   auto groups = [](int warp, int per) {
     std::vector<std::vector<int>> g(warp / per);
     for (int t = 0; t < warp; ++t)
       g[t / per].push_back(t);
     return g;
   };
+  if (arch == "sm90" && load && paired && accessBytes > 4)
+    return groups(32, accessBytes == 8 ? 32 : 16);
   if (arch == "sm90" || arch == "sm80")
     return groups(32, accessBytes <= 4 ? 32 : accessBytes == 8 ? 16 : 8);
   if (arch == "gfx950")
@@ -76,7 +81,6 @@ inline Simulated simulate(const LinearLayout& reg, const LinearLayout& shared,
   int accessBytes = static_cast<int>(vecElems) * elemBytes;
   Simulated out;
   out.vectorValid = true;
-  std::vector<std::vector<int>> phases = phasesOf(arch, accessBytes, load);
   // One instruction fills the same registers from the same positions in every warp too.
   std::map<std::vector<uint64_t>, std::vector<uint64_t>> positionsOfGroup;
   for (uint64_t w = 0; w < warps; ++w) {
@@ -111,7 +115,14 @@ inline Simulated simulate(const LinearLayout& reg, const LinearLayout& shared,
       auto [it, fresh] = positionsOfGroup.try_emplace(registersOf[blocks], lows[0]);
       out.vectorValid = out.vectorValid && it->second == lows[0];
       ++out.instructions;
-      for (const std::vector<int>& phase : phases) {
+      auto samePartner = [&](uint64_t m) {
+        for (uint64_t t = 0; t < lanes; ++t)
+          if (blocks[t] != blocks[t ^ m])
+            return false;
+        return true;
+      };
+      bool paired = lanes == 32 && (samePartner(1) || samePartner(2));
+      for (const std::vector<int>& phase : phasesOf(arch, accessBytes, load, paired)) {
         std::map<uint64_t, std::set<uint64_t>> wordsOfBank;
         for (int t : phase) {
           uint64_t start = paddedOffset(padding, blocks[t] * vecElems) * elemBytes;

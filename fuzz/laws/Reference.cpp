@@ -133,13 +133,18 @@ std::string memoryViolation(const LinearLayout& l) {
 namespace {
 
 /// The lanes of each phase, written out as lists (independently of the model's subspaces).
-std::vector<std::vector<int>> phasesOf(const std::string& arch, int accessBytes, bool load) {
+/// `paired`: every lane reads the same address as lane^1, or every lane as lane^2 (on sm90 an
+/// 8- or 16-byte load then serves twice the lanes per phase: gpu_oracle/wavefront_rule).
+std::vector<std::vector<int>> phasesOf(const std::string& arch, int accessBytes, bool load,
+                                       bool paired) {
   auto groups = [](int warp, int per) {
     std::vector<std::vector<int>> g(static_cast<std::size_t>(warp / per));
     for (int t = 0; t < warp; ++t)
       g[static_cast<std::size_t>(t / per)].push_back(t);
     return g;
   };
+  if (arch == "sm90" && load && paired && accessBytes > 4)
+    return groups(32, accessBytes == 8 ? 32 : 16);
   if (arch == "sm90" || arch == "sm80")
     return groups(32, accessBytes <= 4 ? 32 : accessBytes == 8 ? 16 : 8);
   if (arch == "gfx950")
@@ -183,7 +188,6 @@ SimulatedAccess simulateSharedAccess(const LinearLayout& reg, const LinearLayout
   uint64_t accessBytes = vecElems * elemBytes;
   SimulatedAccess out;
   out.vectorValid = true;
-  std::vector<std::vector<int>> phases = phasesOf(arch, static_cast<int>(accessBytes), load);
   uint64_t banks = arch == "gfx950" ? 64 : 32;
   // One instruction fills the same registers from the same positions in every warp too.
   std::map<std::vector<uint64_t>, std::vector<uint64_t>> positionsOfGroup;
@@ -223,7 +227,15 @@ SimulatedAccess simulateSharedAccess(const LinearLayout& reg, const LinearLayout
       auto [it, fresh] = positionsOfGroup.try_emplace(registersOf[blocks], lows[0]);
       out.vectorValid = out.vectorValid && it->second == lows[0];
       ++out.instructions;
-      for (const std::vector<int>& phase : phases) {
+      auto samePartner = [&](std::size_t m) {
+        for (std::size_t t = 0; t < blocks.size(); ++t)
+          if (blocks[t] != blocks[t ^ m])
+            return false;
+        return true;
+      };
+      bool paired = blocks.size() == 32 && (samePartner(1) || samePartner(2));
+      for (const std::vector<int>& phase :
+           phasesOf(arch, static_cast<int>(accessBytes), load, paired)) {
         std::map<uint64_t, std::set<uint64_t>> wordsOfBank;
         for (int t : phase) {
           uint64_t start =

@@ -203,49 +203,57 @@ TEST(Oracle, EveryCommittedCasesTablesMoveEveryElementOnTheCpu) {
 }
 
 TEST(Oracle, CommittedGpuResultsAgreeWithTodaysPredictions) {
-  // corpus/oracle/results.json: what `llcheck oracle` measured on an H100. Today's model must
-  // predict every counter it measured (exactly, or within the counter's noise of a few extra
-  // wavefronts); a model change the hardware disagrees with fails here, without a GPU.
-  std::ifstream in(kSource + "/corpus/oracle/results.json");
-  ASSERT_TRUE(in) << "corpus/oracle/results.json";
-  nlohmann::json results = nlohmann::json::parse(in);
+  // corpus/oracle/results.json: what `llcheck oracle` measured on an H100 (2,740 cases);
+  // results-paired.json: the paired-lane loads measured on an H200 (issue 19). Today's model
+  // must predict every counter they measured (exactly, or within the counter's noise of a few
+  // extra wavefronts); a model change the hardware disagrees with fails here, without a GPU.
   std::map<std::string, PlannedCase> planned;
   for (PlannedCase& p : committedCases())
     planned.emplace(p.input.id, std::move(p));
-  int exact = 0, noise = 0, shuffleCases = 0;
-  for (const nlohmann::json& r : results["cases"]) {
-    std::string id = r["id"];
-    ASSERT_TRUE(planned.count(id)) << id << " is not in cases.jsonl";
-    const PlannedCase& p = planned.at(id);
-    EXPECT_TRUE(r["correct"].get<bool>()) << id << ": the GPU did not deliver the data";
-    auto measured = [&](const char* side) {
-      const nlohmann::json& m = r["measured"][side];
-      return Measured{m["wavefronts"], m["bank_conflicts"], m["instructions"]};
-    };
-    Agreement a = std::max(agreement(p.storePrediction, measured("store")),
-                           agreement(p.loadPrediction, measured("load")));
-    EXPECT_NE(a, Agreement::Mismatch)
-        << id << " (" << p.input.origin << "): predicted store " << p.storePrediction.wavefronts
-        << " / " << p.storePrediction.instructions << " instructions, load "
-        << p.loadPrediction.wavefronts << " / " << p.loadPrediction.instructions << "; measured "
-        << r["measured"].dump();
-    if (r["kind"] == "warp_shuffle") {
-      // The shuffle count is an instruction count: exact or wrong.
-      ASSERT_TRUE(r["measured"].contains("shuffles")) << id << ": no measured SHFL count";
-      EXPECT_EQ(r["measured"]["shuffles"].get<uint64_t>(), p.predictedShuffles)
-          << id << " (" << p.input.origin << "): SHFL instructions";
-      ++shuffleCases;
+  int exact = 0, noise = 0, shuffleCases = 0, total = 0;
+  for (const char* file : {"results.json", "results-paired.json"}) {
+    std::ifstream in(kSource + "/corpus/oracle/" + file);
+    ASSERT_TRUE(in) << "corpus/oracle/" << file;
+    nlohmann::json results = nlohmann::json::parse(in);
+    int fileExact = 0;
+    for (const nlohmann::json& r : results["cases"]) {
+      std::string id = r["id"];
+      ASSERT_TRUE(planned.count(id)) << id << " is not in cases.jsonl";
+      const PlannedCase& p = planned.at(id);
+      EXPECT_TRUE(r["correct"].get<bool>()) << id << ": the GPU did not deliver the data";
+      auto measured = [&](const char* side) {
+        const nlohmann::json& m = r["measured"][side];
+        return Measured{m["wavefronts"], m["bank_conflicts"], m["instructions"]};
+      };
+      Agreement a = std::max(agreement(p.storePrediction, measured("store")),
+                             agreement(p.loadPrediction, measured("load")));
+      EXPECT_NE(a, Agreement::Mismatch)
+          << id << " (" << p.input.origin << "): predicted store " << p.storePrediction.wavefronts
+          << " / " << p.storePrediction.instructions << " instructions, load "
+          << p.loadPrediction.wavefronts << " / " << p.loadPrediction.instructions << "; measured "
+          << r["measured"].dump();
+      if (r["kind"] == "warp_shuffle") {
+        // The shuffle count is an instruction count: exact or wrong.
+        ASSERT_TRUE(r["measured"].contains("shuffles")) << id << ": no measured SHFL count";
+        EXPECT_EQ(r["measured"]["shuffles"].get<uint64_t>(), p.predictedShuffles)
+            << id << " (" << p.input.origin << "): SHFL instructions";
+        ++shuffleCases;
+      }
+      exact += a == Agreement::Exact;
+      fileExact += a == Agreement::Exact;
+      noise += a == Agreement::Noise;
+      ++total;
     }
-    exact += a == Agreement::Exact;
-    noise += a == Agreement::Noise;
+    std::cout << "GPU oracle results " << file << " (" << results["gpu"].get<std::string>() << ", "
+              << results["date"].get<std::string>() << "): " << fileExact << " exact of "
+              << results["cases"].size() << "\n";
   }
   EXPECT_GE(shuffleCases, 500);
-  EXPECT_GE(results["cases"].size(), 1000u);
+  EXPECT_GE(total, 2900);
   // The noise is rare; were it common, the model would be wrong, not the counter.
-  EXPECT_LT(noise, static_cast<int>(results["cases"].size()) / 20);
-  std::cout << "GPU oracle results (" << results["gpu"].get<std::string>() << ", "
-            << results["date"].get<std::string>() << "): " << exact << " exact, " << noise
-            << " within the counter's noise, of " << results["cases"].size() << "\n";
+  EXPECT_LT(noise, total / 20);
+  std::cout << "GPU oracle results: " << exact << " exact, " << noise
+            << " within the counter's noise, of " << total << "\n";
 }
 
 TEST(Oracle, AFlippedOffsetBitIsCaught) {

@@ -373,7 +373,7 @@ ProofResult bankBound(smt::Context& ctx, const LinearLayout& reg, const LinearLa
   pm.bankBits = std::min(std::countr_zero(static_cast<unsigned>(model.rowBytes() / pm.unitBytes)),
                          std::max(0, pm.offsetBits - pm.shift));
   if (reg.hasInDim(dims::kLane) && reg.getInDimSizeLog2(dims::kLane) > 0)
-    for (uint64_t lane : model.phaseLanes(accessBytes, kind))
+    for (uint64_t lane : model.phaseLanes(accessBytes, kind, map->lanes))
       pm.generators.push_back({{dims::kLane, lane}});
   return phaseBound(ctx, reg, shared, *map, pm, predicted.wavefrontsPerPhase,
                     kind == SharedAccessKind::Store ? "store" : "load", model, o);

@@ -139,7 +139,7 @@ Result<AccessCount> predictSharedAccess(const OffsetMap& map, const SharedMemory
   // Offsets in elements; >> shift gives the unit (vector, or word for narrower accesses).
   int shift = log2Of(static_cast<uint64_t>(unitBytes)) - elemBytesLog2;
   int bankGroupBits = log2Of(static_cast<uint64_t>(model.rowBytes() / unitBytes));
-  std::vector<uint64_t> phase = model.phaseLanes(accessBytes, kind);
+  std::vector<uint64_t> phase = model.phaseLanes(accessBytes, kind, map.lanes);
 
   AccessCount r;
   r.vectorBits = accessBytes * 8;

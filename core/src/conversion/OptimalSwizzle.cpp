@@ -71,7 +71,7 @@ struct Setup {
 /// The tensor directions the lanes of one phase move along, for an access of `bytes` per lane.
 std::vector<uint64_t> vectorPhase(const Setup& s, SharedAccessKind kind, int bytes) {
   std::vector<uint64_t> out;
-  for (uint64_t lane : s.model->phaseLanes(bytes, kind))
+  for (uint64_t lane : s.model->phaseLanes(bytes, kind, s.lanes(kind)))
     if (uint64_t v = xorOf(s.lanes(kind), lane))
       out.push_back(v);
   return out;
@@ -462,8 +462,11 @@ Result<OptimalSwizzle> optimalSwizzle(const LinearLayout& srcIn, const LinearLay
     if (!whole.insert(c))
       return makeError("SRC broadcasts over CTAs (a block column repeats data): llcheck plans "
                        "shared memory for CTA tiles that partition the tensor");
-  if (whole.dim() != src.getTotalOutDimSizeLog2() ||
-      static_cast<int>(s.blockCols.size()) != src.getInDimSizeLog2(dims::kBlock))
+  if (static_cast<int>(s.blockCols.size()) != src.getInDimSizeLog2(dims::kBlock))
+    return makeError("SRC broadcasts over CTAs (a block basis is zero: two CTAs hold the same "
+                     "elements): llcheck plans shared memory for CTA tiles that partition the "
+                     "tensor");
+  if (whole.dim() != src.getTotalOutDimSizeLog2())
     return makeError("SRC holds " + std::to_string(whole.size()) + " of the tensor's " +
                      std::to_string(src.getTotalOutDimSize()) +
                      " elements: a shared layout must cover every element");

@@ -25,11 +25,17 @@ int log2Exact(int v) {
 
 } // namespace
 
-std::vector<uint64_t> SharedMemoryModel::phaseLanes(int bytesPerLane, SharedAccessKind kind) const {
+std::vector<uint64_t>
+SharedMemoryModel::phaseLanes(int bytesPerLane, SharedAccessKind kind,
+                              const std::vector<uint64_t>& laneColumns) const {
   int laneBits = log2Exact(warpSize);
   // One phase serves at most rowBytes(): the lanes of a phase together cover one row of banks
   // when each accesses at least one bank's width.
   int perPhaseBits = log2Exact(rowBytes() / std::max(bytesPerLane, bankBytes));
+  auto broadcast = [&](std::size_t i) { return i < laneColumns.size() && laneColumns[i] == 0; };
+  if (pairedLaneLoads && kind == SharedAccessKind::Load && bytesPerLane > bankBytes &&
+      (broadcast(0) || broadcast(1)))
+    ++perPhaseBits;
   perPhaseBits = std::min(perPhaseBits, laneBits);
   // gfx942's ds_read_b128 pairs two groups of 4 lanes 20 apart (published by AMD, see header).
   if (arch == "gfx942" && bytesPerLane == 16 && kind == SharedAccessKind::Load)
@@ -44,7 +50,14 @@ const std::vector<std::string>& sharedMemoryArchs() {
 
 Result<SharedMemoryModel> sharedMemoryModel(std::string_view arch) {
   if (arch == "sm90")
-    return SharedMemoryModel{"sm90", 32, 4, 32, 16, /*ldmatrix=*/true, /*stmatrix=*/true};
+    return SharedMemoryModel{"sm90",
+                             32,
+                             4,
+                             32,
+                             16,
+                             /*ldmatrix=*/true,
+                             /*stmatrix=*/true,
+                             /*pairedLaneLoads=*/true};
   if (arch == "sm80")
     return SharedMemoryModel{"sm80", 32, 4, 32, 16, /*ldmatrix=*/true, /*stmatrix=*/false};
   if (arch == "gfx942")
@@ -54,8 +67,7 @@ Result<SharedMemoryModel> sharedMemoryModel(std::string_view arch) {
   std::string names;
   for (const std::string& a : sharedMemoryArchs())
     names += (names.empty() ? "" : ", ") + a;
-  return makeError("unknown architecture '" + std::string(arch.substr(0, 32)) + "' (expected " +
-                       names + ")",
+  return makeError("unknown architecture '" + utf8Prefix(arch, 32) + "' (expected " + names + ")",
                    "--arch");
 }
 
@@ -63,8 +75,10 @@ std::string sharedMemoryAssumptions() {
   return "Bank model: 4-byte banks; within a phase each bank serves one distinct word per "
          "wavefront, equal words are broadcast; bank conflicts = wavefronts - phases.\n"
          "  sm90, sm80: 32 banks, 32 lanes; <=4 B/lane 1 phase, 8 B 2 phases of 16 lanes, 16 B 4 "
-         "phases of 8 lanes (measured on an H200); ldmatrix (sm80, sm90) and stmatrix (sm90): one "
-         "phase of 8 lanes x 16 bytes per 8x8 matrix.\n"
+         "phases of 8 lanes (measured on an H200); sm90 loads of 8 or 16 B whose lanes pair up "
+         "(every lane reads lane^1's address, or every lane lane^2's) serve twice the lanes per "
+         "phase (measured on an H200; sm80 not measured: unpaired); ldmatrix (sm80, sm90) and "
+         "stmatrix (sm90): one phase of 8 lanes x 16 bytes per 8x8 matrix.\n"
          "  gfx942: 32 banks, 64 lanes; <=4 B 2 phases of 32, b64 4 of 16, ds_write_b128 8 of 8 "
          "consecutive lanes, ds_read_b128 8 of {0-3,20-23},{4-7,16-19},{8-11,28-31},{12-15,24-27}"
          " (+32) (AMD's published rules; not measured).\n"
@@ -83,7 +97,7 @@ Result<int> dtypeBits(std::string_view dtype) {
   for (const auto& [name, bits] : kWidths)
     if (name == dtype)
       return bits;
-  return makeError("unknown dtype '" + std::string(dtype.substr(0, 32)) +
+  return makeError("unknown dtype '" + utf8Prefix(dtype, 32) +
                        "' (expected one of i8, u8, f8, f8E4M3FN, f8E5M2, i16, f16, bf16, i32, "
                        "f32, tf32, i64, f64)",
                    "--dtype");

@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -74,6 +75,29 @@ public:
 private:
   std::variant<T, Error> v_;
 };
+
+/// At most `maxBytes` bytes of `s` for quoting in a message, cut before a UTF-8 character
+/// rather than through one (a quoted 'é' must not become half a character).
+[[nodiscard]] inline std::string utf8Prefix(std::string_view s, std::size_t maxBytes) {
+  if (s.size() <= maxBytes)
+    return std::string(s);
+  std::size_t n = maxBytes;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80)
+    --n;
+  return std::string(s.substr(0, n));
+}
+
+/// The whole UTF-8 character that starts at s[pos], for quoting it (a lone byte where s[pos]
+/// starts no character).
+[[nodiscard]] inline std::string utf8CharAt(std::string_view s, std::size_t pos) {
+  auto lead = static_cast<unsigned char>(s[pos]);
+  std::size_t n = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+  std::size_t len = 1;
+  while (len < n && pos + len < s.size() &&
+         (static_cast<unsigned char>(s[pos + len]) & 0xC0) == 0x80)
+    ++len;
+  return std::string(s.substr(pos, len));
+}
 
 inline Error makeError(std::string message, std::string where = {}) {
   return Error{std::move(message), std::move(where)};

@@ -14,6 +14,14 @@
 //   NVIDIA (sm80, sm90): 32 banks of 4 bytes, 32 lanes. Up to 4 bytes per lane the warp is one
 //   phase; 8 bytes per lane: 2 phases of 16 lanes (0-15, 16-31); 16 bytes: 4 phases of 8 lanes.
 //
+//   Paired lanes (sm90 loads): where every lane reads the same address as lane^1, or every lane
+//   the same as lane^2, an 8- or 16-byte *load* serves twice as many lanes per phase: one phase
+//   of 32 lanes for 8 bytes, two of 16 for 16 bytes. Measured on an H200 with one-warp
+//   ld/st.shared patterns (gpu_oracle/wavefront_rule: 1,622 patterns, every count as this rule
+//   says; stores never pair, and neither does lane^3 or any other lane mask). A layout's lanes
+//   pair exactly when its lane 1 or lane 2 column is zero (a broadcast lane). sm80 (Ampere) is
+//   not measured here and keeps the unpaired rule.
+//
 // # AMD (assumptions, from AMD's published LDS descriptions; not measured by llcheck)
 //
 //   gfx942 (CDNA3, also CDNA1/2): 32 banks of 4 bytes, 64-lane waves, 128 bytes per cycle.
@@ -52,10 +60,16 @@ struct SharedMemoryModel {
   /// the optimal-swizzle search considers them where the architecture has them.
   bool ldmatrix = false;
   bool stmatrix = false;
+  /// Loads of 8 and 16 bytes whose lanes pair up on one address serve twice the lanes per
+  /// phase (see "Paired lanes" above).
+  bool pairedLaneLoads = false;
 
   /// A basis of the lane indices served together in one phase, for an access of bytesPerLane
-  /// (a power of two up to maxAccessBytes). The phases of an instruction are the cosets.
-  [[nodiscard]] std::vector<uint64_t> phaseLanes(int bytesPerLane, SharedAccessKind kind) const;
+  /// (a power of two up to maxAccessBytes) in which lane 2^i moves the address by
+  /// laneColumns[i] (any nonzero value where it moves it; only which are zero matters). The
+  /// phases of an instruction are the cosets.
+  [[nodiscard]] std::vector<uint64_t> phaseLanes(int bytesPerLane, SharedAccessKind kind,
+                                                 const std::vector<uint64_t>& laneColumns) const;
   /// Bytes one wavefront can serve: banks * bankBytes.
   [[nodiscard]] int rowBytes() const { return banks * bankBytes; }
 };
