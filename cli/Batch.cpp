@@ -4,6 +4,7 @@
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Spec.h"
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -31,7 +32,7 @@ Result<std::pair<std::string, SpecOptions>> readCase(const nlohmann::json& line)
   for (const auto& [key, value] : line.items())
     if (key != "id" && key != "attr" && key != "shape" && key != "num_warps" &&
         key != "threads_per_warp")
-      return makeError("unknown key \"" + key.substr(0, 64) +
+      return makeError("unknown key \"" + utf8Prefix(key, 64) +
                        "\" (expected id, attr, shape, num_warps, threads_per_warp)");
   if (!line.contains("attr") || !line["attr"].is_string())
     return makeError("\"attr\" must be the attribute text, a string");
@@ -73,12 +74,48 @@ Error checkShape(const SpecOptions& options) {
   return Error{};
 }
 
+/// Reads one line (without its '\n') into `line`, reading at most kMaxLineBytes + 1 bytes of
+/// it: a line without end (/dev/zero, a binary file) is refused after 1 MiB, not read whole.
+enum class LineRead { Line, End, TooLong };
+LineRead readBoundedLine(std::istream& in, std::string& line) {
+  line.clear();
+  std::streambuf* buf = in.rdbuf();
+  bool any = false;
+  for (;;) {
+    int c = buf->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(std::ios::eofbit);
+      return any ? LineRead::Line : LineRead::End;
+    }
+    any = true;
+    if (c == '\n')
+      return LineRead::Line;
+    if (line.size() == kMaxLineBytes)
+      return LineRead::TooLong;
+    line.push_back(static_cast<char>(c));
+  }
+}
+
+/// batch answers attribute text only: a path in "attr" would make it read (and quote in its
+/// errors) whatever file the line names.
+bool isAttributeText(const std::string& attr) {
+  std::size_t start = attr.find_first_not_of(" \t\r\n");
+  if (start == std::string::npos)
+    return false;
+  return attr.compare(start, 1, "#") == 0 || attr.compare(start, 5, "cute:") == 0;
+}
+
 } // namespace
 
 int runBatch(const std::string& path, std::ostream& out, std::string& errorMessage) {
   std::ifstream file;
   std::istream* in = &std::cin;
   if (path != "-") {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+      errorMessage = path + ": is a folder, not a file of JSON lines";
+      return 2;
+    }
     file.open(path, std::ios::binary);
     if (!file) {
       errorMessage = path + ": cannot open for reading";
@@ -88,10 +125,10 @@ int runBatch(const std::string& path, std::ostream& out, std::string& errorMessa
   }
   std::string text;
   std::size_t lineNumber = 0;
-  while (std::getline(*in, text)) {
+  for (LineRead r; (r = readBoundedLine(*in, text)) != LineRead::End;) {
     ++lineNumber;
     const std::string where = (path == "-" ? "<stdin>" : path) + ":" + std::to_string(lineNumber);
-    if (text.size() > kMaxLineBytes) {
+    if (r == LineRead::TooLong) {
       errorMessage = where + ": line is longer than 1 MiB";
       return 2;
     }
@@ -109,7 +146,11 @@ int runBatch(const std::string& path, std::ostream& out, std::string& errorMessa
     }
     nlohmann::json answer;
     answer["id"] = json->contains("id") ? (*json)["id"] : nlohmann::json(nullptr);
-    if (Error e = checkShape(item->second); !e.message.empty()) {
+    if (!isAttributeText(item->first)) {
+      answer["error"] =
+          "\"attr\" is not attribute text ('#ttg....') or a CuTe layout ('cute:...'); "
+          "batch reads no files";
+    } else if (Error e = checkShape(item->second); !e.message.empty()) {
       answer["error"] = e.str();
     } else {
       auto loaded = loadSpec(item->first, item->second);
@@ -118,7 +159,7 @@ int runBatch(const std::string& path, std::ostream& out, std::string& errorMessa
       else
         answer["error"] = loaded.error().str();
     }
-    out << answer.dump() << "\n";
+    out << dumpJson(answer) << "\n";
   }
   if (in->bad()) {
     errorMessage = path + ": read error";

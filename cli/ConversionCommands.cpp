@@ -104,12 +104,11 @@ int runBankConflicts(const ConversionRequest& r, std::ostream& out, std::string&
   std::string matrixText;
   nlohmann::json matrix = matrixInstructions(r, matrixText);
   if (r.json) {
-    out << nlohmann::json{{"store", toJson(report->store)},
-                          {"load", toJson(report->load)},
-                          {"ldmatrix", matrix},
-                          {"arch", r.model.arch},
-                          {"dtype", r.dtype}}
-               .dump()
+    out << dumpJson({{"store", toJson(report->store)},
+                     {"load", toJson(report->load)},
+                     {"ldmatrix", matrix},
+                     {"arch", r.model.arch},
+                     {"dtype", r.dtype}})
         << "\n";
     return 0;
   }
@@ -118,7 +117,8 @@ int runBankConflicts(const ConversionRequest& r, std::ostream& out, std::string&
       << "  store: " << accessLine(report->store) << "\n"
       << "  load:  " << accessLine(report->load) << "\n";
   if (!r.dst.padding.empty())
-    out << "  (SHARED is padded: counted by enumerating every address)\n";
+    out << "  (SHARED is padded: counted address by address, one instruction of each bank "
+           "pattern)\n";
   out << matrixText;
   return 0;
 }
@@ -203,7 +203,7 @@ int runConvert(const ConversionRequest& r, std::ostream& out, std::string& error
     text += proofs.text;
   }
   if (r.json)
-    out << j.dump() << "\n";
+    out << dumpJson(j) << "\n";
   else
     out << text;
   if (!proofs.unknowns.empty()) {
@@ -225,7 +225,7 @@ int runGather(const LoadedLayout& layout, int axis, bool json, std::ostream& out
     return 2;
   }
   if (json) {
-    out << toJson(*plan).dump() << "\n";
+    out << dumpJson(toJson(*plan)) << "\n";
     return 0;
   }
   out << "gather along " << plan->axisDim.str() << " (size " << plan->axisSize << "): ";

@@ -3,6 +3,8 @@
 #include "laws/Driver.h"
 #include "mutation/Mutation.h"
 
+#include "llcheck/core/Formats.h"
+
 #include <unistd.h>
 
 #include <chrono>
@@ -13,6 +15,21 @@
 #include <sstream>
 
 namespace llcheck::cli {
+
+namespace {
+constexpr double kMaxSeconds = 1e7;
+constexpr uint64_t kMaxCases = 1000000000;
+
+/// An unsigned option written with a sign would be wrapped around by the conversion (-1 as
+/// 2^64 - 1): refuse it before that.
+const CLI::Validator kUnsigned(
+    [](std::string& s) {
+      return s.find_first_of("+-") == std::string::npos
+                 ? std::string()
+                 : "'" + s + "' is not a number without a sign";
+    },
+    "UNSIGNED");
+} // namespace
 
 bool parseShard(const std::string& s, int& index, int& count) {
   std::size_t slash = s.find('/');
@@ -36,7 +53,7 @@ bool shardFromEnvironment(int& index, int& count, std::string& errorMessage) {
   const char* i = std::getenv("GTEST_SHARD_INDEX");
   std::string s = std::string(i ? i : "") + "/" + total;
   if (!parseShard(s, index, count)) {
-    errorMessage = "GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS: '" + s.substr(0, 40) +
+    errorMessage = "GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS: '" + utf8Prefix(s, 40) +
                    "' is not I/N with 0 <= I < N";
     return false;
   }
@@ -52,13 +69,15 @@ FuzzCommand::FuzzCommand(CLI::App& app) {
       ->type_name("SEC");
   seedOpt_ = cmd_->add_option("--seed", seed_,
                               "The seed every case derives from (default: a fresh one, printed)")
-                 ->type_name("N");
+                 ->type_name("N")
+                 ->check(kUnsigned);
   shardOpt_ = cmd_->add_option("--shard", shard_,
                                "Run shard I of N (0 <= I < N): the laws whose index is I modulo "
                                "N; default: GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS if set")
                   ->type_name("I/N");
-  cmd_->add_option("--cases", cases_, "At most N cases per law (default: no limit)")
-      ->type_name("N");
+  cmd_->add_option("--cases", cases_, "At most N cases per law (default: no limit; at most 10^9)")
+      ->type_name("N")
+      ->check(CLI::Range(uint64_t{0}, kMaxCases));
   cmd_->add_option("--law", laws_, "Only this law (repeatable; see --list)")->type_name("NAME");
   cmd_->add_option("--junit", junit_, "Also write a JUnit XML report to FILE")->type_name("FILE");
   cmd_->add_option("--format", format_, "text or json")->check(CLI::IsMember({"text", "json"}));
@@ -104,7 +123,7 @@ int FuzzCommand::runMutation(std::ostream& out, std::string& errorMessage) {
     return 2;
   }
   if (format_ == "json")
-    out << toJson(*report).dump() << "\n";
+    out << dumpJson(toJson(*report)) << "\n";
   else
     out << toText(*report);
   bool low = report->layouts.score() < minScore_ || report->plans.score() < minScore_;
@@ -156,8 +175,7 @@ int FuzzCommand::run(std::ostream& out, std::string& errorMessage) {
         out << "ok     " << r.file << " (" << r.law << ")\n";
     }
     if (json)
-      out << nlohmann::json{{"replayed", results->size()}, {"failures", failed}, {"cases", cases}}
-                 .dump()
+      out << dumpJson({{"replayed", results->size()}, {"failures", failed}, {"cases", cases}})
           << "\n";
     else
       out << results->size() << " regression cases replayed, " << failed << " failed\n";
@@ -167,8 +185,13 @@ int FuzzCommand::run(std::ostream& out, std::string& errorMessage) {
   FuzzOptions options;
   char* end = nullptr;
   double seconds = std::strtod(time_.c_str(), &end);
-  if (time_.empty() || end != time_.c_str() + time_.size() || !(seconds >= 0) || seconds > 1e7) {
-    errorMessage = "--time: '" + time_.substr(0, 40) + "' is not a number of seconds >= 0";
+  if (time_.empty() || end != time_.c_str() + time_.size() || !(seconds >= 0)) {
+    errorMessage = "--time: '" + utf8Prefix(time_, 40) + "' is not a number of seconds >= 0";
+    return 2;
+  }
+  if (seconds > kMaxSeconds) {
+    errorMessage = "--time: " + utf8Prefix(time_, 40) +
+                   " seconds is more than the limit, 10000000 (about 115 days)";
     return 2;
   }
   options.seconds = seconds;
@@ -181,7 +204,7 @@ int FuzzCommand::run(std::ostream& out, std::string& errorMessage) {
   }
   if (*shardOpt_) {
     if (!parseShard(shard_, options.shardIndex, options.shardCount)) {
-      errorMessage = "--shard: '" + shard_.substr(0, 40) + "' is not I/N with 0 <= I < N";
+      errorMessage = "--shard: '" + utf8Prefix(shard_, 40) + "' is not I/N with 0 <= I < N";
       return 2;
     }
   } else if (!shardFromEnvironment(options.shardIndex, options.shardCount, errorMessage)) {
@@ -202,7 +225,7 @@ int FuzzCommand::run(std::ostream& out, std::string& errorMessage) {
   if (!junit_.empty()) {
     junit.open(junit_);
     if (!junit) {
-      errorMessage = "--junit: cannot write '" + junit_.substr(0, 200) + "'";
+      errorMessage = "--junit: cannot write '" + utf8Prefix(junit_, 200) + "'";
       return 2;
     }
   }
@@ -214,7 +237,7 @@ int FuzzCommand::run(std::ostream& out, std::string& errorMessage) {
   for (const Failure& f : report.failures)
     details << describeFailure(f, findLaw(f.law)) << "\n";
   if (json)
-    out << toJson(report).dump() << "\n";
+    out << dumpJson(toJson(report)) << "\n";
   else
     out << summaryText(report);
   if (junit.is_open())

@@ -1,6 +1,7 @@
 // `llcheck oracle`: plan every case, run the CUDA runner under ncu, join verdicts and counters.
 #include "OracleCommand.h"
 
+#include "llcheck/core/Formats.h"
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/conversion/SharedMemory.h"
 #include "llcheck/gpu_oracle/Oracle.h"
@@ -247,18 +248,18 @@ int runOracle(const OracleOptions& o, std::string& errorMessage) {
       ++noisy;
     if (!o.noCounters && r["agreement"] == "mismatch" && ++mismatched <= 20)
       std::cout << "mismatch " << cases[i].input.id << ": predicted store "
-                << r["predicted"]["store"].dump() << " load " << r["predicted"]["load"].dump()
-                << ", measured store " << r["measured"]["store"].dump() << " load "
-                << r["measured"]["load"].dump()
+                << dumpJson(r["predicted"]["store"]) << " load " << dumpJson(r["predicted"]["load"])
+                << ", measured store " << dumpJson(r["measured"]["store"]) << " load "
+                << dumpJson(r["measured"]["load"])
                 << (r["kind"] == "warp_shuffle"
-                        ? ", shuffles predicted " + r["predicted"]["shuffles"].dump() +
-                              " measured " + r["measured"]["shuffles"].dump()
+                        ? ", shuffles predicted " + dumpJson(r["predicted"]["shuffles"]) +
+                              " measured " + dumpJson(r["measured"]["shuffles"])
                         : std::string())
                 << "\n";
     results["cases"].push_back(std::move(r));
   }
   std::ofstream out(o.out);
-  out << results.dump() << "\n";
+  out << dumpJson(results) << "\n";
   if (!out) {
     errorMessage = o.out + ": cannot write the results";
     return 2;

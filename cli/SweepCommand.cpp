@@ -3,6 +3,8 @@
 #include "FuzzCommand.h"
 #include "sweep/Sweep.h"
 
+#include "llcheck/core/Formats.h"
+
 #include <unistd.h>
 
 #include <iostream>
@@ -23,7 +25,8 @@ SweepCommand::SweepCommand(CLI::App& app) {
       ->check(CLI::Range(0, 12));
   cmd_->add_option("--num-warps", numWarps_,
                    "Warps per CTA to sweep (repeatable or space separated; default 1 2 4 8 16)")
-      ->type_name("W");
+      ->type_name("W")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1024}));
   cmd_->add_option("--pair-max-log2", pairMaxLog2_,
                    "Check conversion plans only over tensors of at most 2^P elements (default 3; "
                    "-1: no plans)")
@@ -45,7 +48,7 @@ int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
   o.numWarps = numWarps_;
   if (*shardOpt_) {
     if (!parseShard(shard_, o.shardIndex, o.shardCount)) {
-      errorMessage = "--shard: '" + shard_.substr(0, 40) + "' is not I/N with 0 <= I < N";
+      errorMessage = "--shard: '" + utf8Prefix(shard_, 40) + "' is not I/N with 0 <= I < N";
       return 2;
     }
   } else if (!shardFromEnvironment(o.shardIndex, o.shardCount, errorMessage)) {
@@ -59,7 +62,7 @@ int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
     return 2;
   }
   if (format_ == "json")
-    out << fuzz::toJson(*report).dump() << "\n";
+    out << dumpJson(fuzz::toJson(*report)) << "\n";
   else
     out << fuzz::toText(*report);
   return report->verifyFailures + report->planFailures > 0 ? 1 : 0;

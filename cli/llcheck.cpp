@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <sstream>
 
 namespace {
@@ -71,7 +72,7 @@ Result<uint64_t> parseCount(const std::string& text, const char* flag) {
   for (char c : text)
     digits = digits && c >= '0' && c <= '9';
   if (!digits)
-    return makeError("'" + text.substr(0, 32) + "' is not a positive integer", flag);
+    return makeError("'" + utf8Prefix(text, 32) + "' is not a positive integer", flag);
   for (char c : text)
     v = v * 10 + static_cast<uint64_t>(c - '0');
   if (v == 0 || (v & (v - 1)) != 0)
@@ -120,7 +121,7 @@ int runTtgir(const std::string& path, const std::string& text, const CommonOptio
     return kExitBadInput;
   }
   if (o.format == "json")
-    std::cout << cli::ttgirJson(*m, withOps).dump() << "\n";
+    std::cout << dumpJson(cli::ttgirJson(*m, withOps)) << "\n";
   else
     std::cout << cli::ttgirText(*m, withOps, o.format == "attr");
   return m->notUnderstood.empty() ? kExitOk : kExitViolated;
@@ -146,10 +147,15 @@ int runLayout(const std::string& spec, const CommonOptions& o, bool withOps) {
     printError(opts.error().str());
     return kExitBadInput;
   }
-  if (auto text = readInputFile(spec); text.ok() && looksLikeTtgir(*text))
+  auto text = readInputFile(spec);
+  if (text.ok() && looksLikeTtgir(*text))
     return runTtgir(spec, *text, o, *opts, withOps);
   if (withOps) {
-    printError(spec + ": --ops lists the data-moving ops of a TTGIR file; this is not one");
+    // A file that could not be read says why (too large, a folder), not that it is no TTGIR.
+    bool inline_ = spec.rfind('#', 0) == 0 || spec.rfind("cute:", 0) == 0;
+    printError(text.ok() || inline_
+                   ? spec + ": --ops lists the data-moving ops of a TTGIR file; this is not one"
+                   : text.error().str());
     return kExitBadInput;
   }
   auto loaded = loadSpec(spec, *opts);
@@ -163,7 +169,7 @@ int runLayout(const std::string& spec, const CommonOptions& o, bool withOps) {
     // Kept as a description, so the JSON still loads as the layout's linear component.
     if (!loaded->padding.empty())
       j["description"] = paddingStatement(loaded->padding);
-    std::cout << j.dump() << "\n";
+    std::cout << dumpJson(j) << "\n";
   } else if (o.format == "attr") {
     auto attr = toLinearAttr(l);
     if (!attr.ok()) {
@@ -284,18 +290,17 @@ int runVerify(const std::vector<std::string>& specs, const CommonOptions& o,
   }
   if (o.format == "json") {
     if (specs.size() == 1 && results.size() == 1) {
-      std::cout << results[0].dump() << "\n";
+      std::cout << dumpJson(results[0]) << "\n";
     } else {
       std::size_t okCount = 0;
       for (const auto& [n, r] : reports)
         okCount += r.ok() ? 1 : 0;
-      std::cout << nlohmann::json{{"results", results},
-                                  {"summary",
-                                   {{"layouts", reports.size()},
-                                    {"ok", okCount},
-                                    {"failed", reports.size() - okCount},
-                                    {"bad_input", specs.size() - reports.size()}}}}
-                       .dump()
+      std::cout << dumpJson({{"results", results},
+                             {"summary",
+                              {{"layouts", reports.size()},
+                               {"ok", okCount},
+                               {"failed", reports.size() - okCount},
+                               {"bad_input", specs.size() - reports.size()}}}})
                 << "\n";
     }
   } else if (specs.size() > 1) {
@@ -512,7 +517,7 @@ int run(int argc, char** argv) {
                                              "report",         "sweep"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(commands.begin(), commands.end(), std::string(argv[1])) == commands.end()) {
-    printError("unknown command '" + std::string(argv[1]).substr(0, 64) +
+    printError("unknown command '" + utf8Prefix(argv[1], 64) +
                "' (commands: layout, verify, batch, convert, bank-conflicts, gather, oracle, fuzz, "
                "report, sweep; run 'llcheck --help')");
     return kExitBadInput;
@@ -602,6 +607,11 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    // Whatever asked for it, running out of memory ends the run with one line, not SIGABRT.
+    std::cerr << "llcheck: internal error: out of memory (the input needs more memory than this "
+                 "machine or its limits allow; docs/limits.md states the bounds)\n";
+    return kExitInternal;
   } catch (const std::exception& e) {
     std::cerr << "llcheck: internal error (a bug in llcheck, please report it): " << e.what()
               << "\n";

@@ -14,6 +14,8 @@ namespace llcheck {
 namespace {
 
 constexpr uint64_t kMaxValue = uint64_t{1} << 40;
+/// Compact strides saturate here (the layout check refuses strides whose bits reach 2^62).
+constexpr uint64_t kMaxStride = uint64_t{1} << 62;
 
 /// A shape or stride: an integer or a tuple of them, with the column it starts at.
 struct Node {
@@ -278,7 +280,9 @@ private:
     for (std::size_t i = 0; i < leaves.size(); ++i) {
       std::size_t k = right ? leaves.size() - 1 - i : i;
       strides[k] = acc;
-      acc = std::min(acc * leaves[k]->value, kMaxValue * kMaxValue);
+      // Saturate: a stride past 2^62 is refused later as too large, never wrapped to 0.
+      uint64_t leaf = std::max<uint64_t>(leaves[k]->value, 1);
+      acc = acc > kMaxStride / leaf ? kMaxStride : acc * leaf;
     }
     return modesOf(shape, [&](const Node* l) {
       for (std::size_t i = 0; i < leaves.size(); ++i)

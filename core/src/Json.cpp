@@ -17,7 +17,7 @@ std::optional<Error> checkDimName(std::string_view name) {
                      " characters long (at most 64)");
   for (unsigned char ch : name)
     if (!(std::isalnum(ch) || ch == '_' || ch == '-' || ch == '.'))
-      return makeError("dimension name \"" + std::string(name.substr(0, 64)) +
+      return makeError("dimension name \"" + utf8Prefix(name, 64) +
                        "\" has characters other than letters, digits, '_', '-' and '.'");
   return std::nullopt;
 }
@@ -77,7 +77,7 @@ Error checkKeys(const json& obj, std::initializer_list<const char*> allowed,
       std::string list;
       for (const char* a : allowed)
         list += std::string(list.empty() ? "" : ", ") + a;
-      return makeError("unknown key \"" + it.key().substr(0, 64) + "\" (allowed: " + list + ")",
+      return makeError("unknown key \"" + utf8Prefix(it.key(), 64) + "\" (allowed: " + list + ")",
                        path);
     }
   }
@@ -195,7 +195,35 @@ Result<LinearLayout> layoutFromJson(const json& j) {
   return LinearLayout::create(ins, outs, /*requireSurjective=*/false);
 }
 
+std::string dumpJson(const json& j, int indent) {
+  return j.dump(indent, ' ', /*ensure_ascii=*/false, json::error_handler_t::replace);
+}
+
+namespace {
+Result<json> parseJsonUpToNul(std::string_view text, const std::string& source);
+} // namespace
+
 Result<json> parseJsonText(std::string_view text, const std::string& source) {
+  if (text.size() > kMaxInputBytes)
+    return makeError("input is " + std::to_string(text.size()) + " bytes; the limit is " +
+                         std::to_string(kMaxInputBytes),
+                     source);
+  // The JSON reader takes a NUL byte for the end of the input and would ignore whatever
+  // follows: read up to it, then refuse the NUL if what came before was valid JSON.
+  std::size_t nul = text.find('\0');
+  auto parsed = parseJsonUpToNul(text.substr(0, nul), source);
+  if (!parsed.ok() || nul == std::string_view::npos)
+    return parsed;
+  int line =
+      1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(nul), '\n'));
+  std::size_t lineStart = text.rfind('\n', nul);
+  std::size_t column = nul - (lineStart == std::string_view::npos ? 0 : lineStart + 1) + 1;
+  return makeError("invalid JSON: a NUL byte (JSON text holds none)",
+                   source + ":" + std::to_string(line) + ":" + std::to_string(column));
+}
+
+namespace {
+Result<json> parseJsonUpToNul(std::string_view text, const std::string& source) {
   if (text.size() > kMaxInputBytes)
     return makeError("input is " + std::to_string(text.size()) + " bytes; the limit is " +
                          std::to_string(kMaxInputBytes),
@@ -234,7 +262,7 @@ Result<json> parseJsonText(std::string_view text, const std::string& source) {
                      source);
   } catch (const DuplicateKey& d) {
     return makeError(
-        "invalid JSON: key \"" + d.key.substr(0, 64) + "\" appears twice in one object", source);
+        "invalid JSON: key \"" + utf8Prefix(d.key, 64) + "\" appears twice in one object", source);
   } catch (const json::parse_error& e) {
     // Turn nlohmann's byte offset into line:column.
     std::size_t byte = e.byte == 0 ? 0 : e.byte - 1;
@@ -253,7 +281,7 @@ Result<json> parseJsonText(std::string_view text, const std::string& source) {
     auto colon = what.find(": ", what.find("parse error"));
     std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
     if (detail.size() > 160)
-      detail = detail.substr(0, 160) + "...";
+      detail = utf8Prefix(detail, 160) + "...";
     for (char& ch : detail)
       if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f)
         ch = '?';
@@ -268,5 +296,7 @@ Result<json> parseJsonText(std::string_view text, const std::string& source) {
                      source);
   }
 }
+
+} // namespace
 
 } // namespace llcheck

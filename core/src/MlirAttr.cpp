@@ -62,7 +62,7 @@ public:
                    v.column);
     skip();
     if (pos_ < s_.size())
-      return error(std::string("unexpected '") + s_[pos_] + "' after the attribute");
+      return error("unexpected '" + utf8CharAt(s_, pos_) + "' after the attribute");
     return v;
   }
 

@@ -27,8 +27,8 @@ Result<std::string> readInputFile(const std::string& path) {
     return makeError("is not a regular file", path);
   auto size = std::filesystem::file_size(path, ec);
   if (!ec && size > kMaxInputBytes)
-    return makeError("file is " + std::to_string(size) + " bytes; the limit for a layout is " +
-                         std::to_string(kMaxInputBytes),
+    return makeError("file is " + std::to_string(size) + " bytes; the limit for an input file is " +
+                         std::to_string(kMaxInputBytes) + " (16 MiB, docs/limits.md)",
                      path);
   std::ifstream in(path, std::ios::binary);
   if (!in)

@@ -159,98 +159,131 @@ std::string printAttr(const AttrValue& v) {
 
 // ---- Locations -----------------------------------------------------------------------------
 
-/// The text inside the parentheses of the last top-level `loc(...)` on a line, or empty.
+/// The text inside the parentheses of the last top-level `loc(...)` on a line, or empty. One
+/// pass over the line: a line of many `loc(` costs no more than a short one.
 std::string_view trailingLoc(std::string_view line) {
-  std::size_t at = line.rfind("loc(");
-  while (at != std::string_view::npos) {
-    int depth = 0;
-    bool inString = false;
-    for (std::size_t i = 0; i < at; ++i) {
-      char c = line[i];
-      if (c == '"')
-        inString = !inString;
-      else if (!inString && (c == '(' || c == '[' || c == '{'))
-        ++depth;
-      else if (!inString && (c == ')' || c == ']' || c == '}'))
-        --depth;
+  std::size_t last = std::string_view::npos;
+  int depth = 0;
+  bool inString = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+      continue;
     }
-    if (depth == 0 && !inString) {
-      std::size_t close = line.rfind(')');
-      if (close != std::string_view::npos && close > at + 4)
-        return line.substr(at + 4, close - at - 4);
-      return {};
-    }
-    at = at == 0 ? std::string_view::npos : line.rfind("loc(", at - 1);
+    if (c == '"')
+      inString = true;
+    else if (c == '(' || c == '[' || c == '{') {
+      if (depth == 0 && c == '(' && i >= 3 && line.substr(i - 3, 4) == "loc(")
+        last = i - 3;
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}')
+      --depth;
   }
+  if (last == std::string_view::npos)
+    return {};
+  std::size_t close = line.rfind(')');
+  if (close != std::string_view::npos && close > last + 4)
+    return line.substr(last + 4, close - last - 4);
   return {};
+}
+
+/// Splits a fused location's body on its top-level commas, or a call site's on " at ".
+std::vector<std::string_view> locParts(std::string_view body) {
+  std::vector<std::string_view> out;
+  int d = 0;
+  bool inString = false;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (c == '"')
+      inString = !inString;
+    else if (inString)
+      continue;
+    else if (c == '(' || c == '[' || c == '<')
+      ++d;
+    else if (c == ')' || c == ']' || c == '>')
+      --d;
+    else if (d == 0 && (c == ',' || body.substr(i, 4) == " at ")) {
+      out.push_back(body.substr(start, i - start));
+      start = i + (c == ',' ? 1 : 4);
+    }
+  }
+  out.push_back(body.substr(start));
+  return out;
 }
 
 /// Follows a location to a file position: "file":L:C, a named location "x"(inner), a call site
 /// (the callee first), a fused location (its first resolvable part), or an alias #locN.
-std::optional<std::string>
-resolveLoc(std::string_view loc, const std::map<std::string, std::string>& locAliases, int depth) {
-  loc = trim(loc);
-  if (depth > kMaxLocDepth || loc.empty())
-    return std::nullopt;
-  if (loc[0] == '#') {
-    auto it = locAliases.find(std::string(loc.substr(1)));
-    if (it == locAliases.end())
+///
+/// Locations may refer to each other through aliases without limit (`#loc0 =
+/// loc(fused[#loc0, #loc0])`, or chains of fused aliases ten wide), and following every
+/// reference would take time exponential in the file. So each alias is resolved at most once
+/// per module and remembered, and an alias met again while it is being resolved (a cycle)
+/// resolves to nothing: the work is linear in the alias definitions' text (times the nesting
+/// bound kMaxLocDepth within one location). A location that resolves to nothing is shown as
+/// the op's file and line.
+class LocResolver {
+public:
+  explicit LocResolver(const std::map<std::string, std::string>& aliases) : aliases_(aliases) {}
+
+  std::optional<std::string> resolve(std::string_view loc, int depth = 0) {
+    loc = trim(loc);
+    if (depth > kMaxLocDepth || loc.empty())
       return std::nullopt;
-    return resolveLoc(it->second, locAliases, depth + 1);
-  }
-  if (startsWith(loc, "loc(") && loc.back() == ')')
-    return resolveLoc(loc.substr(4, loc.size() - 5), locAliases, depth + 1);
-  if (loc[0] == '"') {
-    std::size_t close = loc.find('"', 1);
-    if (close == std::string_view::npos)
+    if (loc[0] == '#')
+      return alias(std::string(loc.substr(1)), depth);
+    if (startsWith(loc, "loc(") && loc.back() == ')')
+      return resolve(loc.substr(4, loc.size() - 5), depth + 1);
+    if (loc[0] == '"') {
+      std::size_t close = loc.find('"', 1);
+      if (close == std::string_view::npos)
+        return std::nullopt;
+      std::string_view rest = loc.substr(close + 1);
+      if (startsWith(rest, ":"))
+        return std::string(loc.substr(1, close - 1)) + std::string(rest);
+      if (startsWith(rest, "(") && rest.back() == ')')
+        return resolve(rest.substr(1, rest.size() - 2), depth + 1);
       return std::nullopt;
-    std::string_view rest = loc.substr(close + 1);
-    if (startsWith(rest, ":"))
-      return std::string(loc.substr(1, close - 1)) + std::string(rest);
-    if (startsWith(rest, "(") && rest.back() == ')')
-      return resolveLoc(rest.substr(1, rest.size() - 2), locAliases, depth + 1);
-    return std::nullopt;
-  }
-  auto parts = [&](std::string_view body) {
-    // Splits on top-level commas (fused) or on the top-level " at " (callsite).
-    std::vector<std::string_view> out;
-    int d = 0;
-    bool inString = false;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < body.size(); ++i) {
-      char c = body[i];
-      if (c == '"')
-        inString = !inString;
-      else if (inString)
-        continue;
-      else if (c == '(' || c == '[' || c == '<')
-        ++d;
-      else if (c == ')' || c == ']' || c == '>')
-        --d;
-      else if (d == 0 && (c == ',' || body.substr(i, 4) == " at ")) {
-        out.push_back(body.substr(start, i - start));
-        start = i + (c == ',' ? 1 : 4);
-      }
     }
-    out.push_back(body.substr(start));
-    return out;
-  };
-  if (startsWith(loc, "callsite(") && loc.back() == ')') {
-    for (std::string_view p : parts(loc.substr(9, loc.size() - 10)))
-      if (auto r = resolveLoc(p, locAliases, depth + 1))
+    if (startsWith(loc, "callsite(") && loc.back() == ')')
+      return firstOf(locParts(loc.substr(9, loc.size() - 10)), depth);
+    if (startsWith(loc, "fused")) {
+      std::size_t open = loc.find('[');
+      if (open == std::string_view::npos || loc.back() != ']')
+        return std::nullopt;
+      return firstOf(locParts(loc.substr(open + 1, loc.size() - open - 2)), depth);
+    }
+    return std::nullopt;
+  }
+
+private:
+  const std::map<std::string, std::string>& aliases_;
+  std::map<std::string, std::optional<std::string>> resolved_;
+  std::set<std::string> resolving_;
+
+  std::optional<std::string> firstOf(const std::vector<std::string_view>& parts, int depth) {
+    for (std::string_view p : parts)
+      if (auto r = resolve(p, depth + 1))
         return r;
     return std::nullopt;
   }
-  if (startsWith(loc, "fused")) {
-    std::size_t open = loc.find('[');
-    if (open == std::string_view::npos || loc.back() != ']')
-      return std::nullopt;
-    for (std::string_view p : parts(loc.substr(open + 1, loc.size() - open - 2)))
-      if (auto r = resolveLoc(p, locAliases, depth + 1))
-        return r;
+
+  std::optional<std::string> alias(const std::string& name, int depth) {
+    if (auto done = resolved_.find(name); done != resolved_.end())
+      return done->second;
+    auto it = aliases_.find(name);
+    if (it == aliases_.end() || !resolving_.insert(name).second)
+      return std::nullopt; // unknown, or a cycle
+    std::optional<std::string> r = resolve(it->second, depth + 1);
+    resolving_.erase(name);
+    resolved_[name] = r;
+    return r;
   }
-  return std::nullopt;
-}
+};
 
 // ---- The reader --------------------------------------------------------------------------------
 
@@ -311,6 +344,8 @@ private:
   std::map<std::string, AttrValue> aliases_;
   std::map<std::string, std::string> brokenAliases_; // name -> why it could not be read
   std::map<std::string, std::string> locAliases_;
+  /// Made after every alias line is read; remembers each alias's resolution.
+  std::optional<LocResolver> locResolver_;
   std::map<std::string, int> typeIndex_;
   /// Types whose encoding still has to be resolved, with the parsed encoding.
   std::vector<std::optional<AttrValue>> typeEncodings_;
@@ -351,9 +386,9 @@ private:
                     : std::string_view{};
     module_.aliases.push_back({name, std::string(value), l.number});
     if (!parsed.ok() || !rest.empty()) {
-      std::string why = parsed.ok() ? "unexpected text after the attribute: '" +
-                                          std::string(rest.substr(0, 40)) + "'"
-                                    : parsed.error().str();
+      std::string why = parsed.ok()
+                            ? "unexpected text after the attribute: '" + utf8Prefix(rest, 40) + "'"
+                            : parsed.error().str();
       brokenAliases_[name] = why;
       notUnderstood("alias", "#" + name + " = " + std::string(value),
                     where(source_, l.number, column(v)), why);
@@ -423,9 +458,8 @@ private:
   Error moduleAttribute(const std::string& key, std::string_view value, const std::string& at) {
     if (key == "ttg.target") {
       if (value.size() < 2 || value.front() != '"' || value.back() != '"')
-        return makeError("ttg.target must be a string such as \"cuda:90\", got " +
-                             std::string(value.substr(0, 40)),
-                         at);
+        return makeError(
+            "ttg.target must be a string such as \"cuda:90\", got " + utf8Prefix(value, 40), at);
       module_.target = std::string(value.substr(1, value.size() - 2));
       return Error{};
     }
@@ -440,9 +474,8 @@ private:
     uint64_t n = 0;
     auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
     if (ec != std::errc() || p != digits.data() + digits.size() || n == 0 || (n & (n - 1)) != 0)
-      return makeError(key + " must be a power of two such as 4 : i32, got " +
-                           std::string(value.substr(0, 40)),
-                       at);
+      return makeError(
+          key + " must be a power of two such as 4 : i32, got " + utf8Prefix(value, 40), at);
     *slot = n;
     return Error{};
   }
@@ -478,9 +511,15 @@ private:
       std::size_t after = static_cast<std::size_t>(p - t.data());
       if (ec != std::errc() || after >= t.size() || t[after] != 'x')
         break; // an element type starting with a digit does not occur; let it fail below
-      // Sizes need not be powers of two: a pipelined buffer has one slot per stage (3x64x32).
+      // A memdesc's sizes need not be powers of two: a pipelined buffer has one slot per stage
+      // (3x64x32). A tensor's must (Triton's tensors have power-of-two shapes): a file that
+      // says otherwise is malformed, not merely something llcheck does not understand.
       if (d == 0)
         return makeError("size 0 in a type", where(source_, l.number, column(i)));
+      if (type.kind == TtgirType::Kind::Tensor && (d & (d - 1)) != 0)
+        return makeError("tensor size " + std::to_string(d) +
+                             " is not a power of two (Triton's tensors have power-of-two shapes)",
+                         where(source_, l.number, column(i)));
       type.shape.push_back(d);
       i = after + 1;
     }
@@ -533,8 +572,11 @@ private:
     type.line = l.number;
     type.column = column(at);
     auto se = shapeAndElement(t, i, type, l);
-    if (!se.ok())
+    if (!se.ok()) {
+      if (se.error().message.find("is not a power of two") != std::string::npos)
+        return se.error();
       return typeProblem(l, at, se.error());
+    }
     std::optional<AttrValue> encoding;
     int attrs = 0;
     while (i < t.size() && t[i] == ',') {
@@ -746,7 +788,7 @@ private:
       return uses.error();
     if (!isHandled) {
       if (!name.empty() && looksDataMoving(name))
-        notUnderstood("op", std::string(trim(t.substr(0, sigEnd)).substr(0, 160)),
+        notUnderstood("op", utf8Prefix(trim(t.substr(0, sigEnd)), 160),
                       where(source_, l.number, column(lead)),
                       name + " looks like it moves data between layouts, but llcheck does not "
                              "read it");
@@ -756,7 +798,9 @@ private:
     op.name = name;
     op.line = l.number;
     std::string_view loc = trailingLoc(t);
-    auto resolved = loc.empty() ? std::nullopt : resolveLoc(loc, locAliases_, 0);
+    if (!locResolver_)
+      locResolver_.emplace(locAliases_);
+    auto resolved = loc.empty() ? std::nullopt : locResolver_->resolve(loc);
     op.location = resolved ? *resolved : source_ + ":" + std::to_string(l.number);
     const TypeUse* src = nullptr;
     const TypeUse* dst = nullptr;
@@ -770,7 +814,7 @@ private:
     }
     bool allocWithoutValue = (name == "ttg.local_alloc" || name == "ttng.tmem_alloc") && !src;
     if (!dst || (!src && !allocWithoutValue)) {
-      notUnderstood("op", std::string(trim(t.substr(0, sigEnd)).substr(0, 160)),
+      notUnderstood("op", utf8Prefix(trim(t.substr(0, sigEnd)), 160),
                     where(source_, l.number, column(lead)),
                     "cannot read the source and destination types of " + name +
                         " (expected ': SOURCE -> DESTINATION')");

@@ -127,6 +127,41 @@ TEST(Cute, MatchesCuteFormulaOnEveryInput) {
     expectMatchesCute(text);
 }
 
+/// make_layout(shape), LayoutLeft and LayoutRight are compact: the strides are the running
+/// products of the leaf sizes (from the first leaf, or from the last for LayoutRight), so every
+/// power-of-two shape gives a bijection. A product that wrapped to 0 once gave every leaf after
+/// the first stride 0 and refused (64,8) as "not a bijection".
+TEST(Cute, CompactShapesAreBijections) {
+  int checked = 0;
+  for (uint64_t a = 1; a <= 64; a *= 2)
+    for (uint64_t b = 1; b <= 64; b *= 2)
+      for (uint64_t c : {uint64_t{0}, uint64_t{1}, uint64_t{4}, uint64_t{32}})
+        for (const char* suffix : {"", ":LayoutLeft", ":LayoutRight"}) {
+          std::vector<uint64_t> sizes = {a, b};
+          if (c)
+            sizes.push_back(c);
+          std::string text = "(" + std::to_string(a) + "," + std::to_string(b) +
+                             (c ? "," + std::to_string(c) : "") + ")" + suffix;
+          CuteLayout l = parsed(text);
+          bool right = std::string(suffix) == ":LayoutRight";
+          std::vector<uint64_t> want(sizes.size());
+          uint64_t acc = 1;
+          for (std::size_t i = 0; i < sizes.size(); ++i) {
+            std::size_t k = right ? sizes.size() - 1 - i : i;
+            want[k] = acc;
+            acc *= sizes[k];
+          }
+          ASSERT_EQ(l.modes.size(), sizes.size()) << text;
+          for (std::size_t k = 0; k < sizes.size(); ++k)
+            EXPECT_EQ(l.modes[k][0].stride, want[k]) << text << " mode " << k;
+          auto shared = cuteSharedLayout(l);
+          ASSERT_TRUE(shared.ok()) << text << ": " << shared.error().str();
+          expectMatchesCute(text);
+          ++checked;
+        }
+  EXPECT_EQ(checked, 7 * 7 * 4 * 3);
+}
+
 /// Brute force: f is F2-linear when f(a xor b) = f(a) xor f(b) for every pair of input points.
 bool bruteForceLinear(const CuteLayout& l) {
   auto coords = allCoordinates(l);

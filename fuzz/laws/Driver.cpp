@@ -116,7 +116,7 @@ Result<std::vector<const Law*>> selectLaws(const std::vector<Law>& registry,
   for (const std::string& name : options.only)
     if (std::none_of(registry.begin(), registry.end(),
                      [&](const Law& l) { return l.name == name; }))
-      return makeError("no law named '" + name.substr(0, 80) + "' (see 'llcheck fuzz --list')",
+      return makeError("no law named '" + utf8Prefix(name, 80) + "' (see 'llcheck fuzz --list')",
                        "--law");
   std::vector<const Law*> laws;
   for (std::size_t i = 0; i < registry.size(); ++i) {
@@ -175,7 +175,7 @@ FuzzReport runLaws(const std::vector<const Law*>& laws, const FuzzOptions& optio
             std::string path =
                 (std::filesystem::path(options.regressionsDir) / fileNameFor(f)).string();
             std::ofstream out(path);
-            out << caseToJson(f, &law).dump(2) << "\n";
+            out << dumpJson(caseToJson(f, &law), 2) << "\n";
             if (out)
               f.savedTo = path;
           }
@@ -238,7 +238,7 @@ Result<ReplayResult> replayFile(const std::string& path, const std::vector<Law>&
   auto law =
       std::find_if(registry.begin(), registry.end(), [&](const Law& l) { return l.name == name; });
   if (law == registry.end())
-    return makeError("no law named '" + name.substr(0, 80) + "'", path);
+    return makeError("no law named '" + utf8Prefix(name, 80) + "'", path);
   Case c;
   if (j->contains("layouts")) {
     const nlohmann::json& ls = (*j)["layouts"];
@@ -285,7 +285,7 @@ Result<std::vector<ReplayResult>> replay(const std::string& path,
     return results;
   }
   if (!std::filesystem::exists(path, ec))
-    return results; // no regressions directory yet: nothing to replay
+    return makeError("no such file or directory (a saved case, or a folder of them)", path);
   auto r = replayFile(path, registry);
   if (!r.ok())
     return r.error();

@@ -301,7 +301,7 @@ const std::vector<std::string>& sweepFamilies() {
 Result<SweepReport> runSweep(const SweepOptions& options) {
   const auto& fams = sweepFamilies();
   if (std::find(fams.begin(), fams.end(), options.family) == fams.end())
-    return makeError("unknown family '" + options.family.substr(0, 60) +
+    return makeError("unknown family '" + utf8Prefix(options.family, 60) +
                          "' (known: blocked, swizzled_shared, nvmma_shared, nvidia_mma, "
                          "amd_mfma, dot_op)",
                      "FAMILY");

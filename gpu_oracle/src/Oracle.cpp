@@ -28,7 +28,7 @@ Result<SharedInstruction> instructionFromName(const std::string& s) {
     return SharedInstruction::Matrix;
   if (s == "matrix_trans")
     return SharedInstruction::MatrixTrans;
-  return makeError("'" + s.substr(0, 32) +
+  return makeError("'" + utf8Prefix(s, 32) +
                    "' is not an instruction (vector, matrix, matrix_trans)");
 }
 
@@ -224,7 +224,7 @@ Result<OracleCase> caseFromJson(const nlohmann::json& j) {
     return r.error().within("case " + c.id);
   if (kind != "shared_memory" && kind != "warp_shuffle")
     return makeError("case " + c.id + ": \"kind\" must be shared_memory or warp_shuffle, not '" +
-                     kind.substr(0, 32) + "'");
+                     utf8Prefix(kind, 32) + "'");
   c.warpShuffle = kind == "warp_shuffle";
   for (auto [key, into] : std::vector<std::pair<const char*, LinearLayout*>>{
            {"src", &c.src}, {"dst", &c.dst}, {"shared", &c.shared}}) {
@@ -434,7 +434,7 @@ Result<std::vector<std::map<std::string, double>>> parseNcuCsv(const std::string
     const std::string& name = row["Metric Name"];
     auto v = value.empty() ? std::optional<double>(0.0) : number(value);
     if (!v)
-      return makeError("ncu CSV: metric value '" + value.substr(0, 32) + "' is not a number");
+      return makeError("ncu CSV: metric value '" + utf8Prefix(value, 32) + "' is not a number");
     launch[name] = *v;
   }
   return launches;

@@ -133,7 +133,7 @@ PYBIND11_MODULE(_core, m) {
             return wrap(forward ? llcheck::cuteForwardLayout(c) : llcheck::cuteSharedLayout(c));
           },
           py::arg("text"), py::arg("forward") = false)
-      .def("to_json", [](const Layout& l) { return llcheck::toJson(l.layout).dump(); })
+      .def("to_json", [](const Layout& l) { return llcheck::dumpJson(llcheck::toJson(l.layout)); })
       .def("to_attr", [](const Layout& l) { return unwrap(llcheck::toLinearAttr(l.layout)); })
       .def("__str__", [](const Layout& l) { return l.layout.toString(); })
       .def("__eq__", [](const Layout& a,
@@ -256,7 +256,7 @@ PYBIND11_MODULE(_core, m) {
         llcheck::VerifyOptions o;
         o.maxEnumerationBits = maxEnumerationBits;
         o.require = require;
-        return llcheck::toJson(unwrap(llcheck::verify(l.layout, o))).dump();
+        return llcheck::dumpJson(llcheck::toJson(unwrap(llcheck::verify(l.layout, o))));
       },
       py::arg("layout"), py::arg("max_enumeration_bits"), py::arg("require"));
   m.def("default_max_enumeration_bits", [] { return llcheck::kDefaultMaxEnumerationBits; });
@@ -267,6 +267,6 @@ PYBIND11_MODULE(_core, m) {
         [](const Layout& reg, const Layout& shared, const std::string& dtype,
            const std::string& arch) { return conversionJson(reg, shared, dtype, arch, false); });
   m.def("gather", [](const Layout& l, int axis) {
-    return llcheck::toJson(unwrap(llcheck::planGather(l.layout, axis))).dump();
+    return llcheck::dumpJson(llcheck::toJson(unwrap(llcheck::planGather(l.layout, axis))));
   });
 }

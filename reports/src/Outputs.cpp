@@ -254,7 +254,7 @@ std::string toMarkdown(const Report& r) {
                                          : "line " + std::to_string(w["line"].get<int>()) + " (" +
                                                w["location"].get<std::string>() + ")")
          << " | " << w["kind"].get<std::string>() << " | "
-         << mdEscape(w["message"].get<std::string>().substr(0, 240)) << " |\n";
+         << mdEscape(utf8Prefix(w["message"].get<std::string>(), 240)) << " |\n";
     }
     os << "\n";
   }
@@ -285,7 +285,7 @@ std::string toJunit(const Report& r) {
       for (const Finding& fd : findings)
         body += fd.kind + ": " + fd.message + "\n";
       suites << ">\n      <failure type=\"" << xmlEscape(findings.front().kind) << "\" message=\""
-             << xmlEscape(findings.front().message.substr(0, 300)) << "\">" << xmlEscape(body)
+             << xmlEscape(utf8Prefix(findings.front().message, 300)) << "\">" << xmlEscape(body)
              << "</failure>\n    </testcase>\n";
     };
     testcase("module: layouts and not-understood items", k.findings);
@@ -306,10 +306,11 @@ Result<bool> writeReport(const Report& r, const std::string& dir) {
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir))
     return makeError("cannot create the output folder" + (ec ? ": " + ec.message() : ""), dir);
-  const std::pair<const char*, std::string> files[] = {{"report.json", toJson(r).dump(1) + "\n"},
-                                                       {"report.md", toMarkdown(r)},
-                                                       {"junit.xml", toJunit(r)},
-                                                       {"report.html", toHtml(r)}};
+  const std::pair<const char*, std::string> files[] = {
+      {"report.json", dumpJson(toJson(r), 1) + "\n"},
+      {"report.md", toMarkdown(r)},
+      {"junit.xml", toJunit(r)},
+      {"report.html", toHtml(r)}};
   for (const auto& [name, text] : files) {
     fs::path p = fs::path(dir) / name;
     std::ofstream out(p, std::ios::binary);

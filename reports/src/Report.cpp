@@ -41,7 +41,7 @@ bool endsWith(const std::string& s, const std::string& p) {
 // once per run.
 
 std::string layoutKey(const LinearLayout& l) {
-  return toJson(l).dump();
+  return dumpJson(toJson(l));
 }
 
 struct Caches {
@@ -521,7 +521,8 @@ private:
               {"shared_layout", shared.id},
               {"register_layout", reg.id}};
     if (!shared.padding.empty())
-      e.plan["note"] = "padded shared layout: counted by enumerating every address";
+      e.plan["note"] =
+          "padded shared layout: counted address by address, one instruction of each bank pattern";
     e.predicted = {{sideName, accessJson(mine->count, mine->instruction)},
                    {"vector_bits", mine->count.vectorBits},
                    {"wavefronts", mine->count.wavefronts},

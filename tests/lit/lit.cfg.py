@@ -27,3 +27,9 @@ config.substitutions.append(("%oracle-cases", os.path.join(config.source_root, "
 if shutil.which("nvidia-smi") and os.path.exists(config.oracle_runner):
     if subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0:
         config.available_features.add("gpu")
+
+# The AddressSanitizer + UBSan build: slower (expect_exit.py gives it 5x the time limits) and
+# with more memory (tests that bound memory are UNSUPPORTED: sanitized).
+if getattr(config, "sanitized", False):
+    config.available_features.add("sanitized")
+    config.environment["LLCHECK_SANITIZED"] = "1"

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <bit>
 #include <map>
-#include <set>
 
 namespace llcheck {
 
@@ -36,6 +35,77 @@ std::vector<uint64_t> instructionBases(const std::vector<uint64_t>& registers, i
   for (uint64_t c : registers)
     starts.insert(c & ~lowMask(v));
   return starts.basis();
+}
+
+/// Padding is not F2-linear, so a padded layout's instructions are counted by their byte
+/// addresses, lane by lane. Not every instruction needs counting, though. The padded offset is
+/// a sum over the offset's set bits, p(o) = sum of w_k over bits k of o, with w_k = 2^k +
+/// sum over pads of [2^k >= interval] * (2^k / interval) * pad (intervals are powers of two).
+/// An offset bit that no lane moves is the same in all 32 lanes of an instruction, so it shifts
+/// every lane's address by the same w_k elements; when that shift is a whole number of access
+/// units, banks only rotate and each phase keeps its wavefront count. Those bits are dropped
+/// from the instructions' starting offsets, and each distinct remainder is counted once, times
+/// how many instructions share it. What is left is a few low bits per pad, whatever the tensor
+/// size; past kMaxPaddedInstructionsLog2 distinct instructions the count is refused.
+Result<std::pair<uint64_t, uint64_t>>
+paddedWavefronts(const OffsetMap& map, const SharedMemoryModel& model,
+                 const std::vector<uint64_t>& starts, const std::vector<uint64_t>& phase,
+                 int elemBytesLog2, int unitBytes, int bankGroupBits) {
+  uint64_t laneBits = 0;
+  for (uint64_t c : map.lanes)
+    laneBits |= c;
+  uint64_t keep = 0; // offset bits that change some instruction's count
+  for (int k = 0; k < map.offsetBits; ++k) {
+    uint64_t weight = uint64_t{1} << k;
+    for (const IntervalPad& p : map.padding)
+      if (weight >= p.interval)
+        weight += (weight / p.interval) * p.pad;
+    bool uniformShift = ((laneBits >> k) & 1) == 0 &&
+                        ((weight << elemBytesLog2) % static_cast<uint64_t>(unitBytes)) == 0;
+    if (!uniformShift)
+      keep |= uint64_t{1} << k;
+  }
+  std::vector<uint64_t> bases = map.warps;
+  bases.insert(bases.end(), starts.begin(), starts.end());
+  Subspace distinct;
+  for (uint64_t b : bases)
+    distinct.insert(b & keep);
+  if (distinct.dim() > kMaxPaddedInstructionsLog2)
+    return makeError("the padded layout has 2^" + std::to_string(distinct.dim()) +
+                     " instructions of distinct bank patterns to count one by one; the bound is "
+                     "2^" +
+                     std::to_string(kMaxPaddedInstructionsLog2) + " (docs/bank-conflicts.md)");
+  uint64_t sharing = uint64_t{1} << (bases.size() - static_cast<std::size_t>(distinct.dim()));
+  Subspace phaseSpace(phase);
+  uint64_t total = 0, maxPerPhase = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> keyed; // ((phase, bank), unit) of each lane
+  for (uint64_t s = 0; s < distinct.size(); ++s) {
+    uint64_t base = xorOf(distinct.basis(), s);
+    keyed.clear();
+    for (uint64_t t = 0; t < static_cast<uint64_t>(model.warpSize); ++t) {
+      uint64_t offset = base ^ xorOf(map.lanes, t);
+      uint64_t unit =
+          (paddedOffset(map.padding, offset) << elemBytesLog2) / static_cast<uint64_t>(unitBytes);
+      keyed.push_back({(phaseSpace.reduce(t) << 32) | (unit & lowMask(bankGroupBits)), unit});
+    }
+    std::sort(keyed.begin(), keyed.end());
+    keyed.erase(std::unique(keyed.begin(), keyed.end()), keyed.end());
+    // Per phase, the most words one bank serves.
+    std::map<uint64_t, uint64_t> perPhase;
+    for (std::size_t i = 0; i < keyed.size();) {
+      std::size_t j = i;
+      while (j < keyed.size() && keyed[j].first == keyed[i].first)
+        ++j;
+      uint64_t& n = perPhase[keyed[i].first >> 32];
+      n = std::max<uint64_t>(n, j - i);
+      i = j;
+    }
+    for (const auto& [p, n] : perPhase) {
+      total += n * sharing;
+      maxPerPhase = std::max(maxPerPhase, n);
+    }
+  }
+  return std::make_pair(total, maxPerPhase);
 }
 
 } // namespace
@@ -156,28 +226,12 @@ Result<AccessCount> predictSharedAccess(const OffsetMap& map, const SharedMemory
     r.wavefrontsPerPhase = uint64_t{1} << c;
     r.wavefronts = r.idealWavefronts << c;
   } else {
-    // Padding: every instruction's every phase, by its addresses.
-    Subspace phaseSpace(phase);
-    uint64_t maxPerPhase = 0;
-    for (uint64_t w = 0; w < (uint64_t{1} << map.warps.size()); ++w)
-      for (uint64_t s = 0; s < (uint64_t{1} << starts.size()); ++s) {
-        uint64_t base = xorOf(map.warps, w) ^ xorOf(starts, s);
-        std::map<std::pair<uint64_t, uint64_t>, std::set<uint64_t>> wordsOfBank; // (phase, bank)
-        for (uint64_t t = 0; t < static_cast<uint64_t>(model.warpSize); ++t) {
-          uint64_t offset = base ^ xorOf(map.lanes, t);
-          uint64_t byte = paddedOffset(map.padding, offset) << elemBytesLog2;
-          uint64_t unit = byte / static_cast<uint64_t>(unitBytes);
-          wordsOfBank[{phaseSpace.reduce(t), unit & lowMask(bankGroupBits)}].insert(unit);
-        }
-        std::map<uint64_t, uint64_t> perPhase;
-        for (const auto& [key, words] : wordsOfBank)
-          perPhase[key.first] = std::max<uint64_t>(perPhase[key.first], words.size());
-        for (const auto& [p, n] : perPhase) {
-          r.wavefronts += n;
-          maxPerPhase = std::max(maxPerPhase, n);
-        }
-      }
-    r.wavefrontsPerPhase = maxPerPhase;
+    auto padded =
+        paddedWavefronts(map, model, starts, phase, elemBytesLog2, unitBytes, bankGroupBits);
+    if (!padded.ok())
+      return padded.error();
+    r.wavefronts = padded->first;
+    r.wavefrontsPerPhase = padded->second;
   }
   r.bankConflicts = r.wavefronts - r.idealWavefronts;
   return r;

@@ -81,7 +81,7 @@ Result<const AttrValue*> wmmaDict(const AttrValue& attr, const std::string& sour
                      attrLocation(source, cta));
   for (const AttrEntry& e : cta.entries)
     if (e.first != "register" && e.first != "warp")
-      return makeError("unknown key '" + e.first.substr(0, 64) +
+      return makeError("unknown key '" + utf8Prefix(e.first, 64) +
                            "' in ctaLayout (expected register, warp)",
                        attrLocation(source, keyPosition(cta, e.first)));
   return dict;

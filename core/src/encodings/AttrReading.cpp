@@ -80,7 +80,7 @@ Result<const AttrValue*> checkedDict(const AttrValue& dict, const std::string& n
     at.line = entry.keyLine;
     at.column = entry.keyColumn;
     if (std::find(known.begin(), known.end(), entry.first) == known.end())
-      return makeError("unknown key '" + entry.first.substr(0, 64) + "' in #" + name +
+      return makeError("unknown key '" + utf8Prefix(entry.first, 64) + "' in #" + name +
                            " (expected " + keyList(known) + ")",
                        attrLocation(source, at));
     for (const AttrEntry& other : dict.entries)

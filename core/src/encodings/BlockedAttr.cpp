@@ -31,7 +31,7 @@ Result<LinearLayout> anyLinearEncoding(const AttrValue& attr, const SpecOptions&
     at.line = entry.keyLine;
     at.column = entry.keyColumn;
     if (!known)
-      return makeError("unknown key '" + key.substr(0, 64) + "' in " + name +
+      return makeError("unknown key '" + utf8Prefix(key, 64) + "' in " + name +
                            " (expected register, lane, warp, block)",
                        attrLocation(source, at));
     for (const AttrEntry& other : dict.entries)

@@ -41,7 +41,7 @@ Result<const AttrValue*> structParams(const AttrValue& attr, const std::string& 
       return makeError("#" + name + " takes 'key = value' parameters (" + keyList + ")",
                        attrLocation(source, entry.second));
     if (std::find(known.begin(), known.end(), entry.first) == known.end())
-      return makeError("unknown key '" + entry.first.substr(0, 64) + "' in #" + name +
+      return makeError("unknown key '" + utf8Prefix(entry.first, 64) + "' in #" + name +
                            " (expected " + keyList + ")",
                        attrLocation(source, keyPosition(entry)));
     for (const AttrEntry& other : attr.entries) {
@@ -74,7 +74,7 @@ Result<bool> readBool(const AttrValue& v, const std::string& key, const std::str
   if (v.kind == AttrValue::Kind::Identifier && (v.text == "true" || v.text == "false"))
     return v.text == "true";
   return makeError(key + " must be true or false, got " +
-                       (v.kind == AttrValue::Kind::Identifier ? "'" + v.text.substr(0, 32) + "'"
+                       (v.kind == AttrValue::Kind::Identifier ? "'" + utf8Prefix(v.text, 32) + "'"
                                                               : std::string("a ") + v.kindName()),
                    attrLocation(source, v));
 }

@@ -43,7 +43,13 @@ inline constexpr int kMaxJsonDepth = 16;
 /// "version": 1 and "description": "...".
 [[nodiscard]] nlohmann::json toJson(const LinearLayout& layout);
 [[nodiscard]] Result<LinearLayout> layoutFromJson(const nlohmann::json& j);
-/// Parses JSON text (depth- and size-limited) into a json value.
+/// The JSON text of `j` (compact, or indented by `indent`). Strings taken from input may hold
+/// bytes that are not UTF-8 (a Latin-1 file name in a TTGIR location, a stray byte in
+/// ttg.target); each such byte is written as U+FFFD, so one odd byte can never cost the whole
+/// answer. Every JSON llcheck prints goes through here.
+[[nodiscard]] std::string dumpJson(const nlohmann::json& j, int indent = -1);
+/// Parses JSON text (depth- and size-limited) into a json value. A NUL byte is refused (the
+/// JSON reader would stop there and ignore whatever follows).
 [[nodiscard]] Result<nlohmann::json> parseJsonText(std::string_view text,
                                                    const std::string& source);
 

@@ -27,7 +27,10 @@
 // tests re-derive every count by enumerating each lane's byte address.
 //
 // #ttg.padded_shared's padding is not linear; with padding the count enumerates the addresses
-// (one instruction at a time, each lane, each phase).
+// (one instruction at a time, each lane, each phase), of one instruction per class of
+// instructions whose addresses differ by a whole number of access units in every lane (their
+// counts are equal): a few low offset bits per pad, whatever the tensor size. Past
+// 2^kMaxPaddedInstructionsLog2 such classes the count is refused with an error.
 #pragma once
 
 #include "llcheck/core/Error.h"
@@ -41,6 +44,10 @@
 #include <vector>
 
 namespace llcheck {
+
+/// The most instructions of distinct bank patterns a padded layout's count enumerates (each
+/// over every lane): 2^20 instructions x 32 lanes take about a second.
+inline constexpr int kMaxPaddedInstructionsLog2 = 20;
 
 /// One direction of a shared-memory access, per CTA, summed over warps and instructions.
 struct AccessCount {
