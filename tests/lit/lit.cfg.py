@@ -16,6 +16,9 @@ config.substitutions.append(
     ("%expect-exit", config.python + " " + os.path.join(config.test_source_root, "expect_exit.py")))
 config.substitutions.append(("%python", config.python))
 config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", "")])
+# expect_exit.py --max-rss-mb is skipped in the sanitizer build (AddressSanitizer inflates memory).
+if getattr(config, "llcheck_sanitized", False):
+    config.environment["LLCHECK_SANITIZED"] = "1"
 
 # `llcheck oracle` runs only where an NVIDIA GPU and the CUDA runner are: the feature "gpu".
 import shutil
