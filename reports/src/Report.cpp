@@ -244,7 +244,7 @@ public:
       oraclePath_ = o.oracle->pathFor(m.source);
   }
 
-  KernelReport run() {
+  KernelReport run(const OpSink& sink) {
     for (std::size_t i = 0; i < m_.layouts.size(); ++i)
       k_.layouts.push_back(layoutEntry(static_cast<int>(i), m_.layouts[i]));
     for (const TtgirNotUnderstood& n : m_.notUnderstood)
@@ -259,8 +259,12 @@ public:
       if (isLoadOp(op.name) && op.src->layout >= 0 && op.dst.layout >= 0)
         readers_[op.src->layout].insert(op.dst.layout);
     }
-    for (const TtgirOp& op : m_.ops)
-      k_.ops.push_back(opEntry(op));
+    for (const TtgirOp& op : m_.ops) {
+      if (sink)
+        sink(k_, opEntry(op));
+      else
+        k_.ops.push_back(opEntry(op));
+    }
     return std::move(k_);
   }
 
@@ -709,11 +713,27 @@ Result<std::vector<std::string>> collectInputs(const std::vector<std::string>& i
   return files;
 }
 
-KernelReport reportModule(const TtgirModule& module, const ReportOptions& options) {
+KernelReport reportModule(const TtgirModule& module, const ReportOptions& options,
+                          const OpSink& sink) {
   auto start = std::chrono::steady_clock::now();
-  KernelReport k = ModuleReporter(module, options).run();
+  KernelReport k = ModuleReporter(module, options).run(sink);
   k.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return k;
+}
+
+KernelReport reportModule(const TtgirModule& module, const ReportOptions& options) {
+  return reportModule(module, options, nullptr);
+}
+
+Result<TtgirModule> readModule(const std::string& f) {
+  auto text = readInputFile(f);
+  if (!text.ok())
+    return text.error();
+  if (!looksLikeTtgir(*text))
+    return makeError("not a TTGIR module (its first line is neither `module` nor an alias "
+                     "definition `#name = ...`)",
+                     f);
+  return readTtgir(*text, f);
 }
 
 Result<Report> buildReport(const std::vector<std::string>& files, const ReportOptions& options) {
@@ -721,14 +741,7 @@ Result<Report> buildReport(const std::vector<std::string>& files, const ReportOp
   std::vector<TtgirModule> modules;
   modules.reserve(files.size());
   for (const std::string& f : files) {
-    auto text = readInputFile(f);
-    if (!text.ok())
-      return text.error();
-    if (!looksLikeTtgir(*text))
-      return makeError("not a TTGIR module (its first line is neither `module` nor an alias "
-                       "definition `#name = ...`)",
-                       f);
-    auto m = readTtgir(*text, f);
+    auto m = readModule(f);
     if (!m.ok())
       return m.error();
     modules.push_back(std::move(*m));
