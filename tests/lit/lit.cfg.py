@@ -17,8 +17,10 @@ config.substitutions.append(
 config.substitutions.append(("%python", config.python))
 config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", "")])
 # expect_exit.py --max-rss-mb is skipped in the sanitizer build (AddressSanitizer inflates memory).
+# The feature "sanitized" lets a test that is only a memory bound on a big input skip that build.
 if getattr(config, "llcheck_sanitized", False):
     config.environment["LLCHECK_SANITIZED"] = "1"
+    config.available_features.add("sanitized")
 
 # `llcheck oracle` runs only where an NVIDIA GPU and the CUDA runner are: the feature "gpu".
 import shutil
