@@ -135,6 +135,8 @@ void SpillBuffer::flushPending() {
   if (!writeAll(fd_, mem_.data(), mem_.size(), why))
     error_ = "cannot write a scratch file in the output folder: " + why;
   mem_.clear();
+  if (mem_.capacity() > 2 * limit_)
+    mem_.shrink_to_fit();
 }
 
 void SpillBuffer::copyTo(std::ostream& to) {

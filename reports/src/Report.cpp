@@ -38,7 +38,10 @@ bool endsWith(const std::string& s, const std::string& p) {
 //
 // The same layouts recur across the kernels of a corpus (one kernel compiled for several targets,
 // one blocked layout in every elementwise kernel); their proofs and optimal swizzles are computed
-// once per run.
+// once per run. Each cache starts afresh when it holds kMaxCached entries (a few KB each), so that
+// a corpus of ever new layouts does not grow memory file after file (report streams files).
+
+constexpr std::size_t kMaxCached = 4096;
 
 std::string layoutKey(const LinearLayout& l) {
   return toJson(l).dump();
@@ -78,6 +81,8 @@ std::shared_ptr<const VerifyReport> verifyCached(const LinearLayout& l, const Re
     prover::addProofs(*r, o.prover);
   auto shared = std::make_shared<const VerifyReport>(std::move(*r));
   std::lock_guard<std::mutex> lock(caches().mutex);
+  if (caches().verify.size() >= kMaxCached)
+    caches().verify.clear();
   caches().verify.emplace(key, shared);
   return shared;
 }
@@ -94,6 +99,8 @@ std::shared_ptr<const Result<OptimalSwizzle>> swizzleCached(const LinearLayout& 
   }
   auto r = std::make_shared<const Result<OptimalSwizzle>>(optimalSwizzle(src, dst, bits, model));
   std::lock_guard<std::mutex> lock(caches().mutex);
+  if (caches().swizzle.size() >= kMaxCached)
+    caches().swizzle.clear();
   caches().swizzle.emplace(key, r);
   return r;
 }

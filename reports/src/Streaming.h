@@ -17,8 +17,9 @@
 
 namespace llcheck::reports::detail {
 
-/// Text beyond this many bytes leaves memory for a scratch file.
-inline constexpr std::size_t kSpillBytes = std::size_t{1} << 20;
+/// Text beyond this many bytes leaves memory for a scratch file (8 buffers at a time per kernel
+/// in progress and for the report: a few MiB at most).
+inline constexpr std::size_t kSpillBytes = std::size_t{256} << 10;
 
 /// Text written through out(): kept in memory up to `limit` bytes, then moved to an unnamed
 /// scratch file in the folder `dirfd` (created with O_EXCL | O_NOFOLLOW and unlinked at once, so

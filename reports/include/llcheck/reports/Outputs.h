@@ -7,7 +7,7 @@
 //
 // `llcheck report` never holds a whole report: writeReport(files, ...) reads, reports and writes
 // one kernel at a time, and each op's entry is written out (report.json, junit.xml, report.html)
-// as soon as it is made. Text larger than a few MiB goes to unnamed scratch files inside the
+// as soon as it is made. Text beyond 256 KiB goes to unnamed scratch files inside the
 // output folder, so memory stays proportional to one kernel's layouts and the findings (kept for
 // the summary), not to the ops or the size of the files written (docs/report.md, "Limits").
 //
