@@ -18,7 +18,10 @@ CLI::App* addReportCommand(CLI::App& app, ReportCommandOptions& o) {
                 "no findings, 1 findings, 2 bad input");
   cmd->add_option("INPUT", o.inputs, "TTGIR files, or folders searched for *.ttgir and *.mlir")
       ->required();
-  cmd->add_option("--out", o.out, "The folder the four files are written to (created)")
+  cmd->add_option("--out", o.out,
+                  "The folder the four files are written to (created): a real folder, not a "
+                  "symbolic link; locked while a report is written (a second one exits 2); "
+                  "each file replaced whole, never written through a link")
       ->required()
       ->type_name("DIR");
   cmd->add_option("--oracle", o.oracle,
@@ -72,24 +75,18 @@ int runReport(const ReportCommandOptions& o, std::string& errorMessage) {
     errorMessage = files.error().str();
     return 2;
   }
-  auto report = reports::buildReport(*files, options);
-  if (!report.ok()) {
-    errorMessage = report.error().str();
-    return 2;
-  }
-  auto written = reports::writeReport(*report, o.out);
+  auto written = reports::writeReport(*files, options, o.out);
   if (!written.ok()) {
     errorMessage = written.error().str();
     return 2;
   }
-  nlohmann::json s = reports::summaryJson(*report);
+  const reports::ReportTotals& t = *written;
   if (!o.quiet)
-    std::cout << "llcheck report: " << s["files"]
-              << (s["files"].get<std::size_t>() == 1 ? " kernel, " : " kernels, ") << s["layouts"]
-              << " layouts, " << s["ops_checked"] << " of " << s["ops"]
-              << " data-moving ops checked, " << s["findings"] << " findings in " << report->seconds
+    std::cout << "llcheck report: " << t.files << (t.files == 1 ? " kernel, " : " kernels, ")
+              << t.layouts << " layouts, " << t.opsChecked << " of " << t.ops
+              << " data-moving ops checked, " << t.findings << " findings in " << t.seconds
               << " s; wrote " << o.out << "/{report.json,report.md,junit.xml,report.html}\n";
-  return report->findingCount() == 0 ? 0 : 1;
+  return t.findings == 0 ? 0 : 1;
 }
 
 } // namespace llcheck::cli

@@ -6,6 +6,7 @@
 #include "ConvertProofs.h"
 #include "FuzzCommand.h"
 #include "OracleCommand.h"
+#include "Progress.h"
 #include "ReportCommand.h"
 #include "SweepCommand.h"
 #include "TtgirOutput.h"
@@ -267,7 +268,14 @@ int runVerify(const std::vector<std::string>& specs, const CommonOptions& o,
       badInput = true;
       continue;
     }
-    auto report = verify(loaded->layout, vopts);
+    // Enumerating up to 2^28 inputs can take a while: say how far it is (stderr only).
+    cli::EnumerationProgressLine progress(shortName(loaded->source) + ", 2^" +
+                                          std::to_string(loaded->layout.getTotalInDimSizeLog2()) +
+                                          " inputs");
+    VerifyOptions withProgress = vopts;
+    withProgress.progress = progress.callback();
+    auto report = verify(loaded->layout, withProgress);
+    progress.done();
     if (!report.ok()) {
       printError(report.error().str());
       return kExitBadInput;

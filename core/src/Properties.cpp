@@ -245,9 +245,10 @@ Result<VerifyReport> verify(const LinearLayout& l, const VerifyOptions& options)
   std::optional<EnumeratedLayout> table;
   if (l.getTotalInDimSizeLog2() <= options.maxEnumerationBits) {
     auto t = EnumeratedLayout::build(l.getBases(), l.getOutDims(), options.maxEnumerationBits);
-    if (t.ok())
+    if (t.ok()) {
       table = std::move(*t);
-    else
+      table->setProgress(options.progress);
+    } else
       report.enumerationSkipped = t.error().message;
   } else {
     report.enumerationSkipped = "2^" + std::to_string(l.getTotalInDimSizeLog2()) +
@@ -283,8 +284,11 @@ Result<VerifyReport> verify(const LinearLayout& l, const VerifyOptions& options)
   if (w.missing && table) {
     // Re-check the unreached output against every value the layout takes.
     bool reached = false;
-    for (uint64_t x = 0; x < table->numInputs() && !reached; ++x)
+    for (uint64_t x = 0, n = table->numInputs(); x < n && !reached; ++x) {
+      if (options.progress && (x & ((uint64_t{1} << 20) - 1)) == 0)
+        options.progress("the missing output", x, n);
       reached = table->valueAt(x) == *w.missing;
+    }
     confirm(!reached, describeOutput(l.unpackOut(*w.missing)) + " should not be reached");
   }
 

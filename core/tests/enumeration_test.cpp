@@ -4,6 +4,8 @@
 
 #include "llcheck/core/Enumeration.h"
 
+#include <bit>
+#include <random>
 #include <set>
 
 namespace llcheck::test {
@@ -148,6 +150,65 @@ TEST(Enumeration, WideOutputSpacesGiveTheSameAnswers) {
   EXPECT_EQ(h->totalOutputs(), 0u); // 2^64: saturated
   EXPECT_EQ(h->smallestMissingOutput(), 4u);
   EXPECT_EQ(h->firstCollision(), std::nullopt);
+}
+
+TEST(Enumeration, DenseWideValuesWithinAnyMemoryBudget) {
+  // Columns with many bits set in 64 output bits: no bitmap can hold the values, so collisions
+  // are found with sets of values, group by group, split further when a group is too big. Small
+  // budgets force many groups and splits; the answers must not change.
+  std::mt19937_64 rng(2803);
+  for (int t = 0; t < kTrials; ++t) {
+    int bits = 1 + static_cast<int>(rng() % 10);
+    std::vector<std::vector<uint64_t>> cols;
+    std::vector<uint64_t> flat;
+    for (int i = 0; i < bits; ++i) {
+      uint64_t v = rng();
+      if (rng() % 5 == 0) // a repeated column or a combination: collisions
+        v = flat.empty() ? 0 : flat[rng() % flat.size()] ^ (rng() % 2 ? flat[0] : 0);
+      flat.push_back(v);
+      cols.push_back({v & 0xffffffffu, v >> 32});
+    }
+    std::vector<DimSize> outs = {{S("dim0"), uint64_t{1} << 32}, {S("dim1"), uint64_t{1} << 32}};
+    std::vector<uint64_t> table(uint64_t{1} << bits, 0);
+    for (uint64_t x = 1; x < table.size(); ++x)
+      table[x] = table[x & (x - 1)] ^ flat[static_cast<std::size_t>(std::countr_zero(x))];
+    std::optional<std::pair<uint64_t, uint64_t>> collision;
+    for (uint64_t x2 = 0; x2 < table.size() && !collision; ++x2)
+      for (uint64_t x1 = 0; x1 < x2 && !collision; ++x1)
+        if (table[x1] == table[x2])
+          collision = std::make_pair(x1, x2);
+    std::set<uint64_t> reached(table.begin(), table.end());
+    uint64_t missing = 0;
+    while (reached.count(missing))
+      ++missing;
+    for (uint64_t budget : {uint64_t{16}, uint64_t{64}, uint64_t{1024}, kEnumerationMemoryBytes}) {
+      auto e = EnumeratedLayout::build({{S("register"), cols}}, outs);
+      LL_ASSERT_OK(e);
+      e->setMemoryBudget(budget);
+      EXPECT_EQ(e->totalOutputs(), 0u);
+      for (uint64_t x = 0; x < table.size(); ++x)
+        ASSERT_EQ(e->valueAt(x), table[x]);
+      EXPECT_EQ(e->firstCollision(), collision) << "budget " << budget << ", trial " << t;
+      EXPECT_EQ(e->smallestMissingOutput(), missing) << "budget " << budget;
+    }
+  }
+}
+
+TEST(Enumeration, ReportsProgress) {
+  // 2^21 inputs: progress every 2^20 steps of each pass.
+  auto e = EnumeratedLayout::build(identity1D(uint64_t{1} << 21, S("register"), S("dim0")), 21);
+  LL_ASSERT_OK(e);
+  std::set<std::string> phases;
+  uint64_t calls = 0;
+  e->setProgress([&](std::string_view what, uint64_t done, uint64_t total) {
+    phases.insert(std::string(what));
+    EXPECT_LE(done, total);
+    ++calls;
+  });
+  EXPECT_EQ(e->firstCollision(), std::nullopt);
+  EXPECT_EQ(e->smallestMissingOutput(), std::nullopt);
+  EXPECT_GE(calls, 4u);
+  EXPECT_EQ(phases, (std::set<std::string>{"injectivity", "surjectivity"}));
 }
 
 } // namespace

@@ -4,6 +4,8 @@
 // of a whole corpus small.
 #include "llcheck/reports/Outputs.h"
 
+#include "Streaming.h"
+
 #include "llcheck/core/Formats.h"
 
 #include <algorithm>
@@ -309,162 +311,163 @@ figcaption{font-size:11px;max-width:540px} details{margin:.3em 0}
 
 } // namespace
 
-std::string toHtml(const Report& r) {
-  json s = summaryJson(r);
-  std::ostringstream body, defs;
-  std::map<std::string, std::string> drawn; // layout key + element bits + banks -> symbol id
-  std::size_t pictures = 0;
-  body << "<h1>llcheck conformance report</h1>\n<p>" << s["files"].get<std::size_t>()
-       << (s["files"].get<std::size_t>() == 1 ? " kernel, " : " kernels, ")
-       << s["layouts"].get<std::size_t>() << " layouts, " << s["ops_checked"].get<std::size_t>()
-       << " of " << s["ops"].get<std::size_t>()
-       << " data-moving ops checked; properties by the algebra" << (r.z3 ? ", Z3" : "")
-       << " and enumeration"
-       << (r.oracleSource.empty()
-               ? ""
-               : "; measured counters from " + xmlEscape(r.oracleSource) + " (" +
-                     xmlEscape(r.oracleGpu) + ", " + xmlEscape(r.oracleDate) + ")")
-       << ".</p>\n";
-  body << "<table><tr><th>findings</th><th>count</th></tr>";
-  for (const auto& [k, n] : s["findings_by_kind"].items())
-    body << "<tr><td>" << xmlEscape(k) << "</td><td>" << n.get<std::size_t>() << "</td></tr>";
-  body << "<tr><th>total</th><th>" << s["findings"].get<std::size_t>() << "</th></tr></table>\n";
-  const json& worst = s["worst"];
-  if (!worst.empty()) {
-    body << "<details open><summary>Worst findings first (" << worst.size()
-         << ")</summary><table><tr><th>file</th><th>where</th><th>kind</th><th>finding</th></tr>";
-    for (std::size_t i = 0; i < std::min<std::size_t>(worst.size(), 200); ++i) {
-      const json& w = worst[i];
-      body << "<tr><td>" << xmlEscape(w["file"].get<std::string>()) << "</td><td>"
-           << xmlEscape(w["location"].is_null() ? "module" : w["location"].get<std::string>())
-           << "</td><td>" << xmlEscape(w["kind"].get<std::string>()) << "</td><td>"
-           << xmlEscape(w["message"].get<std::string>()) << "</td></tr>";
-    }
-    body << "</table></details>\n";
+namespace detail {
+
+void htmlOpRow(std::ostream& os, const KernelReport& k, std::size_t ki, const OpEntry& op) {
+  std::string plan = op.plan.is_object() ? op.plan.value("kind", "-") : "-";
+  if (op.plan.is_object() && op.plan.contains("construction"))
+    plan += " (" + op.plan["construction"].get<std::string>() + ")";
+  auto layoutRef = [&](int id) {
+    if (id < 0)
+      return std::string("-");
+    const LayoutEntry& l = k.layouts[static_cast<std::size_t>(id)];
+    std::string legal = !l.layout || l.legality.empty() ? ""
+                        : l.legal                       ? " <span class=\"ok\">legal</span>"
+                                  : " <span class=\"bad\">not " + l.legality + "</span>";
+    return "<a href=\"#k" + std::to_string(ki) + "-l" + std::to_string(id) + "\">" +
+           std::to_string(id) + "</a>" + legal;
+  };
+  std::string findings;
+  for (const Finding& f : op.findings)
+    findings += (findings.empty() ? "" : "<br>") + std::string("<b>") + xmlEscape(f.kind) +
+                "</b>: " + xmlEscape(f.message);
+  std::string measured = "<span class=\"dim\">-</span>";
+  if (op.measured.is_object()) {
+    measured.clear();
+    for (const char* side : {"store", "load"})
+      if (op.measured.contains(side))
+        measured += (measured.empty() ? "" : "<br>") + std::string(side) + " " +
+                    std::to_string(op.measured[side].value("wavefronts", uint64_t{0})) + " wf";
+    measured += "<br><span class=\"dim\">" + xmlEscape(op.measured.value("of", "")) + "</span>";
   }
-  for (std::size_t ki = 0; ki < r.kernels.size(); ++ki) {
-    const KernelReport& k = r.kernels[ki];
-    std::size_t nf = k.findings.size();
-    for (const OpEntry& op : k.ops)
-      nf += op.findings.size();
-    body << "<section class=\"kernel\" id=\"k" << ki << "\"><h2>" << xmlEscape(k.file)
-         << "</h2>\n<p>"
-         << "target " << xmlEscape(k.target.empty() ? "-" : k.target) << ", bank model "
-         << xmlEscape(k.arch) << (k.archNote.empty() ? "" : " (" + xmlEscape(k.archNote) + ")")
-         << ", num-warps " << (k.numWarps ? std::to_string(*k.numWarps) : "-")
-         << ", threads-per-warp " << (k.threadsPerWarp ? std::to_string(*k.threadsPerWarp) : "-")
-         << "; " << k.layouts.size() << " layouts, " << k.ops.size() << " data-moving ops, "
-         << (nf ? "<span class=\"bad\">" + std::to_string(nf) + " findings</span>"
-                : std::string("<span class=\"ok\">no findings</span>"))
-         << "</p>\n";
-    if (!k.findings.empty()) {
-      body << "<ul>";
-      for (const Finding& f : k.findings)
-        body << "<li><b>" << xmlEscape(f.kind) << "</b>: " << xmlEscape(f.message) << "</li>";
-      body << "</ul>\n";
-    }
-    if (!k.ops.empty()) {
-      body << "<table><tr><th>line</th><th>op</th><th>location</th><th>layouts</th><th>shape</th>"
-              "<th>plan</th><th>predicted</th><th>optimum</th><th>measured</th><th>findings</th></"
-              "tr>";
-      for (const OpEntry& op : k.ops) {
-        std::string plan = op.plan.is_object() ? op.plan.value("kind", "-") : "-";
-        if (op.plan.is_object() && op.plan.contains("construction"))
-          plan += " (" + op.plan["construction"].get<std::string>() + ")";
-        auto layoutRef = [&](int id) {
-          if (id < 0)
-            return std::string("-");
-          const LayoutEntry& l = k.layouts[static_cast<std::size_t>(id)];
-          std::string legal = !l.layout || l.legality.empty() ? ""
-                              : l.legal                       ? " <span class=\"ok\">legal</span>"
-                                        : " <span class=\"bad\">not " + l.legality + "</span>";
-          return "<a href=\"#k" + std::to_string(ki) + "-l" + std::to_string(id) + "\">" +
-                 std::to_string(id) + "</a>" + legal;
-        };
-        std::string findings;
-        for (const Finding& f : op.findings)
-          findings += (findings.empty() ? "" : "<br>") + std::string("<b>") + xmlEscape(f.kind) +
-                      "</b>: " + xmlEscape(f.message);
-        std::string measured = "<span class=\"dim\">-</span>";
-        if (op.measured.is_object()) {
-          measured.clear();
-          for (const char* side : {"store", "load"})
-            if (op.measured.contains(side))
-              measured += (measured.empty() ? "" : "<br>") + std::string(side) + " " +
-                          std::to_string(op.measured[side].value("wavefronts", uint64_t{0})) +
-                          " wf";
-          measured +=
-              "<br><span class=\"dim\">" + xmlEscape(op.measured.value("of", "")) + "</span>";
-        }
-        body << "<tr" << (op.findings.empty() ? "" : " class=\"fail\"") << "><td>" << op.line
-             << "</td><td>" << xmlEscape(op.op) << "</td><td>" << xmlEscape(op.location)
-             << "</td><td>" << layoutRef(op.src) << " &rarr; " << layoutRef(op.dst) << "</td><td>"
-             << xmlEscape(shapeText(op.shape)) << "x" << xmlEscape(op.dtype) << "</td><td>"
-             << xmlEscape(plan) << "</td><td>" << costText(op.predicted) << "</td><td>"
-             << costText(op.optimum) << "</td><td>" << measured << "</td><td>"
-             << (findings.empty() ? "<span class=\"ok\">ok</span>" : findings) << "</td></tr>\n";
-      }
-      body << "</table>\n";
-    }
-    for (const LayoutEntry& l : k.layouts) {
-      body << "<figure class=\"layout\" id=\"k" << ki << "-l" << l.id << "\"><figcaption><b>layout "
-           << l.id << "</b> (" << xmlEscape(l.kind) << ", line " << l.line << "): <code>"
-           << xmlEscape(l.encoding) << "</code> over " << xmlEscape(shapeText(l.shape));
-      if (!l.layout) {
-        body << "<br><span class=\"bad\">not understood</span>: " << xmlEscape(l.error)
-             << "</figcaption></figure>\n";
-        continue;
-      }
-      if (l.verify) {
-        body << "<br>";
-        for (const PropertyResult& pr : l.verify->properties) {
-          std::string st = pr.status();
-          body << xmlEscape(pr.name) << " <span class=\""
-               << (st == "yes"   ? "ok"
-                   : pr.required ? "bad"
-                                 : "dim")
-               << "\">" << xmlEscape(st) << "</span> <span class=\"dim\">(";
-          for (std::size_t b = 0; b < pr.by.size(); ++b)
-            body << (b ? ", " : "") << xmlEscape(pr.by[b]);
-          body << ")</span>; ";
-        }
-      }
-      std::string key = toJson(*l.layout).dump() + "|" + std::to_string(l.elementBits) + "|" +
-                        std::to_string(k.banks) + "|" + std::to_string(l.padding.size());
-      Picture pic = layoutPicture(l, k.banks);
-      auto it = drawn.find(key);
-      if (it == drawn.end()) {
-        std::string id = "p" + std::to_string(drawn.size());
-        it = drawn.emplace(key, id).first;
-        defs << "<symbol id=\"" << id << "\" viewBox=\"0 0 " << pic.width << " " << pic.height
-             << "\">" << pic.body << "</symbol>\n";
-      }
-      ++pictures;
-      body << "<br>" << xmlEscape(pic.caption) << "</figcaption>\n<svg class=\"layout-pic\" "
-           << "xmlns=\"http://www.w3.org/2000/svg\" width=\"" << pic.width << "\" height=\""
-           << pic.height << "\" viewBox=\"0 0 " << pic.width << " " << pic.height
-           << "\" role=\"img\" aria-label=\"layout " << l.id << "\"><use href=\"#" << it->second
-           << "\"/></svg>\n<details><summary>linear layout</summary><pre>"
-           << xmlEscape(l.layout->toString().substr(1)) << "</pre></details></figure>\n";
-    }
-    if (!k.notUnderstood.empty()) {
-      body << "<h3>not understood</h3><ul>";
-      for (const TtgirNotUnderstood& n : k.notUnderstood)
-        body << "<li>" << xmlEscape(n.where) << ": " << xmlEscape(n.what) << " <code>"
-             << xmlEscape(n.text) << "</code>: " << xmlEscape(n.reason) << "</li>";
-      body << "</ul>\n";
-    }
-    body << "</section>\n";
+  os << "<tr" << (op.findings.empty() ? "" : " class=\"fail\"") << "><td>" << op.line << "</td><td>"
+     << xmlEscape(op.op) << "</td><td>" << xmlEscape(op.location) << "</td><td>"
+     << layoutRef(op.src) << " &rarr; " << layoutRef(op.dst) << "</td><td>"
+     << xmlEscape(shapeText(op.shape)) << "x" << xmlEscape(op.dtype) << "</td><td>"
+     << xmlEscape(plan) << "</td><td>" << costText(op.predicted) << "</td><td>"
+     << costText(op.optimum) << "</td><td>" << measured << "</td><td>"
+     << (findings.empty() ? "<span class=\"ok\">ok</span>" : findings) << "</td></tr>\n";
+}
+
+void htmlKernel(ReportStream& r, const KernelReport& k, KernelStream& s) {
+  const std::size_t ki = s.index;
+  std::ostream& body = r.htmlBody_.out();
+  std::size_t nf = k.findings.size() + s.opFindings;
+  body << "<section class=\"kernel\" id=\"k" << ki << "\"><h2>" << xmlEscape(k.file) << "</h2>\n<p>"
+       << "target " << xmlEscape(k.target.empty() ? "-" : k.target) << ", bank model "
+       << xmlEscape(k.arch) << (k.archNote.empty() ? "" : " (" + xmlEscape(k.archNote) + ")")
+       << ", num-warps " << (k.numWarps ? std::to_string(*k.numWarps) : "-")
+       << ", threads-per-warp " << (k.threadsPerWarp ? std::to_string(*k.threadsPerWarp) : "-")
+       << "; " << k.layouts.size() << " layouts, " << s.ops << " data-moving ops, "
+       << (nf ? "<span class=\"bad\">" + std::to_string(nf) + " findings</span>"
+              : std::string("<span class=\"ok\">no findings</span>"))
+       << "</p>\n";
+  if (!k.findings.empty()) {
+    body << "<ul>";
+    for (const Finding& f : k.findings)
+      body << "<li><b>" << xmlEscape(f.kind) << "</b>: " << xmlEscape(f.message) << "</li>";
+    body << "</ul>\n";
   }
-  std::ostringstream page;
+  if (s.ops > 0) {
+    body << "<table><tr><th>line</th><th>op</th><th>location</th><th>layouts</th><th>shape</th>"
+            "<th>plan</th><th>predicted</th><th>optimum</th><th>measured</th><th>findings</th></"
+            "tr>";
+    s.htmlRows.copyTo(body);
+    body << "</table>\n";
+  }
+  for (const LayoutEntry& l : k.layouts) {
+    body << "<figure class=\"layout\" id=\"k" << ki << "-l" << l.id << "\"><figcaption><b>layout "
+         << l.id << "</b> (" << xmlEscape(l.kind) << ", line " << l.line << "): <code>"
+         << xmlEscape(l.encoding) << "</code> over " << xmlEscape(shapeText(l.shape));
+    if (!l.layout) {
+      body << "<br><span class=\"bad\">not understood</span>: " << xmlEscape(l.error)
+           << "</figcaption></figure>\n";
+      continue;
+    }
+    if (l.verify) {
+      body << "<br>";
+      for (const PropertyResult& pr : l.verify->properties) {
+        std::string st = pr.status();
+        body << xmlEscape(pr.name) << " <span class=\""
+             << (st == "yes"   ? "ok"
+                 : pr.required ? "bad"
+                               : "dim")
+             << "\">" << xmlEscape(st) << "</span> <span class=\"dim\">(";
+        for (std::size_t b = 0; b < pr.by.size(); ++b)
+          body << (b ? ", " : "") << xmlEscape(pr.by[b]);
+        body << ")</span>; ";
+      }
+    }
+    std::string key = toJson(*l.layout).dump() + "|" + std::to_string(l.elementBits) + "|" +
+                      std::to_string(k.banks) + "|" + std::to_string(l.padding.size());
+    Picture pic = layoutPicture(l, k.banks);
+    auto it = r.drawn_.find(key);
+    if (it == r.drawn_.end()) {
+      std::string id = "p" + std::to_string(r.drawn_.size());
+      it = r.drawn_.emplace(key, id).first;
+      r.htmlDefs_.out() << "<symbol id=\"" << id << "\" viewBox=\"0 0 " << pic.width << " "
+                        << pic.height << "\">" << pic.body << "</symbol>\n";
+    }
+    ++r.pictures_;
+    body << "<br>" << xmlEscape(pic.caption) << "</figcaption>\n<svg class=\"layout-pic\" "
+         << "xmlns=\"http://www.w3.org/2000/svg\" width=\"" << pic.width << "\" height=\""
+         << pic.height << "\" viewBox=\"0 0 " << pic.width << " " << pic.height
+         << "\" role=\"img\" aria-label=\"layout " << l.id << "\"><use href=\"#" << it->second
+         << "\"/></svg>\n<details><summary>linear layout</summary><pre>"
+         << xmlEscape(l.layout->toString().substr(1)) << "</pre></details></figure>\n";
+  }
+  if (!k.notUnderstood.empty()) {
+    body << "<h3>not understood</h3><ul>";
+    for (const TtgirNotUnderstood& n : k.notUnderstood)
+      body << "<li>" << xmlEscape(n.where) << ": " << xmlEscape(n.what) << " <code>"
+           << xmlEscape(n.text) << "</code>: " << xmlEscape(n.reason) << "</li>";
+    body << "</ul>\n";
+  }
+  body << "</section>\n";
+}
+
+void htmlPage(ReportStream& r, std::ostream& page) {
+  const SummaryData& s = r.summary;
+  const auto& worst = r.worst();
+  std::map<std::string, std::size_t> byKind;
+  for (const FindingRecord& f : s.findings)
+    ++byKind[f.kind];
+  std::size_t files = s.files.size();
   page << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>llcheck "
           "conformance report</title><style>"
-       << kStyle << "</style></head><body data-pictures=\"" << pictures << "\">\n"
+       << kStyle << "</style></head><body data-pictures=\"" << r.pictures_ << "\">\n"
        << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"0\" height=\"0\" "
-          "style=\"position:absolute\" aria-hidden=\"true\"><defs>\n"
-       << defs.str() << "</defs></svg>\n"
-       << body.str() << "</body></html>\n";
-  return page.str();
+          "style=\"position:absolute\" aria-hidden=\"true\"><defs>\n";
+  r.htmlDefs_.copyTo(page);
+  page << "</defs></svg>\n";
+  page << "<h1>llcheck conformance report</h1>\n<p>" << files
+       << (files == 1 ? " kernel, " : " kernels, ") << s.layouts << " layouts, " << s.checked
+       << " of " << s.ops << " data-moving ops checked; properties by the algebra"
+       << (s.z3 ? ", Z3" : "") << " and enumeration"
+       << (s.oracleSource.empty()
+               ? ""
+               : "; measured counters from " + xmlEscape(s.oracleSource) + " (" +
+                     xmlEscape(s.oracleGpu) + ", " + xmlEscape(s.oracleDate) + ")")
+       << ".</p>\n";
+  page << "<table><tr><th>findings</th><th>count</th></tr>";
+  for (const auto& [k, n] : byKind)
+    page << "<tr><td>" << xmlEscape(k) << "</td><td>" << n << "</td></tr>";
+  page << "<tr><th>total</th><th>" << s.findings.size() << "</th></tr></table>\n";
+  if (!worst.empty()) {
+    page << "<details open><summary>Worst findings first (" << worst.size()
+         << ")</summary><table><tr><th>file</th><th>where</th><th>kind</th><th>finding</th></tr>";
+    for (std::size_t i = 0; i < std::min<std::size_t>(worst.size(), 200); ++i) {
+      const FindingRecord& w = *worst[i];
+      page << "<tr><td>" << xmlEscape(s.files[w.kernel]) << "</td><td>"
+           << xmlEscape(w.module ? "module" : w.location) << "</td><td>" << xmlEscape(w.kind)
+           << "</td><td>" << xmlEscape(w.message) << "</td></tr>";
+    }
+    page << "</table></details>\n";
+  }
+  r.htmlBody_.copyTo(page);
+  page << "</body></html>\n";
 }
+
+} // namespace detail
 
 } // namespace llcheck::reports

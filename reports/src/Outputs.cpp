@@ -1,19 +1,169 @@
-// report.json, report.md and junit.xml (see Outputs.h); report.html is in Html.cpp.
+// report.json, report.md and junit.xml, written one kernel at a time (Streaming.h), and the output
+// folder: its checks, its lock, the temporary names and the renames (see Outputs.h);
+// report.html is in Html.cpp.
 #include "llcheck/reports/Outputs.h"
 
+#include "Streaming.h"
+
 #include "llcheck/core/Formats.h"
+#include "llcheck/core/Spec.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fcntl.h>
 #include <filesystem>
-#include <fstream>
-#include <map>
 #include <sstream>
+#include <stdexcept>
+#include <unistd.h>
 
 namespace llcheck::reports {
 
 using json = nlohmann::json;
 namespace fs = std::filesystem;
+
+namespace detail {
+
+// ---- Text
+// ----------------------------------------------------------------------------------------
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string dumpAt(const json& j, int indent) {
+  std::string s = j.dump(1, ' ', false, json::error_handler_t::replace);
+  if (indent == 0)
+    return s;
+  // A JSON string never holds a raw newline, so every newline is one of dump's line breaks.
+  std::string out;
+  out.reserve(s.size() + s.size() / 8);
+  for (char c : s) {
+    out += c;
+    if (c == '\n')
+      out.append(static_cast<std::size_t>(indent), ' ');
+  }
+  return out;
+}
+
+namespace {
+
+std::string errnoText(int e) {
+  return std::strerror(e);
+}
+
+/// Writes everything or says why not.
+bool writeAll(int fd, const char* p, std::size_t n, std::string& error) {
+  while (n > 0) {
+    ssize_t w = ::write(fd, p, n);
+    if (w < 0) {
+      if (errno == EINTR)
+        continue;
+      error = errnoText(errno);
+      return false;
+    }
+    p += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  return true;
+}
+
+std::atomic<unsigned> gScratchCounter{0};
+
+} // namespace
+
+// ---- SpillBuffer
+// ---------------------------------------------------------------------------------
+
+SpillBuffer::SpillBuffer(int dirfd, std::size_t limit) : dirfd_(dirfd), limit_(limit) {}
+
+SpillBuffer::~SpillBuffer() {
+  if (fd_ >= 0)
+    ::close(fd_);
+}
+
+SpillBuffer::int_type SpillBuffer::overflow(int_type c) {
+  if (traits_type::eq_int_type(c, traits_type::eof()))
+    return traits_type::not_eof(c);
+  char ch = traits_type::to_char_type(c);
+  append(&ch, 1);
+  return c;
+}
+
+std::streamsize SpillBuffer::xsputn(const char* s, std::streamsize n) {
+  append(s, static_cast<std::size_t>(n));
+  return n;
+}
+
+void SpillBuffer::append(const char* s, std::size_t n) {
+  if (!error_.empty())
+    return; // the report fails at the end (ReportStream::error); nothing is kept meanwhile
+  size_ += n;
+  mem_.append(s, n);
+  if (mem_.size() < limit_ || dirfd_ < 0)
+    return;
+  if (fd_ < 0) {
+    // An unnamed file in the folder (O_TMPFILE), or where the file system has none, a fresh name
+    // (this process, a counter) made with O_EXCL | O_NOFOLLOW and unlinked at once: it lives on
+    // as long as the descriptor, and nothing is left behind however the process ends.
+#ifdef O_TMPFILE
+    fd_ = ::openat(dirfd_, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+    if (fd_ < 0) {
+      std::string name = ".llcheck-report." + std::to_string(::getpid()) + ".scratch" +
+                         std::to_string(gScratchCounter++) + ".tmp";
+      fd_ =
+          ::openat(dirfd_, name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+      if (fd_ < 0) {
+        error_ = "cannot create a scratch file in the output folder: " + errnoText(errno);
+        return;
+      }
+      ::unlinkat(dirfd_, name.c_str(), 0);
+    }
+  }
+  flushPending();
+}
+
+void SpillBuffer::flushPending() {
+  if (fd_ < 0 || mem_.empty() || !error_.empty())
+    return;
+  std::string why;
+  if (!writeAll(fd_, mem_.data(), mem_.size(), why))
+    error_ = "cannot write a scratch file in the output folder: " + why;
+  mem_.clear();
+  if (mem_.capacity() > 2 * limit_)
+    mem_.shrink_to_fit();
+}
+
+void SpillBuffer::copyTo(std::ostream& to) {
+  if (fd_ < 0) {
+    to.write(mem_.data(), static_cast<std::streamsize>(mem_.size()));
+    return;
+  }
+  flushPending();
+  std::string chunk(std::size_t{1} << 20, '\0');
+  for (off_t at = 0;;) {
+    ssize_t got = ::pread(fd_, chunk.data(), chunk.size(), at);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0) {
+      if (error_.empty())
+        error_ = "cannot read back a scratch file: " + errnoText(errno);
+      return;
+    }
+    if (got == 0)
+      return;
+    to.write(chunk.data(), got);
+    at += got;
+  }
+}
+
+// ---- Pieces of report.json
+// -----------------------------------------------------------------------
 
 namespace {
 
@@ -67,45 +217,360 @@ json opJson(const OpEntry& op) {
   return j;
 }
 
+json notUnderstoodJson(const std::string& what, const std::string& text, const std::string& where,
+                       const std::string& reason) {
+  return {{"what", what}, {"text", text}, {"where", where}, {"reason", reason}};
+}
+
 template <class T> json optional(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
 }
 
-struct Located {
-  const KernelReport* kernel;
-  const OpEntry* op; // null: a module-level finding
-  const Finding* finding;
-};
+/// Stands for a member streamed in later: a string dump writes as "\u0001NAME".
+json marker(const std::string& name) {
+  return json("\x01" + name);
+}
 
-std::vector<Located> allFindings(const Report& r) {
-  std::vector<Located> all;
-  for (const KernelReport& k : r.kernels) {
-    for (const Finding& f : k.findings)
-      all.push_back({&k, nullptr, &f});
-    for (const OpEntry& op : k.ops)
-      for (const Finding& f : op.findings)
-        all.push_back({&k, &op, &f});
+/// Writes `text` (a dumped object whose members are at `indent`, some of them markers) with each
+/// marker replaced by `fill(name)`, in the order of `names` (the members' order). A marker is
+/// found as the whole member line, `\n<indent>"NAME": "\u0001NAME"`: a string from the input
+/// could equal the marker's text, but no JSON string holds a raw newline.
+template <class Fill>
+void writeWithMarkers(std::ostream& os, const std::string& text, int indent,
+                      const std::vector<std::string>& names, Fill fill) {
+  std::size_t at = 0;
+  for (const std::string& name : names) {
+    std::string value = "\"\\u0001" + name + "\"";
+    std::string member =
+        "\n" + std::string(static_cast<std::size_t>(indent), ' ') + "\"" + name + "\": " + value;
+    std::size_t m = text.find(member, at);
+    if (m == std::string::npos)
+      throw std::logic_error("report.json: no place for \"" + name + "\"");
+    m += member.size() - value.size();
+    os.write(text.data() + at, static_cast<std::streamsize>(m - at));
+    fill(name);
+    at = m + value.size();
   }
-  std::stable_sort(all.begin(), all.end(), [](const Located& a, const Located& b) {
-    return a.finding->severity > b.finding->severity;
+  os.write(text.data() + at, static_cast<std::streamsize>(text.size() - at));
+}
+
+/// A JSON array at `indent` whose `count` elements (each at indent + 1, joined by ",\n") are in
+/// `body`.
+void writeArray(std::ostream& os, int indent, std::size_t count, SpillBuffer& body) {
+  if (count == 0) {
+    os << "[]";
+    return;
+  }
+  os << "[\n";
+  body.copyTo(os);
+  os << "\n" << std::string(static_cast<std::size_t>(indent), ' ') << "]";
+}
+
+void element(std::ostream& os, std::size_t index, const json& j, int indent) {
+  if (index > 0)
+    os << ",\n";
+  os << std::string(static_cast<std::size_t>(indent), ' ') << dumpAt(j, indent);
+}
+
+} // namespace
+
+// ---- The summary --------------------------------------------------------------------------------
+
+std::vector<const FindingRecord*> SummaryData::sorted() const {
+  std::vector<const FindingRecord*> all;
+  all.reserve(findings.size());
+  for (const FindingRecord& f : findings)
+    all.push_back(&f);
+  std::stable_sort(all.begin(), all.end(), [](const FindingRecord* a, const FindingRecord* b) {
+    return a->severity > b->severity;
   });
   return all;
 }
 
-std::string mdEscape(const std::string& s) {
-  std::string out;
-  for (char c : s)
-    out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
-  return out;
+json SummaryData::worstJson(const SummaryData& s, const FindingRecord& f) {
+  return {{"file", s.files[f.kernel]},
+          {"location", f.module ? json(nullptr) : json(f.location)},
+          {"line", f.module ? json(nullptr) : json(f.line)},
+          {"op", f.module ? json(nullptr) : json(f.op)},
+          {"kind", f.kind},
+          {"message", f.message},
+          {"severity", f.severity}};
 }
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
+json SummaryData::object(const std::vector<const FindingRecord*>& worst, bool withWorst) const {
+  std::map<std::string, std::size_t> findingsByKind;
+  for (const FindingRecord& f : findings)
+    ++findingsByKind[f.kind];
+  nlohmann::json worstJ = marker("worst");
+  if (withWorst) {
+    worstJ = nlohmann::json::array();
+    for (const FindingRecord* f : worst)
+      worstJ.push_back(worstJson(*this, *f));
+  }
+  nlohmann::json oracle = nullptr;
+  if (!oracleSource.empty())
+    oracle = {{"source", oracleSource}, {"gpu", oracleGpu}, {"date", oracleDate}};
+  return {{"files", files.size()},
+          {"layouts", layouts},
+          {"illegal_layouts", illegal},
+          {"ops", ops},
+          {"ops_checked", checked},
+          {"ops_by_plan", byPlan},
+          {"not_understood", notUnderstood},
+          {"findings", findings.size()},
+          {"findings_by_kind", findingsByKind},
+          {"worst", worstJ},
+          {"arch", arch.empty() ? nlohmann::json(nullptr) : nlohmann::json(arch)},
+          {"z3", z3},
+          {"oracle", oracle},
+          {"seconds", seconds}};
 }
 
-} // namespace
+// ---- One kernel ---------------------------------------------------------------------------------
+
+KernelStream::KernelStream(std::size_t i, int dirfd)
+    : index(i), jsonOps(dirfd), notUnderstood(dirfd), junitCases(dirfd), htmlRows(dirfd) {}
+
+void KernelStream::op(const KernelReport& k, const OpEntry& op) {
+  // report.json: the op's entry in "ops" (indent 4), and one in "not_understood" if it was not
+  // analysed.
+  element(jsonOps.out(), ops, opJson(op), 4);
+  if (!op.notAnalysed.empty())
+    element(notUnderstood.out(), notAnalysed++,
+            notUnderstoodJson("op", op.op, op.location, op.notAnalysed), 4);
+  // junit.xml: one test case.
+  std::ostream& ju = junitCases.out();
+  ju << "    <testcase classname=\"" << xmlEscape(k.file) << "\" name=\""
+     << xmlEscape("line " + std::to_string(op.line) + ": " + op.op + " (" + op.location + ")")
+     << "\"";
+  if (op.findings.empty()) {
+    ju << "/>\n";
+  } else {
+    std::string body;
+    for (const Finding& fd : op.findings)
+      body += fd.kind + ": " + fd.message + "\n";
+    ju << ">\n      <failure type=\"" << xmlEscape(op.findings.front().kind) << "\" message=\""
+       << xmlEscape(utf8Prefix(op.findings.front().message, 300)) << "\">" << xmlEscape(body)
+       << "</failure>\n    </testcase>\n";
+  }
+  // report.html: the op's row.
+  htmlOpRow(htmlRows.out(), k, index, op);
+  // The summary.
+  ++ops;
+  std::string kind = op.plan.is_object() ? op.plan.value("kind", "none") : "none";
+  ++byPlan[kind];
+  if (op.notAnalysed.empty())
+    ++checked;
+  withFindings += op.findings.empty() ? 0 : 1;
+  opFindings += op.findings.size();
+  for (const Finding& f : op.findings)
+    findings.push_back({index, false, op.location, op.op, op.line, f.kind, f.message, f.severity});
+}
+
+// ---- The report ---------------------------------------------------------------------------------
+
+ReportStream::ReportStream(int dirfd)
+    : dirfd_(dirfd), json_(dirfd), junit_(dirfd), htmlBody_(dirfd), htmlDefs_(dirfd) {}
+
+void ReportStream::add(const KernelReport& k, KernelStream& s) {
+  // The summary.
+  summary.files.push_back(k.file);
+  summary.layouts += k.layouts.size();
+  for (const LayoutEntry& l : k.layouts)
+    summary.illegal += l.layout && !l.legal ? 1 : 0;
+  summary.notUnderstood += k.notUnderstood.size() + s.notAnalysed;
+  summary.ops += s.ops;
+  summary.checked += s.checked;
+  for (const auto& [kind, n] : s.byPlan)
+    summary.byPlan[kind] += n;
+  for (const Finding& f : k.findings)
+    summary.findings.push_back({kernels_, true, "", "", 0, f.kind, f.message, f.severity});
+  for (FindingRecord& f : s.findings)
+    summary.findings.push_back(std::move(f));
+  s.findings.clear();
+  s.findings.shrink_to_fit();
+
+  // report.json: the kernel's entry in "kernels" (indent 2).
+  json layouts = json::array(), findings = json::array();
+  for (const Finding& f : k.findings)
+    findings.push_back(findingJson(f));
+  json head = {{"file", k.file},
+               {"target", k.target.empty() ? json(nullptr) : json(k.target)},
+               {"arch", k.arch},
+               {"arch_note", k.archNote.empty() ? json(nullptr) : json(k.archNote)},
+               {"num_warps", optional(k.numWarps)},
+               {"threads_per_warp", optional(k.threadsPerWarp)},
+               {"num_ctas", optional(k.numCtas)},
+               {"layouts", marker("layouts")},
+               {"ops", marker("ops")},
+               {"not_understood", marker("not_understood")},
+               {"findings", findings},
+               {"seconds", k.seconds}};
+  std::ostream& js = json_.out();
+  if (kernels_ > 0)
+    js << ",\n";
+  js << "  ";
+  writeWithMarkers(js, dumpAt(head, 2), 3, {"layouts", "not_understood", "ops"},
+                   [&](const std::string& name) {
+                     if (name == "layouts") {
+                       if (k.layouts.empty()) {
+                         js << "[]";
+                         return;
+                       }
+                       js << "[\n";
+                       for (std::size_t i = 0; i < k.layouts.size(); ++i)
+                         element(js, i, layoutJson(k.layouts[i]), 4);
+                       js << "\n   ]";
+                     } else if (name == "not_understood") {
+                       std::size_t n = k.notUnderstood.size() + s.notAnalysed;
+                       if (n == 0) {
+                         js << "[]";
+                         return;
+                       }
+                       js << "[\n";
+                       for (std::size_t i = 0; i < k.notUnderstood.size(); ++i) {
+                         const TtgirNotUnderstood& u = k.notUnderstood[i];
+                         element(js, i, notUnderstoodJson(u.what, u.text, u.where, u.reason), 4);
+                       }
+                       if (!k.notUnderstood.empty() && s.notAnalysed > 0)
+                         js << ",\n";
+                       s.notUnderstood.copyTo(js);
+                       js << "\n   ]";
+                     } else {
+                       writeArray(js, 3, s.ops, s.jsonOps);
+                     }
+                   });
+
+  // junit.xml: the kernel's test suite.
+  std::ostream& ju = junit_.out();
+  std::size_t tests = 1 + s.ops, failures = (k.findings.empty() ? 0 : 1) + s.withFindings;
+  tests_ += tests;
+  failures_ += failures;
+  ju << "  <testsuite name=\"" << xmlEscape(k.file) << "\" tests=\"" << tests << "\" failures=\""
+     << failures << "\" errors=\"0\" time=\"" << fixed(k.seconds, 3) << "\">\n";
+  ju << "    <testcase classname=\"" << xmlEscape(k.file) << "\" name=\""
+     << xmlEscape("module: layouts and not-understood items") << "\"";
+  if (k.findings.empty()) {
+    ju << "/>\n";
+  } else {
+    std::string body;
+    for (const Finding& fd : k.findings)
+      body += fd.kind + ": " + fd.message + "\n";
+    ju << ">\n      <failure type=\"" << xmlEscape(k.findings.front().kind) << "\" message=\""
+       << xmlEscape(utf8Prefix(k.findings.front().message, 300)) << "\">" << xmlEscape(body)
+       << "</failure>\n    </testcase>\n";
+  }
+  s.junitCases.copyTo(ju);
+  ju << "  </testsuite>\n";
+
+  // report.html: the kernel's section.
+  htmlKernel(*this, k, s);
+  ++kernels_;
+}
+
+const std::vector<const FindingRecord*>& ReportStream::worst() {
+  if (!sorted_) {
+    worst_ = summary.sorted();
+    sorted_ = true;
+  }
+  return worst_;
+}
+
+void ReportStream::writeJson(std::ostream& os) {
+  os << "{\n \"kernels\": ";
+  writeArray(os, 1, kernels_, json_);
+  os << ",\n \"summary\": ";
+  const auto& w = worst();
+  writeWithMarkers(os, dumpAt(summary.object(w, false), 1), 2, {"worst"}, [&](const std::string&) {
+    if (w.empty()) {
+      os << "[]";
+      return;
+    }
+    os << "[\n";
+    for (std::size_t i = 0; i < w.size(); ++i)
+      element(os, i, SummaryData::worstJson(summary, *w[i]), 3);
+    os << "\n  ]";
+  });
+  os << ",\n \"tool\": \"llcheck report\",\n \"version\": 1\n}\n";
+}
+
+void ReportStream::writeMarkdown(std::ostream& os) {
+  const auto& w = worst();
+  std::map<std::string, std::size_t> fk;
+  for (const FindingRecord& f : summary.findings)
+    ++fk[f.kind];
+  std::size_t files = summary.files.size();
+  os << "## llcheck conformance report\n\n";
+  os << files << (files == 1 ? " kernel, " : " kernels, ") << summary.layouts << " layouts, "
+     << summary.checked << " of " << summary.ops << " data-moving ops checked"
+     << (summary.z3 ? " (properties proven by Z3)" : " (without Z3)")
+     << (summary.oracleSource.empty() ? "" : ", measured on " + mdEscape(summary.oracleGpu)) << ", "
+     << fixed(summary.seconds, 1) << " s.\n\n";
+  os << "| check | count |\n| --- | ---: |\n";
+  os << "| illegal layouts | " << summary.illegal << " |\n";
+  for (const char* k : {"illegal_layout", "above_optimum", "above_optimum_side",
+                        "measured_mismatch", "unknown_property", "not_understood"})
+    os << "| findings: " << k << " | " << (fk.count(k) ? fk[k] : 0) << " |\n";
+  os << "| **findings** | **" << summary.findings.size() << "** |\n\n";
+  os << "Ops by plan:";
+  for (const auto& [k, n] : summary.byPlan)
+    os << " " << k << " " << n << ";";
+  os << "\n\n";
+  if (!w.empty()) {
+    std::size_t shown = std::min<std::size_t>(w.size(), 15);
+    os << "### Worst findings (" << shown << " of " << w.size() << ")\n\n";
+    os << "| file | where | kind | finding |\n| --- | --- | --- | --- |\n";
+    for (std::size_t i = 0; i < shown; ++i) {
+      const FindingRecord& f = *w[i];
+      fs::path file(summary.files[f.kernel]);
+      os << "| " << mdEscape((file.parent_path().filename() / file.filename()).generic_string())
+         << " | "
+         << mdEscape(f.module ? "module"
+                              : "line " + std::to_string(f.line) + " (" + f.location + ")")
+         << " | " << f.kind << " | " << mdEscape(utf8Prefix(f.message, 240)) << " |\n";
+    }
+    os << "\n";
+  }
+  os << "Full details: report.html, report.json; per op: junit.xml.\n";
+}
+
+void ReportStream::writeJunit(std::ostream& os) {
+  os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"llcheck report\" tests=\""
+     << tests_ << "\" failures=\"" << failures_ << "\" errors=\"0\" time=\""
+     << fixed(summary.seconds, 3) << "\">\n";
+  junit_.copyTo(os);
+  os << "</testsuites>\n";
+}
+
+void ReportStream::writeHtml(std::ostream& os) {
+  htmlPage(*this, os);
+}
+
+ReportTotals ReportStream::totals() const {
+  ReportTotals t;
+  t.files = summary.files.size();
+  t.layouts = summary.layouts;
+  t.ops = summary.ops;
+  t.opsChecked = summary.checked;
+  t.findings = summary.findings.size();
+  t.seconds = summary.seconds;
+  return t;
+}
+
+std::string ReportStream::error() const {
+  for (const SpillBuffer* b : {&json_, &junit_, &htmlBody_, &htmlDefs_})
+    if (!b->error().empty())
+      return b->error();
+  return "";
+}
+
+} // namespace detail
+
+using detail::KernelStream;
+using detail::ReportStream;
+
+// ---- Escaping
+// ------------------------------------------------------------------------------------
 
 std::string xmlEscape(const std::string& s) {
   std::string out;
@@ -134,192 +599,99 @@ std::string xmlEscape(const std::string& s) {
   return out;
 }
 
-json summaryJson(const Report& r) {
-  std::size_t layouts = 0, illegal = 0, ops = 0, checked = 0, notUnderstood = 0;
-  std::map<std::string, std::size_t> byKind, findingsByKind;
-  for (const KernelReport& k : r.kernels) {
-    layouts += k.layouts.size();
-    for (const LayoutEntry& l : k.layouts)
-      illegal += l.layout && !l.legal ? 1 : 0;
-    notUnderstood += k.notUnderstood.size();
-    for (const OpEntry& op : k.ops) {
-      ++ops;
-      std::string kind = op.plan.is_object() ? op.plan.value("kind", "none") : "none";
-      ++byKind[kind];
-      if (op.notAnalysed.empty())
-        ++checked;
-      else
-        ++notUnderstood;
+std::string mdEscape(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (unsigned char c : s) {
+    switch (c) {
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '\\':
+    case '`':
+    case '*':
+    case '_':
+    case '[':
+    case ']':
+    case '|':
+    case '~':
+    case '$':
+      out += '\\';
+      out += static_cast<char>(c);
+      break;
+    default:
+      // A line break would end the table row (or the paragraph): every control character is a
+      // space.
+      out += (c < 0x20 || c == 0x7f) ? ' ' : static_cast<char>(c);
     }
   }
-  json worst = json::array();
-  for (const Located& l : allFindings(r)) {
-    ++findingsByKind[l.finding->kind];
-    worst.push_back({{"file", l.kernel->file},
-                     {"location", l.op ? json(l.op->location) : json(nullptr)},
-                     {"line", l.op ? json(l.op->line) : json(nullptr)},
-                     {"op", l.op ? json(l.op->op) : json(nullptr)},
-                     {"kind", l.finding->kind},
-                     {"message", l.finding->message},
-                     {"severity", l.finding->severity}});
-  }
-  json oracle = nullptr;
-  if (!r.oracleSource.empty())
-    oracle = {{"source", r.oracleSource}, {"gpu", r.oracleGpu}, {"date", r.oracleDate}};
-  return {{"files", r.kernels.size()},
-          {"layouts", layouts},
-          {"illegal_layouts", illegal},
-          {"ops", ops},
-          {"ops_checked", checked},
-          {"ops_by_plan", byKind},
-          {"not_understood", notUnderstood},
-          {"findings", worst.size()},
-          {"findings_by_kind", findingsByKind},
-          {"worst", worst},
-          {"arch", r.arch.empty() ? json(nullptr) : json(r.arch)},
-          {"z3", r.z3},
-          {"oracle", oracle},
-          {"seconds", r.seconds}};
+  return out;
 }
 
-json toJson(const Report& r) {
-  json kernels = json::array();
-  for (const KernelReport& k : r.kernels) {
-    json layouts = json::array(), ops = json::array(), nu = json::array(), findings = json::array();
-    for (const LayoutEntry& l : k.layouts)
-      layouts.push_back(layoutJson(l));
-    for (const OpEntry& op : k.ops)
-      ops.push_back(opJson(op));
-    for (const TtgirNotUnderstood& n : k.notUnderstood)
-      nu.push_back({{"what", n.what}, {"text", n.text}, {"where", n.where}, {"reason", n.reason}});
-    for (const OpEntry& op : k.ops)
-      if (!op.notAnalysed.empty())
-        nu.push_back(
-            {{"what", "op"}, {"text", op.op}, {"where", op.location}, {"reason", op.notAnalysed}});
-    for (const Finding& f : k.findings)
-      findings.push_back(findingJson(f));
-    kernels.push_back({{"file", k.file},
-                       {"target", k.target.empty() ? json(nullptr) : json(k.target)},
-                       {"arch", k.arch},
-                       {"arch_note", k.archNote.empty() ? json(nullptr) : json(k.archNote)},
-                       {"num_warps", optional(k.numWarps)},
-                       {"threads_per_warp", optional(k.threadsPerWarp)},
-                       {"num_ctas", optional(k.numCtas)},
-                       {"layouts", layouts},
-                       {"ops", ops},
-                       {"not_understood", nu},
-                       {"findings", findings},
-                       {"seconds", k.seconds}});
+// ---- In memory (the tests)
+// -----------------------------------------------------------------------
+
+namespace {
+
+void fill(ReportStream& s, const Report& r) {
+  s.summary.arch = r.arch;
+  s.summary.z3 = r.z3;
+  s.summary.oracleSource = r.oracleSource;
+  s.summary.oracleGpu = r.oracleGpu;
+  s.summary.oracleDate = r.oracleDate;
+  s.summary.seconds = r.seconds;
+  for (std::size_t i = 0; i < r.kernels.size(); ++i) {
+    KernelStream k(i, -1);
+    for (const OpEntry& op : r.kernels[i].ops)
+      k.op(r.kernels[i], op);
+    s.add(r.kernels[i], k);
   }
-  return {{"version", 1},
-          {"tool", "llcheck report"},
-          {"kernels", kernels},
-          {"summary", summaryJson(r)}};
+}
+
+} // namespace
+
+json toJson(const Report& r) {
+  ReportStream s;
+  fill(s, r);
+  std::ostringstream os;
+  s.writeJson(os);
+  return json::parse(os.str());
+}
+
+json summaryJson(const Report& r) {
+  ReportStream s;
+  fill(s, r);
+  return s.summary.object(s.summary.sorted(), true);
 }
 
 std::string toMarkdown(const Report& r) {
-  json s = summaryJson(r);
+  ReportStream s;
+  fill(s, r);
   std::ostringstream os;
-  os << "## llcheck conformance report\n\n";
-  os << s["files"].get<std::size_t>()
-     << (s["files"].get<std::size_t>() == 1 ? " kernel, " : " kernels, ")
-     << s["layouts"].get<std::size_t>() << " layouts, " << s["ops_checked"].get<std::size_t>()
-     << " of " << s["ops"].get<std::size_t>() << " data-moving ops checked"
-     << (r.z3 ? " (properties proven by Z3)" : " (without Z3)")
-     << (r.oracleSource.empty() ? "" : ", measured on " + r.oracleGpu) << ", "
-     << fixed(r.seconds, 1) << " s.\n\n";
-  os << "| check | count |\n| --- | ---: |\n";
-  os << "| illegal layouts | " << s["illegal_layouts"].get<std::size_t>() << " |\n";
-  std::map<std::string, std::size_t> fk = s["findings_by_kind"];
-  for (const char* k : {"illegal_layout", "above_optimum", "above_optimum_side",
-                        "measured_mismatch", "unknown_property", "not_understood"})
-    os << "| findings: " << k << " | " << (fk.count(k) ? fk[k] : 0) << " |\n";
-  os << "| **findings** | **" << s["findings"].get<std::size_t>() << "** |\n\n";
-  std::map<std::string, std::size_t> plans = s["ops_by_plan"];
-  os << "Ops by plan:";
-  for (const auto& [k, n] : plans)
-    os << " " << k << " " << n << ";";
-  os << "\n\n";
-  const json& worst = s["worst"];
-  if (!worst.empty()) {
-    std::size_t shown = std::min<std::size_t>(worst.size(), 15);
-    os << "### Worst findings (" << shown << " of " << worst.size() << ")\n\n";
-    os << "| file | where | kind | finding |\n| --- | --- | --- | --- |\n";
-    for (std::size_t i = 0; i < shown; ++i) {
-      const json& w = worst[i];
-      fs::path file(w["file"].get<std::string>());
-      os << "| " << mdEscape((file.parent_path().filename() / file.filename()).generic_string())
-         << " | "
-         << mdEscape(w["line"].is_null() ? "module"
-                                         : "line " + std::to_string(w["line"].get<int>()) + " (" +
-                                               w["location"].get<std::string>() + ")")
-         << " | " << w["kind"].get<std::string>() << " | "
-         << mdEscape(utf8Prefix(w["message"].get<std::string>(), 240)) << " |\n";
-    }
-    os << "\n";
-  }
-  os << "Full details: report.html, report.json; per op: junit.xml.\n";
+  s.writeMarkdown(os);
   return os.str();
 }
 
 std::string toJunit(const Report& r) {
+  ReportStream s;
+  fill(s, r);
   std::ostringstream os;
-  std::size_t tests = 0, failures = 0;
-  std::ostringstream suites;
-  for (const KernelReport& k : r.kernels) {
-    std::size_t t = 1 + k.ops.size(), f = k.findings.empty() ? 0 : 1;
-    for (const OpEntry& op : k.ops)
-      f += op.findings.empty() ? 0 : 1;
-    tests += t;
-    failures += f;
-    suites << "  <testsuite name=\"" << xmlEscape(k.file) << "\" tests=\"" << t << "\" failures=\""
-           << f << "\" errors=\"0\" time=\"" << fixed(k.seconds, 3) << "\">\n";
-    auto testcase = [&](const std::string& name, const std::vector<Finding>& findings) {
-      suites << "    <testcase classname=\"" << xmlEscape(k.file) << "\" name=\"" << xmlEscape(name)
-             << "\"";
-      if (findings.empty()) {
-        suites << "/>\n";
-        return;
-      }
-      std::string body;
-      for (const Finding& fd : findings)
-        body += fd.kind + ": " + fd.message + "\n";
-      suites << ">\n      <failure type=\"" << xmlEscape(findings.front().kind) << "\" message=\""
-             << xmlEscape(utf8Prefix(findings.front().message, 300)) << "\">" << xmlEscape(body)
-             << "</failure>\n    </testcase>\n";
-    };
-    testcase("module: layouts and not-understood items", k.findings);
-    for (const OpEntry& op : k.ops)
-      testcase("line " + std::to_string(op.line) + ": " + op.op + " (" + op.location + ")",
-               op.findings);
-    suites << "  </testsuite>\n";
-  }
-  os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"llcheck report\" tests=\""
-     << tests << "\" failures=\"" << failures << "\" errors=\"0\" time=\"" << fixed(r.seconds, 3)
-     << "\">\n"
-     << suites.str() << "</testsuites>\n";
+  s.writeJunit(os);
   return os.str();
 }
 
-Result<bool> writeReport(const Report& r, const std::string& dir) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir))
-    return makeError("cannot create the output folder" + (ec ? ": " + ec.message() : ""), dir);
-  const std::pair<const char*, std::string> files[] = {
-      {"report.json", dumpJson(toJson(r), 1) + "\n"},
-      {"report.md", toMarkdown(r)},
-      {"junit.xml", toJunit(r)},
-      {"report.html", toHtml(r)}};
-  for (const auto& [name, text] : files) {
-    fs::path p = fs::path(dir) / name;
-    std::ofstream out(p, std::ios::binary);
-    out << text;
-    out.close();
-    if (!out)
-      return makeError("cannot write the file", p.string());
-  }
-  return true;
+std::string toHtml(const Report& r) {
+  ReportStream s;
+  fill(s, r);
+  std::ostringstream os;
+  s.writeHtml(os);
+  return os.str();
 }
 
 } // namespace llcheck::reports

@@ -38,7 +38,10 @@ bool endsWith(const std::string& s, const std::string& p) {
 //
 // The same layouts recur across the kernels of a corpus (one kernel compiled for several targets,
 // one blocked layout in every elementwise kernel); their proofs and optimal swizzles are computed
-// once per run.
+// once per run. Each cache starts afresh when it holds kMaxCached entries (a few KB each), so that
+// a corpus of ever new layouts does not grow memory file after file (report streams files).
+
+constexpr std::size_t kMaxCached = 4096;
 
 std::string layoutKey(const LinearLayout& l) {
   return dumpJson(toJson(l));
@@ -78,6 +81,8 @@ std::shared_ptr<const VerifyReport> verifyCached(const LinearLayout& l, const Re
     prover::addProofs(*r, o.prover);
   auto shared = std::make_shared<const VerifyReport>(std::move(*r));
   std::lock_guard<std::mutex> lock(caches().mutex);
+  if (caches().verify.size() >= kMaxCached)
+    caches().verify.clear();
   caches().verify.emplace(key, shared);
   return shared;
 }
@@ -94,6 +99,8 @@ std::shared_ptr<const Result<OptimalSwizzle>> swizzleCached(const LinearLayout& 
   }
   auto r = std::make_shared<const Result<OptimalSwizzle>>(optimalSwizzle(src, dst, bits, model));
   std::lock_guard<std::mutex> lock(caches().mutex);
+  if (caches().swizzle.size() >= kMaxCached)
+    caches().swizzle.clear();
   caches().swizzle.emplace(key, r);
   return r;
 }
@@ -244,7 +251,7 @@ public:
       oraclePath_ = o.oracle->pathFor(m.source);
   }
 
-  KernelReport run() {
+  KernelReport run(const OpSink& sink) {
     for (std::size_t i = 0; i < m_.layouts.size(); ++i)
       k_.layouts.push_back(layoutEntry(static_cast<int>(i), m_.layouts[i]));
     for (const TtgirNotUnderstood& n : m_.notUnderstood)
@@ -259,8 +266,12 @@ public:
       if (isLoadOp(op.name) && op.src->layout >= 0 && op.dst.layout >= 0)
         readers_[op.src->layout].insert(op.dst.layout);
     }
-    for (const TtgirOp& op : m_.ops)
-      k_.ops.push_back(opEntry(op));
+    for (const TtgirOp& op : m_.ops) {
+      if (sink)
+        sink(k_, opEntry(op));
+      else
+        k_.ops.push_back(opEntry(op));
+    }
     return std::move(k_);
   }
 
@@ -710,11 +721,27 @@ Result<std::vector<std::string>> collectInputs(const std::vector<std::string>& i
   return files;
 }
 
-KernelReport reportModule(const TtgirModule& module, const ReportOptions& options) {
+KernelReport reportModule(const TtgirModule& module, const ReportOptions& options,
+                          const OpSink& sink) {
   auto start = std::chrono::steady_clock::now();
-  KernelReport k = ModuleReporter(module, options).run();
+  KernelReport k = ModuleReporter(module, options).run(sink);
   k.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return k;
+}
+
+KernelReport reportModule(const TtgirModule& module, const ReportOptions& options) {
+  return reportModule(module, options, nullptr);
+}
+
+Result<TtgirModule> readModule(const std::string& f) {
+  auto text = readInputFile(f);
+  if (!text.ok())
+    return text.error();
+  if (!looksLikeTtgir(*text))
+    return makeError("not a TTGIR module (its first line is neither `module` nor an alias "
+                     "definition `#name = ...`)",
+                     f);
+  return readTtgir(*text, f);
 }
 
 Result<Report> buildReport(const std::vector<std::string>& files, const ReportOptions& options) {
@@ -722,14 +749,7 @@ Result<Report> buildReport(const std::vector<std::string>& files, const ReportOp
   std::vector<TtgirModule> modules;
   modules.reserve(files.size());
   for (const std::string& f : files) {
-    auto text = readInputFile(f);
-    if (!text.ok())
-      return text.error();
-    if (!looksLikeTtgir(*text))
-      return makeError("not a TTGIR module (its first line is neither `module` nor an alias "
-                       "definition `#name = ...`)",
-                       f);
-    auto m = readTtgir(*text, f);
+    auto m = readModule(f);
     if (!m.ok())
       return m.error();
     modules.push_back(std::move(*m));

@@ -8,8 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <string>
+#include <unistd.h>
 
 using namespace llcheck;
 using namespace llcheck::reports;
@@ -332,4 +336,84 @@ TEST(Report, BadInputIsAnError) {
   auto notTtgir = buildReport({std::string(LLCHECK_SOURCE_DIR) + "/README.md"}, noZ3());
   ASSERT_FALSE(notTtgir.ok());
   EXPECT_NE(notTtgir.error().str().find("not a TTGIR module"), std::string::npos);
+}
+
+TEST(Report, MarkdownEscapesWhatItCopies) {
+  EXPECT_EQ(mdEscape("<script>alert(1)</script><!-- x -->"),
+            "&lt;script&gt;alert(1)&lt;/script&gt;&lt;!-- x --&gt;");
+  EXPECT_EQ(mdEscape("`a` *b* _c_ [d](e) | ~f~ $g$ & \\"),
+            "\\`a\\` \\*b\\* \\_c\\_ \\[d\\](e) \\| \\~f\\~ \\$g\\$ &amp; \\\\");
+  EXPECT_EQ(mdEscape("one\ntwo\r\tthree\x01"), "one two  three ");
+  EXPECT_EQ(mdEscape("kernel.py:40:12"), "kernel.py:40:12");
+}
+
+TEST(Report, InputStringsStayStrings) {
+  // Strings from the input that look like report.json's own place holders, control characters
+  // and invalid UTF-8: report.json stays valid JSON and says what the input said.
+  Report r;
+  r.z3 = false;
+  KernelReport k = reportModule(read(columnMajorRoundTrip()), noZ3());
+  k.file = "\x01layouts";
+  k.target = "\x01ops";
+  k.archNote = "\x01not_understood";
+  k.ops[0].location = "bad \xff\xfe utf-8";
+  r.kernels.push_back(k);
+  r.oracleSource = "\x01worst";
+  json j = toJson(r);
+  EXPECT_EQ(j["kernels"][0]["file"], "\x01layouts");
+  EXPECT_EQ(j["kernels"][0]["target"], "\x01ops");
+  EXPECT_EQ(j["kernels"][0]["arch_note"], "\x01not_understood");
+  EXPECT_EQ(j["kernels"][0]["ops"].size(), k.ops.size());
+  EXPECT_EQ(j["kernels"][0]["ops"][0]["location"], "bad \xEF\xBF\xBD\xEF\xBF\xBD utf-8");
+  EXPECT_EQ(j["summary"]["oracle"]["source"], "\x01worst");
+  EXPECT_EQ(j["summary"]["worst"].size(), r.findingCount());
+}
+
+TEST(Report, StreamedFilesEqualTheReportInMemory) {
+  // `llcheck report` writes one kernel and one op at a time; the result is what the whole report
+  // in memory gives, but for the seconds.
+  std::vector<std::string> files = {
+      std::string(LLCHECK_SOURCE_DIR) + "/corpus/ttgir/3.9.0/cuda-sm90/attention-fwd-fp16.ttgir",
+      std::string(LLCHECK_SOURCE_DIR) + "/corpus/ttgir/3.9.0/cuda-sm80/matmul-fp16-64x64x32.ttgir",
+      std::string(LLCHECK_SOURCE_DIR) + "/tests/lit/Inputs/good/not-understood.ttgir"};
+  ReportOptions o = noZ3();
+  o.threads = 2;
+  auto r = buildReport(files, o);
+  ASSERT_TRUE(r.ok());
+  std::filesystem::path dir = std::filesystem::path(testing::TempDir()) /
+                              ("llcheck-report-test-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  auto written = writeReport(files, o, dir.string());
+  ASSERT_TRUE(written.ok()) << written.error().str();
+  EXPECT_EQ(written->findings, r->findingCount());
+  auto slurp = [](const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  auto noSeconds = [](std::string s) {
+    return std::regex_replace(s, std::regex(R"(("seconds": |time=")[-0-9.e+]+|, [0-9.]+ s\.)"),
+                              "$1#");
+  };
+  json streamed = json::parse(slurp(dir / "report.json"));
+  json inMemory = toJson(*r);
+  for (json* j : {&streamed, &inMemory}) {
+    (*j)["summary"]["seconds"] = 0;
+    for (json& k : (*j)["kernels"])
+      k["seconds"] = 0;
+  }
+  EXPECT_EQ(streamed, inMemory);
+  EXPECT_EQ(noSeconds(slurp(dir / "junit.xml")), noSeconds(toJunit(*r)));
+  EXPECT_EQ(noSeconds(slurp(dir / "report.md")), noSeconds(toMarkdown(*r)));
+  EXPECT_EQ(slurp(dir / "report.html"), toHtml(*r));
+  // The same from the report in memory; nothing but the four files and the lock stays behind.
+  auto again = writeReport(*r, dir.string());
+  ASSERT_TRUE(again.ok()) << again.error().str();
+  EXPECT_EQ(slurp(dir / "report.html"), toHtml(*r));
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{".llcheck-report.lock", "junit.xml", "report.html",
+                                             "report.json", "report.md"}));
+  std::filesystem::remove_all(dir);
 }

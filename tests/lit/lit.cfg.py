@@ -16,6 +16,11 @@ config.substitutions.append(
     ("%expect-exit", config.python + " " + os.path.join(config.test_source_root, "expect_exit.py")))
 config.substitutions.append(("%python", config.python))
 config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", "")])
+# expect_exit.py --max-rss-mb is skipped in the sanitizer build (AddressSanitizer inflates memory).
+# The feature "sanitized" lets a test that is only a memory bound on a big input skip that build.
+if getattr(config, "llcheck_sanitized", False):
+    config.environment["LLCHECK_SANITIZED"] = "1"
+    config.available_features.add("sanitized")
 
 # `llcheck oracle` runs only where an NVIDIA GPU and the CUDA runner are: the feature "gpu".
 import shutil
@@ -27,9 +32,3 @@ config.substitutions.append(("%oracle-cases", os.path.join(config.source_root, "
 if shutil.which("nvidia-smi") and os.path.exists(config.oracle_runner):
     if subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0:
         config.available_features.add("gpu")
-
-# The AddressSanitizer + UBSan build: slower (expect_exit.py gives it 5x the time limits) and
-# with more memory (tests that bound memory are UNSUPPORTED: sanitized).
-if getattr(config, "sanitized", False):
-    config.available_features.add("sanitized")
-    config.environment["LLCHECK_SANITIZED"] = "1"

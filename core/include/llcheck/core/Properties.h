@@ -50,6 +50,8 @@ struct VerifyOptions {
   /// Extra property names that must hold (injective, surjective, invertible, distributed,
   /// memory).
   std::vector<std::string> require;
+  /// Progress of the enumeration's long passes (see Enumeration.h); none by default.
+  EnumerationProgress progress;
 };
 
 struct VerifyReport {

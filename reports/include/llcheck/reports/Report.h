@@ -35,6 +35,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -145,7 +146,19 @@ collectInputs(const std::vector<std::string>& inputs);
 [[nodiscard]] Result<Report> buildReport(const std::vector<std::string>& files,
                                          const ReportOptions& options);
 
+/// Reads one file as buildReport does: an Error when it cannot be read, is not a TTGIR module or
+/// is malformed.
+[[nodiscard]] Result<TtgirModule> readModule(const std::string& file);
+
+/// Receives each op's entry as soon as it is made; `kernel` has its layouts and module findings
+/// (not its ops).
+using OpSink = std::function<void(const KernelReport& kernel, OpEntry&& op)>;
+
 /// The report of one module already read (the tests use it directly).
 [[nodiscard]] KernelReport reportModule(const TtgirModule& module, const ReportOptions& options);
+/// The same, each op handed to `sink` instead of kept in the report's `ops` (which stays empty):
+/// how `llcheck report` keeps one op at a time in memory.
+[[nodiscard]] KernelReport reportModule(const TtgirModule& module, const ReportOptions& options,
+                                        const OpSink& sink);
 
 } // namespace llcheck::reports
