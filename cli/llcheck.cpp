@@ -612,7 +612,27 @@ int run(int argc, char** argv) {
 
 } // namespace
 
+namespace {
+
+/// Memory set aside at start and given back when an allocation first fails, so that the
+/// unwinding after std::bad_alloc can still allocate: some destructors do (nlohmann::json frees
+/// nested arrays with a stack of its own), and a second bad_alloc inside a destructor would
+/// terminate the process (SIGABRT) instead of reaching main's one-line message.
+char* gMemoryReserve = nullptr;
+
+void outOfMemory() {
+  delete[] gMemoryReserve;
+  gMemoryReserve = nullptr;
+  throw std::bad_alloc();
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
+  for (std::size_t mb : {32, 8, 1})
+    if (!gMemoryReserve)
+      gMemoryReserve = new (std::nothrow) char[mb << 20];
+  std::set_new_handler(outOfMemory);
   try {
     return run(argc, argv);
   } catch (const std::bad_alloc&) {

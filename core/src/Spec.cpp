@@ -33,9 +33,22 @@ Result<std::string> readInputFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return makeError("cannot open for reading", path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  // Read in chunks into a string that grows by plain allocation: `ss << in.rdbuf()` turns an
+  // allocation failure into a silently short read (the stream only sets its failbit), and the
+  // file would then look cut short. The size check above bounds the loop.
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxInputBytes)
+      return makeError("file is over " + std::to_string(kMaxInputBytes) +
+                           " bytes; the limit for an input file is " +
+                           std::to_string(kMaxInputBytes) + " (16 MiB, docs/limits.md)",
+                       path);
+  }
+  if (in.bad())
+    return makeError("read error", path);
+  return text;
 }
 
 std::string shapeText(const std::vector<uint64_t>& shape) {
