@@ -32,13 +32,21 @@ seed() { # seed NAME FILES...
   mkdir -p "$dir"
   for f in "$@"; do [ -f "$f" ] && cp "$f" "$dir/" || true; done
 }
-seed layout_json "$root"/corpus/*/*.json "$root"/tests/lit/Inputs/bad/*.json
+printf '{"ins": [{"name": "r\303\251gister\377", "size": 1, "bases": []}], "outs": []}' > "$work/j1.json"
+seed layout_json "$work/j1.json" "$root"/corpus/*/*.json "$root"/tests/lit/Inputs/bad/*.json
 printf ' - register=1 -> (0, 1)\n   register=2 -> (1, 0)\n - block is a size 1 dimension\nwhere out dims are: [dim0 (size 2), dim1 (size 2)]\n' > "$work/t1.txt"
 seed triton_text "$work/t1.txt" "$root"/tests/lit/Inputs/*.txt "$root"/tests/lit/Inputs/bad/*.txt
 printf '#ttg.linear<{register = [[0, 1], [1, 0]], lane = [[0, 2]], warp = [], block = []}>' > "$work/a1.mlir"
-seed attribute "$work/a1.mlir" "$root"/tests/lit/Inputs/*.mlir "$root"/tests/lit/Inputs/bad/*.mlir
+# Invalid and multi-byte UTF-8 where names and keys go: quoted in the errors, never cut.
+printf '#ttg.\303\251<{vec = 1}>' > "$work/a2.mlir"
+printf '#ttg.blocked<{sizePerThread\351 = [1]}>' > "$work/a3.mlir"
+seed attribute "$work/a1.mlir" "$work/a2.mlir" "$work/a3.mlir" "$root"/tests/lit/Inputs/*.mlir \
+  "$root"/tests/lit/Inputs/bad/*.mlir
+# The hostile catalog's TTGIR: locations that refer to themselves or fan out ten-wide through
+# thirty aliases (a resolver that follows every reference times out), bytes that are not UTF-8
+# in a location and in ttg.target, a padded layout over 2^40 elements.
 seed ttgir "$root"/tests/lit/Inputs/good/*.ttgir "$root"/tests/lit/Inputs/bad/*.ttgir \
-  "$root"/corpus/ttgir/*/cuda-sm90/softmax-fp32.ttgir
+  "$root"/corpus/ttgir/*/cuda-sm90/softmax-fp32.ttgir "$root"/tests/lit/hostile/Inputs/*.ttgir
 printf '64x16' > "$work/s1"
 seed shape "$work/s1"
 printf 'Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),_64):((_64,_512),_1)' > "$work/c1"

@@ -9,11 +9,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace llcheck;
   std::string_view text(reinterpret_cast<const char*>(data), size);
   auto attr = parseAttribute(text, "attribute");
-  if (!attr.ok())
+  if (!attr.ok()) {
+    fuzz::checkMessage(text, attr.error());
     return 0;
+  }
   auto l = attributeToLayout(*attr, SpecOptions{}, "attribute");
-  if (!l.ok())
+  if (!l.ok()) {
+    fuzz::checkMessage(text, l.error());
     return 0;
+  }
   fuzz::checkLayout(*l);
   auto printed = toLinearAttr(*l);
   if (printed.ok()) {

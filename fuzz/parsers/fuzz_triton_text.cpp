@@ -9,5 +9,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto l = parseTritonString(text, "fuzz");
   if (l.ok())
     fuzz::checkLayout(*l);
+  else
+    fuzz::checkMessage(text, l.error());
   return 0;
 }

@@ -11,8 +11,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   (void)looksLikeTtgir(text);
   auto m = readTtgir(text, "fuzz.ttgir");
-  if (!m.ok())
+  if (!m.ok()) {
+    fuzz::checkMessage(text, m.error());
     return 0;
+  }
+  // What the reader took from the input is as well-formed as the input was: locations
+  // (resolved through aliases, however they refer to each other), the target, not-understood
+  // items.
+  if (fuzz::isUtf8(text)) {
+    for (const TtgirOp& op : m->ops)
+      if (!fuzz::isUtf8(op.location))
+        fuzz::fail("an op's location is not UTF-8 though the input was");
+    for (const auto& n : m->notUnderstood)
+      if (!fuzz::isUtf8(n.text) || !fuzz::isUtf8(n.reason))
+        fuzz::fail("a not-understood item is not UTF-8 though the input was");
+  }
   auto inRange = [&](int i) { return i >= -1 && i < static_cast<int>(m->layouts.size()); };
   for (const TtgirType& t : m->types)
     if (!inRange(t.layout))
