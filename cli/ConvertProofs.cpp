@@ -170,8 +170,9 @@ ConvertProofs proveConvert(const ConversionPlan& plan, const OptimalSwizzle* swi
   ConvertProofs out;
   Recorder rec(out, z3);
   if (z3)
-    out.unknownMessage = "within --prover-timeout " + std::to_string(z3->timeoutMs) +
-                         " ms; they are not reported as holding";
+    out.unknownMessage = "(within --prover-timeout " + std::to_string(z3->timeoutMs) +
+                         " ms, or the query was too large to state: each property's detail says "
+                         "which); they are not reported as holding";
   out.text = std::string("properties") + (z3 ? "" : " (--no-z3: the algebra alone)") + ":\n";
   rec.record("conversion", "for every x: SRC(x) = DST(C(x))",
              composesTo(plan.conversion, plan.dst, plan.src),
