@@ -346,6 +346,8 @@ private:
   std::map<std::string, std::string> locAliases_;
   /// Made after every alias line is read; remembers each alias's resolution.
   std::optional<LocResolver> locResolver_;
+  /// Type index -> the names of the ops whose line uses that type (TtgirLayout::users).
+  std::map<int, std::set<std::string>> typeUsers_;
   std::map<std::string, int> typeIndex_;
   /// Types whose encoding still has to be resolved, with the parsed encoding.
   std::vector<std::optional<AttrValue>> typeEncodings_;
@@ -786,6 +788,10 @@ private:
     auto uses = typesOnLine(l, isHandled ? arrow : std::string_view::npos);
     if (!uses.ok())
       return uses.error();
+    if (!name.empty())
+      for (const TypeUse& u : *uses)
+        if (u.index >= 0)
+          typeUsers_[u.index].insert(name);
     if (!isHandled) {
       if (!name.empty() && looksDataMoving(name))
         notUnderstood("op", utf8Prefix(trim(t.substr(0, sigEnd)), 160),
@@ -967,6 +973,15 @@ private:
       if (src >= 0 && module_.ops[i].src)
         module_.ops[i].src->layout = module_.types[static_cast<std::size_t>(src)].layout;
       module_.ops[i].dst.layout = module_.types[static_cast<std::size_t>(dst)].layout;
+    }
+    for (const auto& [ti, names] : typeUsers_) {
+      int li = module_.types[static_cast<std::size_t>(ti)].layout;
+      if (li < 0)
+        continue;
+      std::vector<std::string>& users = module_.layouts[static_cast<std::size_t>(li)].users;
+      users.insert(users.end(), names.begin(), names.end());
+      std::sort(users.begin(), users.end());
+      users.erase(std::unique(users.begin(), users.end()), users.end());
     }
     return Error{};
   }

@@ -13,10 +13,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -138,6 +140,85 @@ SharedMemoryModel modelFor(const TtgirModule& m, const ReportOptions& o, std::st
 }
 
 // ---- Pieces of an op's entry -----------------------------------------------------------------
+
+// ---- The layouts a consumer accepts ----------------------------------------------------------
+//
+// A store into a shared layout that no local_load reads is read by something else: wgmma
+// (ttng.warp_group_dot), tcgen05 (ttng.tc_gen5_mma[_scaled]) or a TMA store. Comparing the
+// store with the best shared layout of any kind would name layouts those readers cannot take.
+// Each of them reads #ttg.nvmma_shared: any swizzle width (0, 32, 64, 128 bytes) that fits
+// the contiguous dimension, with the operand's major order fixed except for 16-bit MMA
+// operands, which wgmma and tcgen05 read K- or MN-major alike (PTX ISA, wgmma and tcgen05.mma
+// matrix descriptors); a TMA copy cannot transpose, so it keeps the order. The admissible set
+// is small (at most 8 layouts), so its optimum is found, and proven, by trying every one.
+
+/// What reads a shared layout besides registers, from the ops that use it.
+struct Consumers {
+  std::vector<std::string> names; ///< the consumer ops found
+  bool mma = false, tma = false;
+};
+
+Consumers consumersOf(const std::vector<std::string>& users) {
+  Consumers c;
+  for (const std::string& u : users) {
+    bool mma = u == "ttng.warp_group_dot" || startsWith(u, "ttng.tc_gen5_mma");
+    bool tma = startsWith(u, "ttng.async_tma_copy_local_to_global") ||
+               startsWith(u, "ttng.async_tma_store") || startsWith(u, "ttng.async_tma_reduce") ||
+               startsWith(u, "ttng.async_tma_scatter");
+    if (mma || tma)
+      c.names.push_back(u);
+    c.mma = c.mma || mma;
+    c.tma = c.tma || tma;
+  }
+  return c;
+}
+
+/// The value of `key = ...` in an attribute's text, or "".
+std::string attrField(const std::string& attr, const std::string& key) {
+  std::size_t at = attr.find(key + " = ");
+  if (at == std::string::npos)
+    return "";
+  std::size_t start = at + key.size() + 3, end = attr.find_first_of(",}", start);
+  return attr.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+/// `attr` with `key`'s value replaced (or the field added after the first '{').
+std::string withField(const std::string& attr, const std::string& key, const std::string& value) {
+  std::size_t at = attr.find(key + " = ");
+  if (at == std::string::npos) {
+    std::size_t brace = attr.find('{');
+    return attr.substr(0, brace + 1) + key + " = " + value + ", " + attr.substr(brace + 1);
+  }
+  std::size_t start = at + key.size() + 3, end = attr.find_first_of(",}", start);
+  return attr.substr(0, start) + value + attr.substr(end);
+}
+
+/// The #ttg.nvmma_shared layouts `consumers` accept in place of `attr` over `shape` (attr
+/// itself among them), in a fixed order.
+std::vector<std::string> admissibleNvmma(const std::string& attr,
+                                         const std::vector<uint64_t>& shape, int elementBits,
+                                         const Consumers& consumers) {
+  std::vector<std::string> out;
+  if (!startsWith(attr, "#ttg.nvmma_shared<") || shape.size() < 2)
+    return out;
+  std::string given = attrField(attr, "transposed");
+  bool transposed = given == "true";
+  std::vector<bool> orders = {transposed};
+  if (consumers.mma && !consumers.tma && elementBits == 16)
+    orders = {false, true};
+  for (bool t : orders) {
+    // The contiguous dimension: the last, or the one before it when transposed.
+    uint64_t contiguousBytes =
+        shape[shape.size() - (t ? 2 : 1)] * static_cast<uint64_t>(elementBits) / 8;
+    for (uint64_t swizzle : {0, 32, 64, 128}) {
+      if (swizzle > contiguousBytes)
+        continue;
+      out.push_back(withField(withField(attr, "swizzlingByteWidth", std::to_string(swizzle)),
+                              "transposed", t ? "true" : "false"));
+    }
+  }
+  return out;
+}
 
 json accessJson(const AccessCount& a, const std::string& instruction = "") {
   json j = toJson(a);
@@ -594,12 +675,15 @@ private:
       return;
     }
     // Nothing in the module reads (writes) this shared layout through registers: the best this
-    // side alone can do, whatever shared layout.
+    // side alone can do, whatever shared layout (a lower bound), and, where the layout's other
+    // readers are known, the best among the layouts they accept.
     auto sw = swizzleCached(*reg.layout, *reg.layout, e.elementBits, model_);
     if (!sw->ok()) {
       e.optimum = {{"error", sw->error().str()}};
       return;
     }
+    if (store && admissibleStore(e, reg, shared, *mine))
+      return;
     const SideAccess& best = store ? (*sw)->store : (*sw)->load;
     e.optimum = {{sideName, accessJson(best.count, best.name)},
                  {"wavefronts", best.count.wavefronts},
@@ -618,6 +702,88 @@ private:
                std::to_string(best.count.wavefronts) + " (" + best.name +
                "); its reader (e.g. an MMA) may need the compiler's layout",
            static_cast<double>(mine->count.wavefronts - best.count.wavefronts)});
+  }
+
+  /// A store into a shared layout that MMA or TMA reads: its cost against every #ttg.nvmma_shared
+  /// layout those readers accept (admissibleNvmma). Fills e.optimum["admissible"] and adds
+  /// `above_admissible_optimum` when one of them is cheaper; false when the readers are unknown.
+  bool admissibleStore(OpEntry& e, const LayoutEntry& reg, const LayoutEntry& shared,
+                       const Side& mine) {
+    const TtgirLayout* t = shared.id >= 0 && shared.id < static_cast<int>(m_.layouts.size())
+                               ? &m_.layouts[static_cast<std::size_t>(shared.id)]
+                               : nullptr;
+    Consumers consumers = consumersOf(t ? t->users : std::vector<std::string>{});
+    if (consumers.names.empty())
+      return false;
+    std::vector<std::string> candidates =
+        admissibleNvmma(shared.attribute, shared.shape, e.elementBits, consumers);
+    if (candidates.empty())
+      return false;
+    json tried = json::array();
+    std::optional<std::pair<std::string, Side>> best;
+    for (const std::string& attr : candidates) {
+      SpecOptions so;
+      so.shape = shared.shape;
+      auto l = loadSpec(attr, so);
+      if (!l.ok()) {
+        tried.push_back({{"attribute", attr}, {"error", l.error().str()}});
+        continue;
+      }
+      LayoutEntry candidate = shared;
+      candidate.layout = l->layout;
+      candidate.padding = l->padding;
+      auto c = side(reg, candidate, true);
+      if (!c.ok()) {
+        tried.push_back({{"attribute", attr}, {"error", c.error().str()}});
+        continue;
+      }
+      tried.push_back({{"attribute", attr},
+                       {"store", accessJson(c->count, c->instruction)},
+                       {"wavefronts", c->count.wavefronts}});
+      if (!best || c->count.wavefronts < best->second.count.wavefronts)
+        best = std::make_pair(attr, *c);
+    }
+    if (!best)
+      return false;
+    const SideAccess& bound =
+        (*swizzleCached(*reg.layout, *reg.layout, e.elementBits, model_))->store;
+    e.optimum = {{"store", accessJson(bound.count, bound.name)},
+                 {"wavefronts", bound.count.wavefronts},
+                 {"vector_bits", bound.count.vectorBits},
+                 {"of", "the fewest store wavefronts of any shared layout: a lower bound (the "
+                        "layout's readers accept only #ttg.nvmma_shared; see admissible)"},
+                 {"admissible",
+                  {{"readers", consumers.names},
+                   {"of", "every #ttg.nvmma_shared layout the readers accept (swizzle 0/32/64/128 "
+                          "bytes that fits the contiguous dimension; MN- or K-major for 16-bit "
+                          "MMA operands): each tried"},
+                   {"candidates", tried},
+                   {"best",
+                    {{"attribute", best->first},
+                     {"store", accessJson(best->second.count, best->second.instruction)},
+                     {"wavefronts", best->second.count.wavefronts}}}}}};
+    uint64_t have = mine.count.wavefronts, can = best->second.count.wavefronts;
+    if (have > can) {
+      std::string ratio = can == 0 ? "" : " (" + fixedRatio(have, can) + "x fewer)";
+      std::string readers;
+      for (const std::string& r : consumers.names)
+        readers += (readers.empty() ? "" : ", ") + r;
+      e.findings.push_back({"above_admissible_optimum",
+                            "store of layout " + std::to_string(reg.id) + " into shared layout " +
+                                std::to_string(shared.id) + " (" + shared.encoding + ") takes " +
+                                std::to_string(have) + " wavefronts (" + mine.instruction + "); " +
+                                best->first + ", which its readers (" + readers +
+                                ") also accept, takes " + std::to_string(can) + " (" +
+                                best->second.instruction + ")" + ratio,
+                            static_cast<double>(have - can)});
+    }
+    return true;
+  }
+
+  static std::string fixedRatio(uint64_t a, uint64_t b) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2g", static_cast<double>(a) / static_cast<double>(b));
+    return buf;
   }
 
   const TtgirModule& m_;

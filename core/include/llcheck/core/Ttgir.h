@@ -60,6 +60,9 @@ struct TtgirLayout {
   std::string error;
   int line = 0;
   int column = 0;
+  /// The names of the ops (any op, data-moving or not) whose line uses a type with this layout,
+  /// sorted: for a shared layout, who else reads it (ttng.warp_group_dot, a TMA copy, ...).
+  std::vector<std::string> users;
 };
 
 /// One operand or result of a data-moving op.

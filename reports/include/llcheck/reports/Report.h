@@ -18,10 +18,12 @@
 //   kernel's conversion through S is A -> S -> B for every writer A and reader B of the same
 //   shared layout (encoding and shape) in the module: its predicted cost is the bank model's
 //   store of A plus load of B through S, its optimum optimalSwizzle(A, B). A shared layout that
-//   nothing in the module reads with local_load (an MMA reads it straight from shared memory)
-//   is compared on its own side: the optimum is the fewest wavefronts any shared layout allows
-//   for that side (the side of optimalSwizzle(A, A)), since its reader's constraints are not
-//   visible in TTGIR; such an excess is reported as a finding of kind "above_optimum_side".
+//   nothing in the module reads with local_load is read straight from shared memory: where the
+//   module shows the reader (ttng.warp_group_dot, ttng.tc_gen5_mma, a TMA store), the store is
+//   compared with every #ttg.nvmma_shared layout that reader accepts (finding
+//   "above_admissible_optimum", with the layout and both costs), the fewest wavefronts of any
+//   shared layout kept as a lower bound; where it does not, with that lower bound alone
+//   (finding "above_optimum_side": a cost, since the unknown reader may need the layout).
 // - memdesc views (memdesc_index, _subslice, _trans, _reshape) move nothing; tensor-memory ops
 //   (ttng.tmem_*) are listed without a prediction: llcheck has no model of tensor memory.
 #pragma once
