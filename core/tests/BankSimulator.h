@@ -115,9 +115,10 @@ inline Simulated simulate(const LinearLayout& reg, const LinearLayout& shared,
       auto [it, fresh] = positionsOfGroup.try_emplace(registersOf[blocks], lows[0]);
       out.vectorValid = out.vectorValid && it->second == lows[0];
       ++out.instructions;
-      auto samePartner = [&](uint64_t m) {
+      const std::vector<uint64_t>& blockOf = blocks; // a lambda cannot capture a binding
+      auto samePartner = [&blockOf, lanes](uint64_t m) {
         for (uint64_t t = 0; t < lanes; ++t)
-          if (blocks[t] != blocks[t ^ m])
+          if (blockOf[t] != blockOf[t ^ m])
             return false;
         return true;
       };

@@ -227,9 +227,10 @@ SimulatedAccess simulateSharedAccess(const LinearLayout& reg, const LinearLayout
       auto [it, fresh] = positionsOfGroup.try_emplace(registersOf[blocks], lows[0]);
       out.vectorValid = out.vectorValid && it->second == lows[0];
       ++out.instructions;
-      auto samePartner = [&](std::size_t m) {
-        for (std::size_t t = 0; t < blocks.size(); ++t)
-          if (blocks[t] != blocks[t ^ m])
+      const std::vector<uint64_t>& blockOf = blocks; // a lambda cannot capture a binding
+      auto samePartner = [&blockOf](std::size_t m) {
+        for (std::size_t t = 0; t < blockOf.size(); ++t)
+          if (blockOf[t] != blockOf[t ^ m])
             return false;
         return true;
       };
