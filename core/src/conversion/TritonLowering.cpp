@@ -156,10 +156,10 @@ int vectorLog2(const CvtMap& m, int maxLog2, bool permute) {
   return 0;
 }
 
-bool llvmMergesAccesses(TritonVersion version, SharedAccessKind kind) {
-  // 3.9 emits ld/st.shared as plain LLVM loads and stores; 3.6 its stores as inline PTX
-  // (opaque to LLVM) and its loads as LLVM loads.
-  return version != TritonVersion::v3_6 || kind == SharedAccessKind::Load;
+bool llvmMergesAccesses(TritonVersion /*version*/, SharedAccessKind /*kind*/) {
+  // Both releases emit ld/st.shared as plain LLVM loads and stores (with a constant true
+  // predicate), so LLVM's load/store vectoriser sees them.
+  return true;
 }
 
 std::string matrixName(SharedAccessKind kind, int matrices, bool trans) {

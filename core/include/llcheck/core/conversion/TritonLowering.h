@@ -25,11 +25,21 @@
 //      and 2 picks the 8 rows.
 //    - the next (at most two) registers pick the matrix of an .x2/.x4 instruction: .x4 when
 //      the thread holds at least 128 bits; the rest are separate instructions.
-// 3. Otherwise ld.shared / st.shared with the widest vector of v <= 16 bytes such that some
-//    registers are exactly offsets 1, 2, .., v/2 (a permutation of registers, not llcheck's
-//    change of basis) and no other register, lane or warp touches those offsets. With
-//    #ttg.padded_shared the vector is at most the smallest interval and registers are not
-//    permuted. Each warp issues 2^(registers) / v instructions.
+// 3. Otherwise ld.shared / st.shared. Triton's vector is the widest v <= 16 bytes such that
+//    some registers are exactly offsets 1, 2, .., v/2 (a permutation of registers, not
+//    llcheck's change of basis) and no other register, lane or warp touches those offsets;
+//    with #ttg.padded_shared at most the smallest interval, registers not permuted. Triton
+//    emits them as plain LLVM loads and stores: registers that miss every lane and warp bit
+//    become constant offsets from the thread's base (the others are XORed into it), and LLVM's
+//    load/store vectoriser merges neighbouring constant offsets into one access of up to 16
+//    bytes where it can prove it aligned. So the PTX usually has the width of llcheck's own
+//    vector after all, and sometimes mixed widths (some neighbours aligned, some not).
+//    Each warp issues every access; `widthsPerWarp` counts them by width.
+//
+// Where the two releases differ: 3.9 picks the .trans row register by bank conflicts (3.6
+// takes the first). Triton 3.6 lays an unswizzled #ttg.nvmma_shared out as if not transposed
+// (an encoding difference: pass 3.6's layout). The merging is LLVM's, whose releases differ
+// in what alignment they prove on padded layouts (tests/triton/lowering/known_differences.json).
 //
 // # convert_layout through shared memory
 //
