@@ -26,6 +26,13 @@ mkdir -p "$OUT"
 # The shared-memory wavefronts and bank conflicts of loads and stores (ldmatrix / stmatrix
 # included; LDGSTS, cp.async's shared side, separately) and the warp-level instructions.
 metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_ldsm.sum,smsp__inst_executed_op_shared_stsm.sum,smsp__inst_executed_op_ldgsts.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum
+# Keep only the metrics this ncu knows on this GPU (an unknown one would stop ncu).
+known=$(ncu --query-metrics 2>/dev/null | awk '{print $1}')
+keep=()
+for m in ${metrics//,/ }; do
+  if [ -z "$known" ] || grep -qx "${m%.sum}" <<< "$known"; then keep+=("$m"); else echo "ncu lacks $m: left out"; fi
+done
+metrics=$(IFS=,; echo "${keep[*]}")
 names='regex:^(local|convert|async)_kernel$'
 run() {  # version pack_dir
   ncu --csv --metrics "$metrics" --kernel-name "$names" \
