@@ -27,12 +27,22 @@ std::string accessLine(const AccessCount& a) {
          " bank conflicts";
 }
 
+/// ld/st, matrix or matrix.trans: names differ between llcheck and the PTX spelling Triton uses
+/// ("ldmatrix.x4.b16" and "ldmatrix.sync.aligned.m8n8.x4.shared.b16" are the same access).
+std::string instructionFamily(const std::string& name) {
+  bool matrix = name.find("matrix") != std::string::npos;
+  bool trans = name.find(".trans") != std::string::npos;
+  return matrix ? (trans ? "matrix.trans" : "matrix") : "vector";
+}
+
 /// The text line of one side as Triton lowers it, and llcheck's beside it where they differ.
 std::string tritonLine(const char* side, const TritonAccess& t, const std::string& llcheckName,
                        const AccessCount& llcheckCount) {
   std::string line = std::string("  ") + side + t.name + ", " + accessLine(t.count) + " (" +
                      std::to_string(t.instructionsPerWarp) + " per warp)\n";
-  if (t.name == llcheckName && t.count.wavefronts == llcheckCount.wavefronts &&
+  if (instructionFamily(t.name) == instructionFamily(llcheckName) &&
+      t.count.vectorBits == llcheckCount.vectorBits &&
+      t.count.wavefronts == llcheckCount.wavefronts &&
       t.count.instructions == llcheckCount.instructions)
     return line;
   return line + "      llcheck: " + llcheckName + ", " + std::to_string(llcheckCount.instructions) +
