@@ -272,13 +272,22 @@ int runConvert(const ConversionRequest& r, std::ostream& out, std::string& error
       t["rounds"] = tc->rounds;
       t["triton_conflicts"] = tc->tritonConflicts;
       // The scratch layout and the two sides replace llcheck's; llcheck's stay beside them.
-      j["llcheck"] = {{"kind", conversionKindName(plan->kind)},
-                      {"shared", j["shared"]},
-                      {"store", j["store"]},
-                      {"load", j["load"]}};
+      nlohmann::json mine = {{"kind", conversionKindName(plan->kind)}};
+      for (const char* key : {"shared", "store", "load", "vector_bits", "construction", "vec",
+                              "bank", "segment", "candidates"})
+        if (j.contains(key)) {
+          mine[key] = j[key];
+          if (std::string(key) != "shared" && std::string(key) != "store" &&
+              std::string(key) != "load" && std::string(key) != "vector_bits")
+            j.erase(key);
+        }
+      j["llcheck"] = mine;
       j["shared"] = toJson(tc->scratch);
       j["store"] = toJson(tc->store);
       j["load"] = toJson(tc->load);
+      j["vector_bits"] = tc->store.count.vectorBits;
+      j["triton_scratch"] = {
+          {"vector", tc->vector}, {"bank", tc->bank}, {"segment", tc->segment}, {"reps", tc->reps}};
       text += "its own scratch layout (" + std::to_string(tc->vector.size()) + " vector, " +
               std::to_string(tc->bank.size()) + " bank, " + std::to_string(tc->segment.size()) +
               " segment bases" +

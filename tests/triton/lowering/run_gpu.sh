@@ -5,8 +5,9 @@
 #   manifest-3.6.json           the 3.6 pack's manifest (compiled here by this machine's Triton)
 #   run-3.6.json, ncu-3.6.csv   launches in order (data checked) and ncu's rows, one per launch
 #   run-3.9.json, ncu-3.9.csv   the same for the 3.9 pack carried from the workstation
-# Usage: bash tests/triton/lowering/run_gpu.sh [PACK_3_9_TAR]   (default: $PACK39, else the
-# committed-nowhere /tmp path below; without it only 3.6 runs). LIMIT=N runs the first N cases.
+# Usage: bash tests/triton/lowering/run_gpu.sh [PACK_3_9_TAR]   (default: $PACK39; without it
+# only 3.6 runs). LIMIT=N runs the first N cases; ONLY=3.6 or ONLY=3.9 one release (the device
+# tool allows 10 minutes a command: run the two releases as two commands).
 # About 2 minutes to compile the 3.6 pack (16 cores) and 2-4 minutes of ncu per version for
 # ~900 kernels; each kernel is one CTA, microseconds of GPU time, ncu's replays dominate.
 set -u
@@ -40,14 +41,19 @@ run() {  # version pack_dir
   echo "$1: ncu exit $?; $(grep -c '_kernel' "$OUT/ncu-$1.csv") metric rows"
   tail -2 "$OUT/ncu-$1.err"
 }
+ONLY="${ONLY:-}"
 limit_args=()
 [ "$LIMIT" != 0 ] && limit_args=(--limit "$LIMIT")
-python3 "$HERE/gpu_pack.py" "$HERE/data/cases.json" --out /tmp/pack-3.6 "${limit_args[@]}" \
-  > "$OUT/pack-3.6.log" 2>&1
-tail -1 "$OUT/pack-3.6.log"
-cp /tmp/pack-3.6/manifest.json "$OUT/manifest-3.6.json"
-run 3.6 /tmp/pack-3.6
-if [ -n "$PACK39" ] && [ -f "$PACK39" ]; then
+if [ "$ONLY" != 3.9 ]; then
+  python3 "$HERE/gpu_pack.py" "$HERE/data/cases.json" --out /tmp/pack-3.6 "${limit_args[@]}" \
+    > "$OUT/pack-3.6.log" 2>&1
+  tail -1 "$OUT/pack-3.6.log"
+  cp /tmp/pack-3.6/manifest.json "$OUT/manifest-3.6.json"
+  run 3.6 /tmp/pack-3.6
+fi
+if [ "$ONLY" = 3.6 ]; then
+  :
+elif [ -n "$PACK39" ] && [ -f "$PACK39" ]; then
   mkdir -p /tmp/pack39 && tar -xJf "$PACK39" -C /tmp/pack39
   dir=$(dirname "$(find /tmp/pack39 -name manifest.json | head -1)")
   if [ "$LIMIT" != 0 ]; then
