@@ -9,6 +9,7 @@
 #include "llcheck/core/conversion/Gather.h"
 #include "llcheck/core/conversion/Ldmatrix.h"
 #include "llcheck/core/conversion/OptimalSwizzle.h"
+#include "llcheck/core/conversion/TritonLowering.h"
 #include "llcheck/core/conversion/WarpShuffle.h"
 
 #include <iostream>
@@ -24,6 +25,28 @@ std::string accessLine(const AccessCount& a) {
          " instructions, " + std::to_string(a.wavefronts) + " wavefronts (ideal " +
          std::to_string(a.idealWavefronts) + "), " + std::to_string(a.bankConflicts) +
          " bank conflicts";
+}
+
+/// ld/st, matrix or matrix.trans: names differ between llcheck and the PTX spelling Triton uses
+/// ("ldmatrix.x4.b16" and "ldmatrix.sync.aligned.m8n8.x4.shared.b16" are the same access).
+std::string instructionFamily(const std::string& name) {
+  bool matrix = name.find("matrix") != std::string::npos;
+  bool trans = name.find(".trans") != std::string::npos;
+  return matrix ? (trans ? "matrix.trans" : "matrix") : "vector";
+}
+
+/// The text line of one side as Triton lowers it, and llcheck's beside it where they differ.
+std::string tritonLine(const char* side, const TritonAccess& t, const std::string& llcheckName,
+                       const AccessCount& llcheckCount) {
+  std::string line = std::string("  ") + side + t.name + ", " + accessLine(t.count) + " (" +
+                     std::to_string(t.instructionsPerWarp) + " per warp)\n";
+  if (instructionFamily(t.name) == instructionFamily(llcheckName) &&
+      t.count.vectorBits == llcheckCount.vectorBits &&
+      t.count.wavefronts == llcheckCount.wavefronts &&
+      t.count.instructions == llcheckCount.instructions)
+    return line;
+  return line + "      llcheck: " + llcheckName + ", " + std::to_string(llcheckCount.instructions) +
+         " instructions, " + std::to_string(llcheckCount.wavefronts) + " wavefronts\n";
 }
 
 const char* kindMeaning(ConversionKind k) {
@@ -103,13 +126,43 @@ int runBankConflicts(const ConversionRequest& r, std::ostream& out, std::string&
   }
   std::string matrixText;
   nlohmann::json matrix = matrixInstructions(r, matrixText);
+  std::string storeName = sharedInstructionName(
+      r.model, SharedAccessKind::Store, SharedInstruction::Vector, report->store.vectorBits, 0);
+  std::string loadName = sharedInstructionName(
+      r.model, SharedAccessKind::Load, SharedInstruction::Vector, report->load.vectorBits, 0);
+  nlohmann::json store = toJson(report->store);
+  store["instruction"] = storeName;
+  nlohmann::json load = toJson(report->load);
+  load["instruction"] = loadName;
+  std::optional<TritonAccess> tStore, tLoad;
+  if (r.tritonLowering) {
+    TritonLoweringOptions options{r.triton, r.elementBits};
+    auto ts = tritonLocalAccess(r.src.layout, r.dst.layout, r.dst.padding, SharedAccessKind::Store,
+                                r.model, options);
+    auto tl = tritonLocalAccess(r.src.layout, r.dst.layout, r.dst.padding, SharedAccessKind::Load,
+                                r.model, options);
+    if (!ts.ok() || !tl.ok()) {
+      errorMessage = (!ts.ok() ? ts : tl).error().str();
+      return 2;
+    }
+    tStore = *ts;
+    tLoad = *tl;
+  }
   if (r.json) {
-    out << dumpJson({{"store", toJson(report->store)},
-                     {"load", toJson(report->load)},
-                     {"ldmatrix", matrix},
-                     {"arch", r.model.arch},
-                     {"dtype", r.dtype}})
-        << "\n";
+    nlohmann::json j = {{"ldmatrix", matrix},
+                        {"arch", r.model.arch},
+                        {"dtype", r.dtype},
+                        {"lowering", r.tritonLowering ? "triton" : "llcheck"}};
+    if (tStore) {
+      j["store"] = toJson(*tStore);
+      j["load"] = toJson(*tLoad);
+      j["triton"] = tritonVersionName(r.triton);
+      j["llcheck"] = {{"store", store}, {"load", load}};
+    } else {
+      j["store"] = store;
+      j["load"] = load;
+    }
+    out << dumpJson(j) << "\n";
     return 0;
   }
   out << "REG to/from SHARED on " << r.model.arch << ", " << r.dtype
@@ -120,6 +173,10 @@ int runBankConflicts(const ConversionRequest& r, std::ostream& out, std::string&
     out << "  (SHARED is padded: counted address by address, one instruction of each bank "
            "pattern)\n";
   out << matrixText;
+  if (tStore)
+    out << "Triton " << tritonVersionName(r.triton) << "'s lowering (--lowering triton):\n"
+        << tritonLine("store: ", *tStore, storeName, report->store)
+        << tritonLine("load:  ", *tLoad, loadName, report->load);
   return 0;
 }
 
@@ -193,6 +250,65 @@ int runConvert(const ConversionRequest& r, std::ostream& out, std::string& error
               std::to_string(c.storeWavefronts) + " + " + std::to_string(c.loadWavefronts) +
               " wavefronts";
     text += "\n";
+  }
+  if (r.tritonLowering) {
+    nlohmann::json t = {{"version", tritonVersionName(r.triton)}};
+    text += "Triton " + tritonVersionName(r.triton) + "'s lowering (--lowering triton): ";
+    auto needs = tritonConvertNeedsSharedMemory(r.src.layout, r.dst.layout);
+    if (!needs.ok()) {
+      errorMessage = needs.error().str();
+      return 2;
+    }
+    if (!*needs) {
+      t["shared_memory"] = false;
+      text += "no shared memory (its warps exchange nothing)\n";
+    } else {
+      auto tc = tritonConvertLayout(r.src.layout, r.dst.layout, r.model,
+                                    TritonLoweringOptions{r.triton, r.elementBits});
+      if (!tc.ok()) {
+        errorMessage = tc.error().str();
+        return 2;
+      }
+      t["shared_memory"] = true;
+      t["rounds"] = tc->rounds;
+      t["triton_conflicts"] = tc->tritonConflicts;
+      // The scratch layout and the two sides replace llcheck's; llcheck's stay beside them.
+      nlohmann::json mine = {{"kind", conversionKindName(plan->kind)}};
+      for (const char* key : {"shared", "store", "load", "vector_bits", "construction", "vec",
+                              "bank", "segment", "candidates"})
+        if (j.contains(key)) {
+          mine[key] = j[key];
+          if (std::string(key) != "shared" && std::string(key) != "store" &&
+              std::string(key) != "load" && std::string(key) != "vector_bits")
+            j.erase(key);
+        }
+      j["llcheck"] = mine;
+      j["shared"] = toJson(tc->scratch);
+      j["store"] = toJson(tc->store);
+      j["load"] = toJson(tc->load);
+      j["vector_bits"] = tc->store.count.vectorBits;
+      j["triton_scratch"] = {
+          {"vector", tc->vector}, {"bank", tc->bank}, {"segment", tc->segment}, {"reps", tc->reps}};
+      text += "its own scratch layout (" + std::to_string(tc->vector.size()) + " vector, " +
+              std::to_string(tc->bank.size()) + " bank, " + std::to_string(tc->segment.size()) +
+              " segment bases" +
+              (tc->rounds > 1 ? ", " + std::to_string(tc->rounds) + " rounds" : std::string()) +
+              "):\n" + tc->scratch.toString().substr(1) + "\n";
+      if (swizzle) {
+        text += tritonLine("store: ", tc->store, swizzle->store.name, swizzle->store.count);
+        text += tritonLine("load:  ", tc->load, swizzle->load.name, swizzle->load.count);
+      } else {
+        // llcheck needs no shared memory here (a warp already holds a copy of what it
+        // needs), Triton does not notice.
+        text += tritonLine("store: ", tc->store, tc->store.name, tc->store.count) +
+                tritonLine("load:  ", tc->load, tc->load.name, tc->load.count) +
+                "      llcheck: " + conversionKindName(plan->kind) + ", no shared memory\n";
+      }
+    }
+    j["lowering"] = "triton";
+    j["triton"] = t;
+  } else {
+    j["lowering"] = "llcheck";
   }
   ConvertProofs proofs;
   if (r.properties) {

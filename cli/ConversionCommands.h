@@ -3,6 +3,7 @@
 #pragma once
 
 #include "llcheck/core/Spec.h"
+#include "llcheck/core/TritonVersion.h"
 #include "llcheck/core/conversion/SharedMemory.h"
 
 #include "ConvertProperties.h"
@@ -21,6 +22,9 @@ struct ConversionRequest {
   /// convert: checks and proves the plan's properties (the command line's proveConvert); empty
   /// leaves "properties" out.
   ConvertProver properties = nullptr;
+  /// --lowering triton: store and load are what Triton `triton` emits, llcheck's beside them.
+  bool tritonLowering = false;
+  TritonVersion triton = kNewestTriton;
 };
 
 /// Each returns the exit status (0 ok, 1 a check failed or Z3 could not decide one, 2 bad

@@ -339,6 +339,8 @@ int runVerify(const std::vector<std::string>& specs, const CommonOptions& o,
 struct ConversionOptions {
   CommonOptions common;
   std::string src, dst, dtype, arch = "sm90";
+  std::string lowering = "llcheck";
+  std::string triton = tritonVersionName(kNewestTriton);
   ProverChoice z3; ///< convert only
   bool noZ3 = false;
 };
@@ -359,6 +361,15 @@ void addConversionOptions(CLI::App* cmd, ConversionOptions& o, const char* srcHe
       ->type_name("ARCH");
   cmd->add_option("--format", o.common.format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--lowering", o.lowering,
+                  "Whose instructions: llcheck (default: the best the hardware allows) or triton "
+                  "(what Triton --triton emits; both are printed where they differ)")
+      ->check(CLI::IsMember({"llcheck", "triton"}))
+      ->type_name("WHO");
+  cmd->add_option("--triton", o.triton,
+                  "The Triton release whose lowering --lowering triton models: 3.6 or 3.9 "
+                  "(default, the newest)")
+      ->type_name("VERSION");
   cmd->footer(sharedMemoryAssumptions());
 }
 
@@ -398,7 +409,20 @@ int runConversionCommand(const ConversionOptions& o, bool convert) {
                ": a padded shared layout is not a distributed layout");
     return kExitBadInput;
   }
+  auto triton = parseTritonVersion(o.triton);
+  if (!triton) {
+    printError("--triton: unknown Triton release '" + o.triton.substr(0, 32) +
+               "' (expected 3.6 or 3.9)");
+    return kExitBadInput;
+  }
+  if (o.lowering == "triton" && o.arch != "sm90" && o.arch != "sm80") {
+    printError("--lowering triton: Triton's lowering is modelled for NVIDIA sm80 and sm90, not " +
+               o.arch);
+    return kExitBadInput;
+  }
   cli::ConversionRequest request{*src, *dst, o.dtype, *bits, *model, o.common.format == "json"};
+  request.tritonLowering = o.lowering == "triton";
+  request.triton = *triton;
   if (convert) {
     std::optional<prover::ProverOptions> z3;
     if (!o.noZ3)

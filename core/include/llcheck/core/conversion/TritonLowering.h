@@ -1,0 +1,162 @@
+// What Triton emits for a shared-memory op on NVIDIA (sm80, sm90), per release: the instruction,
+// its width, how many each warp executes, and so, with the bank model, the wavefronts. llcheck's
+// own answer (BankConflicts.h, OptimalSwizzle.h) is the best the hardware allows; this is the
+// compiler's, for comparing the two and for predicting what a TTGIR will measure.
+//
+// The rules were read from Triton's lowering (lowerLocalLdSt / lowerLdSt, the NVIDIA backend's
+// lowerLdStMatrix, the convert_layout swizzling and its GenericSwizzling tools) and checked
+// against the PTX and SASS that Triton 3.6 and 3.9 emit for random Gluon kernels
+// (tests/triton/lowering/). Let C = SHARED^-1 ∘ REG (register, lane, warp -> offset, CTA 0).
+//
+// # local_alloc / local_store (registers -> shared) and local_load (shared -> registers)
+//
+// 1. Registers REG holds copies in (zero bases) are dropped: they are never stored or loaded.
+//    Lanes and warps that hold copies are not: every lane and every warp issues every
+//    instruction (the copies are written twice, and read twice).
+// 2. ldmatrix (loads, sm80+) / stmatrix (stores, sm90 only) are tried first, the plain form
+//    then .trans, never with #ttg.padded_shared:
+//    - plain (elements of at most 32 bits): some registers are offsets 1, 2, .. of a 32-bit
+//      word (any registers, permuted to the front), lanes 1 and 2 the next two offsets (the
+//      four words of a 16-byte row), and no other register, lane or warp touches those
+//      16 bytes. Lanes 4, 8, 16 pick the 8 rows of a matrix (anywhere, 16-byte aligned).
+//    - .trans (16-bit elements, at least 2 registers): lanes 4, 8, 16 are offsets 1, 2, 4 (a
+//      row of 8 elements), nothing else touches those 16 bytes, and one register (3.6: the
+//      first; 3.9: the one whose rows hit the fewest banks, the first of equals) with lanes 1
+//      and 2 picks the 8 rows.
+//    - the next (at most two) registers pick the matrix of an .x2/.x4 instruction: .x4 when
+//      the thread holds at least 128 bits; the rest are separate instructions.
+// 3. Otherwise ld.shared / st.shared. Triton's vector is the widest v <= 16 bytes such that
+//    some registers are exactly offsets 1, 2, .., v/2 (a permutation of registers, not
+//    llcheck's change of basis) and no other register, lane or warp touches those offsets;
+//    with #ttg.padded_shared at most the smallest interval, registers not permuted. Triton
+//    emits them as plain LLVM loads and stores: registers that miss every lane and warp bit
+//    become constant offsets from the thread's base (the others are XORed into it), and LLVM's
+//    load/store vectoriser merges neighbouring constant offsets into one access of up to 16
+//    bytes where it can prove it aligned. So the PTX usually has the width of llcheck's own
+//    vector after all, and sometimes mixed widths (some neighbours aligned, some not).
+//    Each warp issues every access; `widthsPerWarp` counts them by width.
+//
+// Where the two releases differ: 3.9 picks the .trans row register by bank conflicts (3.6
+// takes the first). Triton 3.6 lays an unswizzled #ttg.nvmma_shared out as if not transposed
+// (an encoding difference: pass 3.6's layout). The merging is LLVM's, whose releases differ
+// in what alignment they prove on padded layouts (tests/triton/lowering/known_differences.json).
+//
+// # convert_layout through shared memory
+//
+// Triton builds its own scratch layout (GenericSwizzling's optimalSwizzling): each side may
+// use ld/st.shared.v4, ldmatrix/stmatrix or their .trans forms; every pair whose 16-byte tiles
+// match is built (vector, bank and segment bases, the segment avoiding both sides' lanes as
+// far as it can) and the pair with the fewest bank conflicts by Triton's own count wins (ties:
+// the one moving the data in fewer rounds). When no pair matches, a plain ld/st layout is built
+// from the registers the two layouts share (filled up to a bank word with registers that are
+// warps on the other side). Register bases that are registers on both sides and land in the
+// segment become "reps": the conversion then runs in rounds (store, barrier, load), each a
+// smaller scratch buffer. Each side is then lowered as above on its map into that layout.
+//
+// # async_copy_global_to_local (cp.async)
+//
+// One cp.async per vector of v elements, v the widest of at most 16 bytes, at most the
+// pointers' contiguity (the caller's `maxElements`), whose registers are offsets 1, 2, ..
+// in order (no permutation); 4 bytes at least, or Triton refuses. Copies in lanes and warps
+// are predicated off: every warp issues the instructions, only the lanes that own data move it.
+#pragma once
+
+#include "llcheck/core/Error.h"
+#include "llcheck/core/LinearLayout.h"
+#include "llcheck/core/TritonVersion.h"
+#include "llcheck/core/conversion/BankConflicts.h"
+#include "llcheck/core/conversion/OptimalSwizzle.h"
+#include "llcheck/core/conversion/SharedMemory.h"
+#include "llcheck/core/encodings/Shared.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llcheck {
+
+struct TritonLoweringOptions {
+  TritonVersion version = kNewestTriton;
+  int elementBits = 16;
+};
+
+/// One side of a shared-memory op as Triton lowers it (per CTA).
+struct TritonAccess {
+  SharedInstruction instruction = SharedInstruction::Vector;
+  /// The PTX mnemonic Triton emits: "st.shared.v4.b32", "ld.shared.v2.b16",
+  /// "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", "cp.async.cg.shared.global" (+ size).
+  std::string name;
+  int vectorElements = 1; ///< elements per lane per instruction (ld/st.shared, cp.async)
+  int matrices = 0;       ///< x1, x2, x4 (ldmatrix/stmatrix)
+  int copyBytes = 0;      ///< cp.async only: bytes per lane per copy
+  uint64_t instructionsPerWarp = 0;
+  /// ld/st.shared: bits per lane -> instructions per warp, where LLVM merged only some of
+  /// Triton's accesses (otherwise one entry).
+  std::map<int, uint64_t> widthsPerWarp;
+  uint64_t warps = 0; ///< warps of the CTA; all of them issue every instruction
+  /// Wavefronts per the bank model for this instruction, per CTA. For cp.async, the shared
+  /// side of the copy (lanes predicated off write nothing).
+  AccessCount count;
+  /// The rules that decided it, one short line each (for text output and reports).
+  std::vector<std::string> why;
+};
+
+/// local_alloc / local_store (kind Store) or local_load (Load) of REG to/from SHARED.
+/// `model` must be sm80 or sm90.
+[[nodiscard]] Result<TritonAccess>
+tritonLocalAccess(const LinearLayout& reg, const LinearLayout& shared,
+                  const std::vector<IntervalPad>& padding, SharedAccessKind kind,
+                  const SharedMemoryModel& model, const TritonLoweringOptions& options);
+
+/// Triton's lowering of convert_layout SRC -> DST through shared memory.
+struct TritonConversion {
+  /// Triton's scratch layout (offset -> tensor) for one round: vector, bank and segment bases
+  /// as offset bits, and the "reps" tensor bases it moves round by round.
+  LinearLayout scratch;
+  std::vector<uint64_t> vector, bank, segment, reps; ///< flattened tensor bases
+  uint64_t rounds = 1;
+  TritonAccess store, load;
+  /// Triton's own bank-conflict estimate for the chosen pair (its selection criterion).
+  int tritonConflicts = 0;
+};
+
+/// Whether Triton lowers convert_layout SRC -> DST through shared memory: when C = DST^-1 ∘ SRC
+/// (Triton's pseudo-inverse) moves data between warps or CTAs, or, within warps, when at least
+/// two lane bits of SRC become register bits of DST (Triton's shuffles handle one such "mixed
+/// transposition"). Unlike ConversionPlan, a warp that already holds a copy of what it needs
+/// is not noticed.
+[[nodiscard]] Result<bool> tritonConvertNeedsSharedMemory(const LinearLayout& src,
+                                                          const LinearLayout& dst);
+
+/// SRC and DST distributed over the same tensor with the same warps and 32 lanes, a
+/// conversion tritonConvertNeedsSharedMemory says goes through shared memory.
+[[nodiscard]] Result<TritonConversion> tritonConvertLayout(const LinearLayout& src,
+                                                           const LinearLayout& dst,
+                                                           const SharedMemoryModel& model,
+                                                           const TritonLoweringOptions& options);
+
+/// async_copy_global_to_local of pointers laid out as SRC into SHARED; `maxElements` bounds
+/// the copy by the pointers' contiguity and alignment (Triton's AxisInfo; 16 bytes at most).
+[[nodiscard]] Result<TritonAccess> tritonAsyncCopy(const LinearLayout& src,
+                                                   const LinearLayout& shared,
+                                                   const std::vector<IntervalPad>& padding,
+                                                   int maxElements, const SharedMemoryModel& model,
+                                                   const TritonLoweringOptions& options);
+
+/// The largest v (log2) Triton vectorises REG -> SHARED with: registers exactly offsets
+/// 1, 2, .., 2^(v-1) (permuted to the front when `permute`) and nothing else touching those
+/// offsets, at most 2^maxLog2. `registers` without zero columns.
+[[nodiscard]] int tritonVectorLog2(const std::vector<uint64_t>& registers,
+                                   const std::vector<uint64_t>& lanes,
+                                   const std::vector<uint64_t>& warps, int maxLog2, bool permute);
+
+/// {"instruction", "vector_bits", "instructions", "instructions_per_warp", "wavefronts",
+///  "ideal_wavefronts", "bank_conflicts", "why"}: the bank model's access JSON plus the
+/// instruction.
+[[nodiscard]] nlohmann::json toJson(const TritonAccess& a);
+
+} // namespace llcheck

@@ -1,0 +1,87 @@
+"""Runs a pack of compiled lowering-probe kernels (gpu_pack.py) on the GPU with CuPy, one CTA
+each, checks that every element came through, and records the launch order so that Nsight
+Compute's rows (one per launch, in order) can be joined with the cases:
+
+    ncu --csv --metrics <see run_gpu.sh> --kernel-name regex:'^(local|convert|async)_kernel$' \\
+        python3 gpu_launch.py PACK_DIR RESULT.json
+
+RESULT.json: {"triton", "gpu", "launches": [{"id", "launched", "correct", "wrong",
+"missing"}]} in launch order; ncu has one row per launch that has "launched" (a case that fails
+to load has "error" and no row).
+"""
+import json
+import os
+import sys
+
+import cupy as cp
+import numpy as np
+
+DTYPES = {"int8": np.int8, "float16": np.float16, "float32": np.float32, "int64": np.int64}
+SENTINEL32 = 0x12345678           # outside a sign-extended 8/16-bit value; not a float we draw
+SENTINEL64 = 0x7EADBEEFDEADBEEF
+
+
+def source_bits(x, dtype):
+    """What the live store writes for each element: its bits, widened as kernels.py widens."""
+    if dtype == "float16":
+        return x.view(np.int16).astype(np.int32)
+    if dtype == "float32":
+        return x.view(np.int32)
+    if dtype == "int8":
+        return x.astype(np.int32)
+    return x.view(np.int64)
+
+
+def main():
+    pack, result_path = sys.argv[1], sys.argv[2]
+    with open(os.path.join(pack, "manifest.json")) as f:
+        manifest = json.load(f)
+    rng = np.random.default_rng(1)
+    launches = []
+    # Padded-layout kernels last: a misaligned access faults and spoils the CUDA context.
+    for case in sorted(manifest["cases"], key=lambda c: bool(c.get("padded"))):
+        if "error" in case:
+            continue
+        rec = {"id": case["id"]}
+        try:
+            mod = cp.RawModule(path=os.path.join(pack, case["file"]))
+            fn = mod.get_function(case["kernel"])
+            shared = case["shared_bytes"]
+            if shared > 48 * 1024:
+                fn.max_dynamic_shared_size_bytes = shared
+            m, n = case["shape"]
+            dt = DTYPES[case["dtype"]]
+            if dt in (np.int8, np.int64):
+                host = rng.integers(-100, 100, size=(m, n)).astype(dt)
+            else:
+                host = rng.standard_normal((m, n)).astype(dt)
+            x = cp.asarray(host)
+            wide = dt == np.int64
+            slots = case["threads"] * m * n
+            out = cp.full(slots, SENTINEL64 if wide else SENTINEL32,
+                          dtype=cp.int64 if wide else cp.int32)
+            args = [x, out] + [np.uint64(0)] * (case["params"] - 2)
+            fn((1, 1, 1), (case["threads"], 1, 1), tuple(args), shared_mem=shared)
+            rec["launched"] = True
+            cp.cuda.Device().synchronize()
+            got = cp.asnumpy(out).reshape(case["threads"], m * n)
+            want = source_bits(host.reshape(-1), case["dtype"])
+            written = got != (SENTINEL64 if wide else SENTINEL32)
+            wrong = int((written & (got != want[None, :])).sum())
+            missing = int((~written.any(axis=0)).sum())
+            rec.update(correct=wrong == 0 and missing == 0, wrong=wrong, missing=missing)
+        except Exception as e:  # noqa: BLE001 - one case's failure is recorded, not fatal
+            rec["error"] = f"{type(e).__name__}: {str(e)[:300]}"
+        launches.append(rec)
+        if len(launches) % 100 == 0:
+            print(f"{len(launches)} launched", flush=True)
+    props = cp.cuda.runtime.getDeviceProperties(0)
+    name = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
+    with open(result_path, "w") as f:
+        json.dump({"triton": manifest["triton"], "gpu": name, "launches": launches}, f)
+    bad = [r["id"] for r in launches if not r.get("correct")]
+    print(f"{len(launches)} launches, {len(bad)} not correct: {bad[:20]}")
+
+
+if __name__ == "__main__":
+    main()
