@@ -289,7 +289,7 @@ AccessCount chunkCount(const CvtMap& m, const std::vector<IntervalPad>& padding,
   int widest = 0;
   for (uint64_t w = 0; w < (uint64_t{1} << m.warps.size()); ++w)
     for (const Chunk& c : chunks) {
-      Subspace phase(model.phaseLanes(c.bytes, kind));
+      Subspace phase(model.phaseLanes(c.bytes, kind, m.lanes));
       std::map<std::pair<uint64_t, uint64_t>, std::set<uint64_t>> wordsOfBank;
       for (uint64_t t = 0; t < static_cast<uint64_t>(model.warpSize); ++t) {
         uint64_t lin = xorOf(m.warps, w) ^ xorOf(m.lanes, t) ^ c.start;
@@ -311,7 +311,7 @@ AccessCount chunkCount(const CvtMap& m, const std::vector<IntervalPad>& padding,
       widest = std::max(widest, c.bytes);
     }
   a.vectorBits = widest * 8;
-  a.phasesPerInstruction = model.warpSize >> model.phaseLanes(widest, kind).size();
+  a.phasesPerInstruction = model.warpSize >> model.phaseLanes(widest, kind, m.lanes).size();
   a.wavefrontsPerPhase = maxPerPhase;
   a.bankConflicts = a.wavefronts - a.idealWavefronts;
   return a;
