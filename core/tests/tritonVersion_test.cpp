@@ -181,5 +181,35 @@ TEST(TritonVersion, TensorMemoryForms) {
   EXPECT_FALSE(layoutOf(v39, {256, 128}, TritonVersion::v3_6).ok());
 }
 
+LinearLayout make(std::vector<DimBases> ins, std::vector<DimSize> outs) {
+  return LinearLayout::create(ins, outs, /*requireSurjective=*/false).value();
+}
+
+// invertAndCompose's identity dims (the cases of tests/triton_reference/ where the releases
+// answer differently).
+TEST(TritonVersion, InvertAndComposeIdentityDims) {
+  const DimName reg("register"), warp("warp"), d0("dim0"), d1("dim1");
+  // Equal warps that repeat one of outer's register bases: 3.6 maps warp to warp, 3.9 solves
+  // it (warp 1 -> register 1).
+  LinearLayout a = make({{reg, {{0, 1}, {2, 0}}}, {warp, {{1, 0}}}}, {{d0, 4}, {d1, 2}});
+  LinearLayout b = make({{reg, {{1, 0}, {0, 1}, {2, 0}}}, {warp, {{1, 0}}}}, {{d0, 4}, {d1, 2}});
+  EXPECT_EQ(basesOf(a.invertAndCompose(b, TritonVersion::v3_6).value(), "warp"), (Bases{{0, 1}}));
+  EXPECT_EQ(basesOf(a.invertAndCompose(b, TritonVersion::v3_9).value(), "warp"), (Bases{{1, 0}}));
+  // Broadcast warps, output sizes that differ: 3.9 still maps warp to warp, 3.6 solves (0).
+  LinearLayout c = make({{reg, {{1, 0}, {0, 1}}}, {warp, {{0, 0}}}}, {{d0, 2}, {d1, 2}});
+  LinearLayout d = make({{reg, {{1, 0}, {0, 1}, {2, 0}}}, {warp, {{0, 0}}}}, {{d0, 4}, {d1, 2}});
+  EXPECT_EQ(basesOf(c.invertAndCompose(d, TritonVersion::v3_6).value(), "warp"), (Bases{{0, 0}}));
+  EXPECT_EQ(basesOf(c.invertAndCompose(d, TritonVersion::v3_9).value(), "warp"), (Bases{{0, 1}}));
+  // Equal warps hiding the image of this's register: 3.6 leaves warp's columns out of the solve
+  // and cannot reach register = 2 (Triton 3.6 aborts), 3.9 solves it with the warp.
+  LinearLayout e = make({{reg, {{2}}}, {warp, {{2}}}}, {{d0, 4}});
+  LinearLayout f = make({{reg, {{1}}}, {warp, {{2}}}}, {{d0, 4}});
+  EXPECT_FALSE(e.invertAndCompose(f, TritonVersion::v3_6).ok());
+  auto g = e.invertAndCompose(f, TritonVersion::v3_9);
+  ASSERT_TRUE(g.ok()) << g.error().str();
+  EXPECT_EQ(basesOf(*g, "register"), (Bases{{0, 1}}));
+  EXPECT_EQ(basesOf(*g, "warp"), (Bases{{0, 1}}));
+}
+
 } // namespace
 } // namespace llcheck
