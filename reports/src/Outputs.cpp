@@ -177,6 +177,7 @@ json summaryJson(const Report& r) {
           {"findings_by_kind", findingsByKind},
           {"worst", worst},
           {"arch", r.arch.empty() ? json(nullptr) : json(r.arch)},
+          {"triton", tritonVersionName(r.triton)},
           {"z3", r.z3},
           {"oracle", oracle},
           {"seconds", r.seconds}};
@@ -227,7 +228,8 @@ std::string toMarkdown(const Report& r) {
      << " of " << s["ops"].get<std::size_t>() << " data-moving ops checked"
      << (r.z3 ? " (properties proven by Z3)" : " (without Z3)")
      << (r.oracleSource.empty() ? "" : ", measured on " + r.oracleGpu) << ", "
-     << fixed(r.seconds, 1) << " s.\n\n";
+     << fixed(r.seconds, 1) << " s; encodings read with Triton " << tritonVersionName(r.triton)
+     << "'s semantics.\n\n";
   os << "| check | count |\n| --- | ---: |\n";
   os << "| illegal layouts | " << s["illegal_layouts"].get<std::size_t>() << " |\n";
   std::map<std::string, std::size_t> fk = s["findings_by_kind"];

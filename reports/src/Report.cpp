@@ -287,6 +287,7 @@ private:
     if (startsWith(t.attribute, "#ttg.padded_shared")) {
       SpecOptions so;
       so.shape = t.shape;
+      so.triton = o_.triton;
       if (auto loaded = loadSpec(t.attribute, so); loaded.ok())
         e.padding = loaded->padding;
     }
@@ -396,7 +397,7 @@ private:
 
   /// convert_layout and the other register-to-register ops: llcheck's plan.
   void conversion(OpEntry& e, const TtgirOp& op, const LayoutEntry& src, const LayoutEntry& dst) {
-    auto plan = planConversion(*src.layout, *dst.layout);
+    auto plan = planConversion(*src.layout, *dst.layout, o_.triton);
     if (!plan.ok()) {
       notAnalysed(e, "no conversion plan: " + plan.error().str());
       return;
@@ -728,7 +729,9 @@ Result<Report> buildReport(const std::vector<std::string>& files, const ReportOp
       return makeError("not a TTGIR module (its first line is neither `module` nor an alias "
                        "definition `#name = ...`)",
                        f);
-    auto m = readTtgir(*text, f);
+    TtgirOptions ttgirOptions;
+    ttgirOptions.triton = options.triton;
+    auto m = readTtgir(*text, f, ttgirOptions);
     if (!m.ok())
       return m.error();
     modules.push_back(std::move(*m));
@@ -737,6 +740,7 @@ Result<Report> buildReport(const std::vector<std::string>& files, const ReportOp
   report.kernels.resize(modules.size());
   report.arch = options.arch.value_or("");
   report.z3 = options.z3;
+  report.triton = options.triton;
   if (options.oracle) {
     report.oracleSource = options.oracle->source;
     report.oracleGpu = options.oracle->gpu;

@@ -67,6 +67,8 @@ struct ReportOptions {
   const OracleResults* oracle = nullptr;
   /// Worker threads over the files (0: the hardware's).
   unsigned threads = 0;
+  /// --triton: the Triton release that wrote the dumps; their encodings mean what it computes.
+  TritonVersion triton = kNewestTriton;
 };
 
 /// One finding: a reason for the op (or layout) to fail the conformance check.
@@ -129,6 +131,7 @@ struct Report {
   std::vector<KernelReport> kernels;
   std::string arch; ///< --arch, or "" when each module chose
   bool z3 = true;
+  TritonVersion triton = kNewestTriton; ///< whose semantics the layouts were read with
   std::string oracleSource, oracleGpu, oracleDate;
   double seconds = 0;
   [[nodiscard]] std::size_t findingCount() const;
