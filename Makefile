@@ -41,13 +41,18 @@ run: build
 	@echo "every layout in corpus/illegal/ was caught, as it must be"
 
 # The C++ tests and lit (ctest), then llcheck against Triton itself on the conformance grid
-# (pytest, in the virtualenv that scripts/setup-python.sh keeps).
+# (pytest, in the virtualenvs that scripts/setup-python.sh keeps): once with Triton 3.9 (.venv,
+# also the Python module's), once with Triton 3.6 (VENV_36, `llcheck batch --triton 3.6`;
+# docs/triton-versions.md).
 VENV ?= .venv
+VENV_36 ?= .venv-triton-3.6
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	@LLCHECK_VENV=$(VENV) bash scripts/setup-python.sh
+	@LLCHECK_VENV=$(VENV_36) LLCHECK_REQUIREMENTS=tests/triton/requirements-3.6.txt bash scripts/setup-python.sh
 	$(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-build-isolation .
 	LLCHECK=$(BUILD)/cli/llcheck $(VENV)/bin/python -m pytest tests/triton gpu_oracle/triton_convert gpu_oracle/wavefront_rule -q -p no:cacheprovider
+	LLCHECK=$(BUILD)/cli/llcheck $(VENV_36)/bin/python -m pytest tests/triton/test_conformance.py -q -p no:cacheprovider
 	# Its own run: python/tests/conftest.py and tests/triton/conftest.py would both be the module
 	# "conftest" in one pytest process, and tests/triton imports its conftest by that name.
 	LLCHECK=$(BUILD)/cli/llcheck $(VENV)/bin/python -m pytest python/tests -q -p no:cacheprovider

@@ -1,6 +1,7 @@
 // `llcheck batch`: see Batch.h.
 #include "Batch.h"
 
+#include "TritonFlag.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Spec.h"
 
@@ -26,17 +27,27 @@ Result<std::optional<uint64_t>> optionalCount(const nlohmann::json& line, const 
 }
 
 /// The SpecOptions and attribute text of one line, or what is wrong with the line.
-Result<std::pair<std::string, SpecOptions>> readCase(const nlohmann::json& line) {
+Result<std::pair<std::string, SpecOptions>> readCase(const nlohmann::json& line,
+                                                     TritonVersion triton) {
   if (!line.is_object())
     return makeError("expected a JSON object per line");
   for (const auto& [key, value] : line.items())
     if (key != "id" && key != "attr" && key != "shape" && key != "num_warps" &&
-        key != "threads_per_warp")
+        key != "threads_per_warp" && key != "triton")
       return makeError("unknown key \"" + utf8Prefix(key, 64) +
-                       "\" (expected id, attr, shape, num_warps, threads_per_warp)");
+                       "\" (expected id, attr, shape, num_warps, threads_per_warp, triton)");
   if (!line.contains("attr") || !line["attr"].is_string())
     return makeError("\"attr\" must be the attribute text, a string");
   SpecOptions options;
+  options.triton = triton;
+  if (line.contains("triton") && !line["triton"].is_null()) {
+    if (!line["triton"].is_string())
+      return makeError("\"triton\" must be a version string such as \"3.6\", or null");
+    auto v = parseTritonOption(line["triton"].get<std::string>(), "\"triton\"");
+    if (!v.ok())
+      return v.error();
+    options.triton = *v;
+  }
   if (line.contains("shape") && !line["shape"].is_null()) {
     const nlohmann::json& shape = line["shape"];
     if (!shape.is_array())
@@ -107,7 +118,8 @@ bool isAttributeText(const std::string& attr) {
 
 } // namespace
 
-int runBatch(const std::string& path, std::ostream& out, std::string& errorMessage) {
+int runBatch(const std::string& path, std::ostream& out, std::string& errorMessage,
+             TritonVersion triton) {
   std::ifstream file;
   std::istream* in = &std::cin;
   if (path != "-") {
@@ -139,7 +151,7 @@ int runBatch(const std::string& path, std::ostream& out, std::string& errorMessa
       errorMessage = where + ": " + json.error().message;
       return 2;
     }
-    auto item = readCase(*json);
+    auto item = readCase(*json, triton);
     if (!item.ok()) {
       errorMessage = item.error().within(where).str();
       return 2;

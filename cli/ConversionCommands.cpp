@@ -181,7 +181,7 @@ int runBankConflicts(const ConversionRequest& r, std::ostream& out, std::string&
 }
 
 int runConvert(const ConversionRequest& r, std::ostream& out, std::string& errorMessage) {
-  auto plan = planConversion(r.src.layout, r.dst.layout);
+  auto plan = planConversion(r.src.layout, r.dst.layout, r.triton);
   if (!plan.ok()) {
     errorMessage = plan.error().str();
     return 2;

@@ -19,6 +19,9 @@ struct ConversionRequest {
   int elementBits = 16;
   SharedMemoryModel model;
   bool json = false;
+  /// --triton: the release whose encodings SRC and DST were read with, and whose
+  /// invertAndCompose picks the conversion.
+  TritonVersion triton = kNewestTriton;
   /// convert: checks and proves the plan's properties (the command line's proveConvert); empty
   /// leaves "properties" out.
   ConvertProver properties = nullptr;

@@ -1,6 +1,8 @@
 // Wiring of `llcheck report` (see ReportCommand.h).
 #include "ReportCommand.h"
 
+#include "TritonFlag.h"
+
 #include "llcheck/core/conversion/SharedMemory.h"
 #include "llcheck/prover/Prover.h"
 #include "llcheck/reports/Outputs.h"
@@ -43,11 +45,18 @@ CLI::App* addReportCommand(CLI::App& app, ReportCommandOptions& o) {
       ->type_name("N")
       ->check(CLI::Range(1u, 256u));
   cmd->add_flag("--quiet", o.quiet, "Print nothing but errors");
+  addTritonOption(cmd, o.triton);
   return cmd;
 }
 
 int runReport(const ReportCommandOptions& o, std::string& errorMessage) {
   reports::ReportOptions options;
+  auto triton = parseTritonOption(o.triton, "--triton");
+  if (!triton.ok()) {
+    errorMessage = triton.error().str();
+    return 2;
+  }
+  options.triton = *triton;
   if (!o.arch.empty()) {
     auto model = sharedMemoryModel(o.arch);
     if (!model.ok()) {

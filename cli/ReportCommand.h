@@ -18,6 +18,7 @@ struct ReportCommandOptions {
   unsigned proverTimeoutMs = 0;
   unsigned jobs = 0;
   bool quiet = false;
+  std::string triton;
 };
 
 CLI::App* addReportCommand(CLI::App& app, ReportCommandOptions& options);

@@ -1,6 +1,7 @@
 #include "SweepCommand.h"
 
 #include "FuzzCommand.h"
+#include "TritonFlag.h"
 #include "sweep/Sweep.h"
 
 #include "llcheck/core/Formats.h"
@@ -38,11 +39,18 @@ SweepCommand::SweepCommand(CLI::App& app) {
                                "GTEST_TOTAL_SHARDS if set")
                   ->type_name("I/N");
   cmd_->add_option("--format", format_, "text or json")->check(CLI::IsMember({"text", "json"}));
+  addTritonOption(cmd_, triton_);
 }
 
 int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
   fuzz::SweepOptions o;
   o.family = family_;
+  auto triton = parseTritonOption(triton_, "--triton");
+  if (!triton.ok()) {
+    errorMessage = triton.error().str();
+    return 2;
+  }
+  o.triton = *triton;
   o.maxLog2 = maxLog2_;
   o.pairMaxLog2 = pairMaxLog2_;
   o.numWarps = numWarps_;

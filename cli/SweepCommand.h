@@ -22,7 +22,7 @@ public:
 
 private:
   CLI::App* cmd_ = nullptr;
-  std::string family_, shard_, format_ = "text";
+  std::string family_, shard_, format_ = "text", triton_;
   int maxLog2_ = 3, pairMaxLog2_ = 3;
   std::vector<uint64_t> numWarps_;
   CLI::Option* shardOpt_ = nullptr;

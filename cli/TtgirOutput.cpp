@@ -37,7 +37,7 @@ std::string ttgirText(const TtgirModule& m, bool withOps, bool asAttr) {
   auto num = [](const std::optional<uint64_t>& v) { return v ? std::to_string(*v) : "-"; };
   os << "module " << m.source << ": target " << (m.target ? *m.target : "-") << ", num-warps "
      << num(m.numWarps) << ", threads-per-warp " << num(m.threadsPerWarp) << ", num-ctas "
-     << num(m.numCtas) << "\n";
+     << num(m.numCtas) << ", Triton " << tritonVersionName(m.triton) << " semantics\n";
   os << count(m.aliases.size(), "alias") << ", " << count(m.types.size(), "type") << ", "
      << count(m.layouts.size(), "layout") << ", " << count(m.ops.size(), "data-moving op") << ", "
      << m.notUnderstood.size() << " not understood\n";
@@ -51,7 +51,7 @@ std::string ttgirText(const TtgirModule& m, bool withOps, bool asAttr) {
       os << "  not understood: " << l.error << "\n";
       continue;
     }
-    auto attr = asAttr ? toLinearAttr(*l.layout) : Result<std::string>(Error{});
+    auto attr = asAttr ? toLinearAttr(*l.layout, m.triton) : Result<std::string>(Error{});
     if (asAttr && attr.ok())
       os << *attr << "\n";
     else
@@ -76,6 +76,7 @@ std::string ttgirText(const TtgirModule& m, bool withOps, bool asAttr) {
 nlohmann::json ttgirJson(const TtgirModule& m, bool withOps) {
   nlohmann::json j;
   j["source"] = m.source;
+  j["triton"] = tritonVersionName(m.triton);
   j["module"] = {{"target", optional(m.target)},
                  {"num_warps", optional(m.numWarps)},
                  {"threads_per_warp", optional(m.threadsPerWarp)},

@@ -9,6 +9,7 @@
 #include "Progress.h"
 #include "ReportCommand.h"
 #include "SweepCommand.h"
+#include "TritonFlag.h"
 #include "TtgirOutput.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
@@ -46,6 +47,7 @@ struct CommonOptions {
   std::string shape;
   std::string numWarps;
   std::string threadsPerWarp;
+  std::string triton;
   std::string format = "text";
   CLI::Option* shapeOpt = nullptr;
   CLI::Option* numWarpsOpt = nullptr;
@@ -64,6 +66,7 @@ void addCommonOptions(CLI::App* cmd, CommonOptions& o) {
                                         "Lanes per warp; checked against the layout's lane "
                                         "dimension")
                             ->type_name("N");
+  cli::addTritonOption(cmd, o.triton);
 }
 
 /// A count option: a positive power of two, given in decimal.
@@ -101,6 +104,10 @@ Result<SpecOptions> specOptions(const CommonOptions& o) {
       return n.error();
     s.threadsPerWarp = *n;
   }
+  auto triton = cli::parseTritonOption(o.triton, "--triton");
+  if (!triton.ok())
+    return triton.error();
+  s.triton = *triton;
   return s;
 }
 
@@ -116,7 +123,7 @@ int runTtgir(const std::string& path, const std::string& text, const CommonOptio
     printError(path + ": --shape does not apply to a TTGIR file (each type gives its shape)");
     return kExitBadInput;
   }
-  auto m = readTtgir(text, path, TtgirOptions{opts.numWarps, opts.threadsPerWarp});
+  auto m = readTtgir(text, path, TtgirOptions{opts.numWarps, opts.threadsPerWarp, opts.triton});
   if (!m.ok()) {
     printError(m.error().str());
     return kExitBadInput;
@@ -172,7 +179,7 @@ int runLayout(const std::string& spec, const CommonOptions& o, bool withOps) {
       j["description"] = paddingStatement(loaded->padding);
     std::cout << dumpJson(j) << "\n";
   } else if (o.format == "attr") {
-    auto attr = toLinearAttr(l);
+    auto attr = toLinearAttr(l, opts->triton);
     if (!attr.ok()) {
       printError(attr.error().within(loaded->source).str());
       return kExitBadInput;
@@ -182,6 +189,11 @@ int runLayout(const std::string& spec, const CommonOptions& o, bool withOps) {
     std::cout << l.toString().substr(1) << "\n";
     if (!loaded->padding.empty())
       std::cout << paddingStatement(loaded->padding) << "\n";
+    // Which Triton's semantics the layout follows, for an encoding attribute (a layout given
+    // as bases means the same in every release).
+    if (loaded->format.rfind("ttg.", 0) == 0 || loaded->format.rfind("ttng.", 0) == 0 ||
+        loaded->format.rfind("triton_gpu.", 0) == 0)
+      std::cout << "(Triton " << tritonVersionName(opts->triton) << " semantics)\n";
   }
   return kExitOk;
 }
@@ -340,7 +352,6 @@ struct ConversionOptions {
   CommonOptions common;
   std::string src, dst, dtype, arch = "sm90";
   std::string lowering = "llcheck";
-  std::string triton = tritonVersionName(kNewestTriton);
   ProverChoice z3; ///< convert only
   bool noZ3 = false;
 };
@@ -363,13 +374,10 @@ void addConversionOptions(CLI::App* cmd, ConversionOptions& o, const char* srcHe
       ->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--lowering", o.lowering,
                   "Whose instructions: llcheck (default: the best the hardware allows) or triton "
-                  "(what Triton --triton emits; both are printed where they differ)")
+                  "(what Triton emits, in the release --triton names; both are printed where they "
+                  "differ)")
       ->check(CLI::IsMember({"llcheck", "triton"}))
       ->type_name("WHO");
-  cmd->add_option("--triton", o.triton,
-                  "The Triton release whose lowering --lowering triton models: 3.6 or 3.9 "
-                  "(default, the newest)")
-      ->type_name("VERSION");
   cmd->footer(sharedMemoryAssumptions());
 }
 
@@ -409,12 +417,6 @@ int runConversionCommand(const ConversionOptions& o, bool convert) {
                ": a padded shared layout is not a distributed layout");
     return kExitBadInput;
   }
-  auto triton = parseTritonVersion(o.triton);
-  if (!triton) {
-    printError("--triton: unknown Triton release '" + o.triton.substr(0, 32) +
-               "' (expected 3.6 or 3.9)");
-    return kExitBadInput;
-  }
   if (o.lowering == "triton" && o.arch != "sm90" && o.arch != "sm80") {
     printError("--lowering triton: Triton's lowering is modelled for NVIDIA sm80 and sm90, not " +
                o.arch);
@@ -422,7 +424,7 @@ int runConversionCommand(const ConversionOptions& o, bool convert) {
   }
   cli::ConversionRequest request{*src, *dst, o.dtype, *bits, *model, o.common.format == "json"};
   request.tritonLowering = o.lowering == "triton";
-  request.triton = *triton;
+  request.triton = opts->triton;
   if (convert) {
     std::optional<prover::ProverOptions> z3;
     if (!o.noZ3)
@@ -492,15 +494,20 @@ int run(int argc, char** argv) {
   addProverOptions(verifyCmd, z3, noZ3,
                    "Do not ask Z3: properties are established by the algebra and enumeration");
 
-  std::string batchFile;
+  std::string batchFile, batchTriton;
   CLI::App* batch = app.add_subcommand(
       "batch", "Print the linear layouts of many attributes, one JSON object per line (see "
                "README: 'llcheck batch')");
   batch
       ->add_option("FILE", batchFile,
                    "JSON lines {\"id\", \"attr\", \"shape\", \"num_warps\", "
-                   "\"threads_per_warp\"}, or - for stdin")
+                   "\"threads_per_warp\", \"triton\"}, or - for stdin")
       ->required();
+  cli::addTritonOption(batch, batchTriton)
+      ->description("Triton release whose semantics the attributes have, where a line has no "
+                    "\"triton\" key: " +
+                    cli::supportedTritonList() + " (default " + tritonVersionName(kNewestTriton) +
+                    ", the newest)");
 
   ConversionOptions convertOpts;
   CLI::App* convertCmd = app.add_subcommand(
@@ -620,8 +627,13 @@ int run(int argc, char** argv) {
     return status;
   }
   if (*batch) {
+    auto triton = cli::parseTritonOption(batchTriton, "--triton");
+    if (!triton.ok()) {
+      printError(triton.error().str());
+      return kExitBadInput;
+    }
     std::string message;
-    int status = cli::runBatch(batchFile, std::cout, message);
+    int status = cli::runBatch(batchFile, std::cout, message, *triton);
     if (!message.empty())
       printError(message);
     return status;

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The Python environment of the Triton conformance tests: a virtualenv (default .venv, or
-# $LLCHECK_VENV) with the pinned packages of tests/triton/requirements.txt. Idempotent: once the
-# requirements are installed it only compares a checksum.
+# $LLCHECK_VENV) with the pinned packages of tests/triton/requirements.txt (or
+# $LLCHECK_REQUIREMENTS: `make test` also makes .venv-triton-3.6 from
+# tests/triton/requirements-3.6.txt, one virtualenv per Triton version llcheck follows).
+# Idempotent: once the requirements are installed it only compares a checksum.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=${LLCHECK_VENV:-.venv}
-requirements=tests/triton/requirements.txt
+requirements=${LLCHECK_REQUIREMENTS:-tests/triton/requirements.txt}
 
 if [[ ! -x "$venv/bin/python" ]]; then
   if ! python3 -m venv "$venv" 2>/dev/null; then

@@ -780,7 +780,8 @@ Result<LinearLayout> LinearLayout::compose(const LinearLayout& outer) const {
   return r;
 }
 
-Result<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout& outer) const {
+Result<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout& outer,
+                                                    TritonVersion triton) const {
   const LinearLayout& B = *this;
   const LinearLayout& A = outer;
   if (!sameNameSet(B.outDims(), A.outDims()))
@@ -805,9 +806,9 @@ Result<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout& outer) c
   // Usually both pack their outputs alike (always in pseudoinvert): then no move is needed.
   const bool repack = !samePacking(B.outDims(), A.outDims());
   auto toA = [&](uint64_t c) { return repack ? applyMoves(bToA, c) : c; };
-  auto isIdentityDim = [&](int ai) {
+  auto isEqualDim = [&](int ai) {
     int bi = B.inDimIndex(A.ins_[ai].name);
-    if (bi < 0 || !sameOutSizes || A.ins_[ai].sizeLog2 != B.ins_[bi].sizeLog2)
+    if (bi < 0 || A.ins_[ai].sizeLog2 != B.ins_[bi].sizeLog2)
       return false;
     int aOff = A.inDimOffset(ai), bOff = B.inDimOffset(bi);
     for (int b = 0; b < A.ins_[ai].sizeLog2; ++b)
@@ -815,17 +816,50 @@ Result<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout& outer) c
         return false;
     return true;
   };
-  uint64_t identityDims = 0; // bit ai set: A's input dim ai is an identity dim
+  auto isZeroDim = [&](std::size_t ai) {
+    int aOff = A.inDimOffset(static_cast<int>(ai));
+    for (int b = 0; b < A.ins_[ai].sizeLog2; ++b)
+      if (A.columns_[static_cast<std::size_t>(aOff + b)] != 0)
+        return false;
+    return true;
+  };
+  uint64_t equalDims = 0; // bit ai set: A's input dim ai equals B's of the same name
   for (std::size_t ai = 0; ai < A.ins_.size(); ++ai)
-    if (isIdentityDim(static_cast<int>(ai)))
-      identityDims |= uint64_t{1} << ai;
+    if (isEqualDim(static_cast<int>(ai)))
+      equalDims |= uint64_t{1} << ai;
+  uint64_t identityDims = 0; // bit ai set: A's input dim ai is an identity dim
+  if (triton == TritonVersion::v3_6) {
+    identityDims = sameOutSizes ? equalDims : 0;
+  } else {
+    // Triton 3.9: all of this's dims equal to outer's, with spans apart from the rest of
+    // outer's, are all identity dims; otherwise only the broadcast (all-zero) ones are.
+    bool all = sameOutSizes;
+    for (const Dim& d : B.ins_) {
+      int ai = A.inDimIndex(d.name);
+      all = all && ai >= 0 && ((equalDims >> ai) & 1);
+    }
+    for (std::size_t ai = 0; all && ai < A.ins_.size(); ++ai) {
+      if (((equalDims >> ai) & 1) == 0)
+        continue;
+      XorBasis mine, others, both;
+      for (std::size_t ak = 0, j = 0; ak < A.ins_.size(); ++ak)
+        for (int b = 0; b < A.ins_[ak].sizeLog2; ++b, ++j) {
+          (ak == ai ? mine : others).insert(A.columns_[j], 0);
+          both.insert(A.columns_[j], 0);
+        }
+      all = both.rank() == mine.rank() + others.rank();
+    }
+    for (std::size_t ai = 0; ai < A.ins_.size(); ++ai)
+      if (((equalDims >> ai) & 1) && (all || isZeroDim(ai)))
+        identityDims |= uint64_t{1} << ai;
+  }
   // Least squares with the free variables at 0: insert A's columns in order, tagging each
   // with its own flattened input bit; dependent columns are dropped, so every solution is
-  // supported on pivot columns only.
+  // supported on pivot columns only. Triton 3.6 leaves the identity dims' columns out.
   XorBasis basis;
   for (std::size_t ai = 0, j = 0; ai < A.ins_.size(); ++ai)
     for (int b = 0; b < A.ins_[ai].sizeLog2; ++b, ++j)
-      if (((identityDims >> ai) & 1) == 0)
+      if (((identityDims >> ai) & 1) == 0 || triton != TritonVersion::v3_6)
         basis.insert(A.columns_[j], uint64_t{1} << j);
 
   LinearLayout r;
@@ -852,16 +886,16 @@ Result<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout& outer) c
   return r;
 }
 
-Result<LinearLayout> LinearLayout::invert() const {
+Result<LinearLayout> LinearLayout::invert(TritonVersion triton) const {
   if (!isInvertible())
     return opError("invert", "the layout is not invertible (" +
                                  std::to_string(getTotalInDimSizeLog2()) + " input bits, " +
                                  std::to_string(getTotalOutDimSizeLog2()) + " output bits, rank " +
                                  std::to_string(rank()) + ")");
-  return pseudoinvert();
+  return pseudoinvert(triton);
 }
 
-Result<LinearLayout> LinearLayout::pseudoinvert() const {
+Result<LinearLayout> LinearLayout::pseudoinvert(TritonVersion triton) const {
   if (!isSurjective())
     return opError("pseudoinvert", "the layout is not surjective (rank " + std::to_string(rank()) +
                                        " < " + std::to_string(getTotalOutDimSizeLog2()) +
@@ -871,7 +905,7 @@ Result<LinearLayout> LinearLayout::pseudoinvert() const {
   identity.outs_ = outs_;
   for (int j = 0; j < getTotalOutDimSizeLog2(); ++j)
     identity.columns_.push_back(uint64_t{1} << j);
-  return identity.invertAndCompose(*this);
+  return identity.invertAndCompose(*this, triton);
 }
 
 // ---- Restructuring --------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 // Triton's printed form of a linear layout, both ways.
 #include "llcheck/core/Formats.h"
+#include "llcheck/core/TritonVersion.h"
 
 #include <cctype>
 #include <charconv>
@@ -85,6 +86,17 @@ struct LineCursor {
   }
 };
 
+/// `llcheck layout` ends an attribute's layout with the line `(Triton 3.9 semantics)`, the
+/// release whose semantics it followed; the layout read back means the same in every release.
+bool isSemanticsLine(std::string_view line) {
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t'))
+    line.remove_suffix(1);
+  for (TritonVersion v : supportedTritonVersions())
+    if (line == "(Triton " + tritonVersionName(v) + " semantics)")
+      return true;
+  return false;
+}
+
 } // namespace
 
 Result<LinearLayout> parseTritonString(std::string_view text, const std::string& source) {
@@ -120,6 +132,8 @@ Result<LinearLayout> parseTritonString(std::string_view text, const std::string&
       c.pos = nul;
       return c.error("unexpected NUL byte");
     }
+    if ((sawOuts || sawEmpty) && isSemanticsLine(c.s.substr(c.pos)))
+      continue;
     if (sawOuts || sawEmpty)
       return c.error("unexpected text after the end of the layout");
     if (c.eat("(empty layout")) {

@@ -293,8 +293,11 @@ Result<LoadedLayout> loadSpec(const std::string& spec, const SpecOptions& option
   return checked(loadFileSpec(spec, options), options);
 }
 
-std::string linearAttrViolation(const LinearLayout& layout, bool generic) {
-  if (!generic) {
+std::string linearAttrViolation(const LinearLayout& layout, bool generic, TritonVersion triton) {
+  if (generic && triton == TritonVersion::v3_6)
+    return "#ttg.generic_linear does not exist in Triton 3.6 (it holds every distributed linear "
+           "layout as #ttg.linear)";
+  if (!generic && triton == TritonVersion::v3_9) {
     // The common case, on the packed columns: a basis that moves in one dim by a power of two
     // is a column with one bit set; a permutation uses each bit once; and it is surjective onto
     // the sizes its bases imply when each dim's used bits are the low ones, 0..k-1.
@@ -325,6 +328,7 @@ std::string linearAttrViolation(const LinearLayout& layout, bool generic) {
     return s + "]";
   };
   std::vector<std::pair<std::string, std::vector<uint64_t>>> seen;
+  const bool loose = triton == TritonVersion::v3_6;
   for (const DimBases& db : bases) {
     bool oneDimOnly = !generic || db.name != dims::kWarp;
     for (std::size_t i = 0; i < db.bases.size(); ++i) {
@@ -335,9 +339,9 @@ std::string linearAttrViolation(const LinearLayout& layout, bool generic) {
       std::string at = db.name.str() + "[" + std::to_string(i) + "] = " + show(b);
       if (oneDimOnly && nonZero > 1)
         return name + " needs every " +
-               (generic ? db.name.str() + " basis" : std::string("basis")) +
-               " to move in one dim; " + at + " moves in " + std::to_string(nonZero);
-      if (generic)
+               (generic ? db.name.str() + " basis" : std::string("basis")) + " to move in one dim" +
+               (loose ? " (Triton 3.6)" : "") + "; " + at + " moves in " + std::to_string(nonZero);
+      if (generic || loose)
         continue;
       auto it = std::find_if(b.begin(), b.end(), [](uint64_t v) { return v != 0; });
       if (!std::has_single_bit(*it))
@@ -360,7 +364,7 @@ std::string linearAttrViolation(const LinearLayout& layout, bool generic) {
   return "";
 }
 
-Result<std::string> toLinearAttr(const LinearLayout& layout) {
+Result<std::string> toLinearAttr(const LinearLayout& layout, TritonVersion triton) {
   static const char* kKeys[] = {"register", "lane", "warp", "block"};
   auto names = layout.getInDimNames();
   std::string found;
@@ -379,7 +383,10 @@ Result<std::string> toLinearAttr(const LinearLayout& layout) {
       return makeError("#ttg.linear needs the output dims dim0, dim1, ...; this layout has " +
                        outs[d].str() + " in position " + std::to_string(d));
   std::string attrName = "#ttg.linear";
-  if (std::string why = linearAttrViolation(layout, false); !why.empty()) {
+  if (std::string why = linearAttrViolation(layout, false, triton); !why.empty()) {
+    if (triton == TritonVersion::v3_6)
+      return makeError("no Triton 3.6 attribute holds this layout: " + why +
+                       " (Layout JSON holds any layout)");
     if (std::string whyGeneric = linearAttrViolation(layout, true); !whyGeneric.empty())
       return makeError("no Triton attribute holds this layout: " + why + "; and " + whyGeneric +
                        " (Layout JSON holds any layout)");

@@ -298,6 +298,7 @@ public:
   Reader(std::string_view text, const std::string& source, const TtgirOptions& options)
       : text_(text), source_(source), options_(options) {
     module_.source = source;
+    module_.triton = options.triton;
   }
 
   Result<TtgirModule> read() {
@@ -940,6 +941,7 @@ private:
         opts.shape = shape;
         opts.numWarps = module_.numWarps;
         opts.threadsPerWarp = module_.threadsPerWarp;
+        opts.triton = options_.triton;
         auto l = attributeToLayout(enc, opts, source_);
         // A memdesc may hold several buffers of an encoding of lower rank (2x64x32 with a
         // rank-2 #shared, 2x1 barriers with a rank-1 one): each buffer has the encoding's

@@ -1,13 +1,19 @@
 // invertAndCompose: C with this(x) = outer(C(x)) for every x, picking Triton's solution:
-// identity dims (equal sublayouts) map by the identity, everything else to the numerically
-// smallest preimage (which is the preimage of minimal Hamming weight when outer's non-zero
-// columns are independent).
+// identity dims map by the identity, everything else to the numerically smallest preimage
+// (which is the preimage of minimal Hamming weight when outer's non-zero columns are
+// independent). Which dims are identity dims changed between releases: most tests below check
+// Triton 3.6's rule (equal sublayouts, equal output sizes; their columns left out of the solve),
+// Follows39Rule checks 3.9's (LinearLayout.h).
 #include "TestLayouts.h"
+
+#include "llcheck/core/XorBasis.h"
 
 #include <map>
 
 namespace llcheck::test {
 namespace {
+
+constexpr TritonVersion k36 = TritonVersion::v3_6;
 
 /// A random `this` for `outer`: the same output names (random order), sizes no larger than
 /// outer's, and input dims that sometimes copy one of outer's (an identity dim), sometimes
@@ -51,7 +57,7 @@ LinearLayout randomThis(Gen& g, const LinearLayout& outer) {
   return LinearLayout::create(bases, outs, /*requireSurjective=*/false).value();
 }
 
-/// Outer's input dims that Triton's rule maps by the identity: in both, equal sublayouts.
+/// Outer's input dims that Triton 3.6's rule maps by the identity: in both, equal sublayouts.
 std::vector<DimName> identityDims(const LinearLayout& B, const LinearLayout& A) {
   std::vector<DimName> dims;
   for (const DimSize& o : B.getOutDims())
@@ -167,7 +173,7 @@ TEST(InvertAndCompose, SolvesThisEqualsOuterOfC) {
   for (int t = 0; t < kTrials; ++t) {
     LinearLayout A = randomOuter(g, t);
     LinearLayout B = randomThis(g, A);
-    auto C = B.invertAndCompose(A);
+    auto C = B.invertAndCompose(A, k36);
     std::vector<DimName> ids = identityDims(B, A);
     withIdentityDims += !ids.empty();
     Ref ra(A), rb(B);
@@ -201,7 +207,7 @@ TEST(InvertAndCompose, IsOuterInverseAfterThisWhenOuterIsInvertible) {
   for (int t = 0; t < kTrials; ++t) {
     LinearLayout A = t % 2 ? g.invertible(8) : g.memory(8);
     LinearLayout B = randomThis(g, A);
-    auto C = B.invertAndCompose(A);
+    auto C = B.invertAndCompose(A, k36);
     if (!C.ok()) { // even with an invertible outer (see IdentityDimsCanLeaveTheRestUnsolvable)
       EXPECT_NE(tritonRejects(B, A), "") << C.error().str();
       continue;
@@ -216,7 +222,7 @@ TEST(InvertAndCompose, IsOuterInverseAfterThisWhenOuterIsInvertible) {
       ASSERT_EQ(flatIn(ra, C->apply(x).value()), inverse.at(flatOut(ra, B.apply(x).value())));
     }
     // The same as composing with the inverse (when Triton can invert A).
-    if (auto inv = A.invert(); inv.ok()) {
+    if (auto inv = A.invert(k36); inv.ok()) {
       EXPECT_EQ(*C, B.compose(*inv).value());
     }
   }
@@ -230,7 +236,7 @@ TEST(InvertAndCompose, PicksTheSmallestPreimageWithoutIdentityDims) {
     LinearLayout B = randomThis(g, A);
     if (!identityDims(B, A).empty() || !tritonRejects(B, A).empty())
       continue;
-    auto C = B.invertAndCompose(A);
+    auto C = B.invertAndCompose(A, k36);
     LL_ASSERT_OK(C);
     ++checked;
     Ref ra(A), rb(B);
@@ -258,7 +264,7 @@ TEST(InvertAndCompose, IdentityDimsMapByTheIdentity) {
     LinearLayout A = randomOuter(g, t);
     LinearLayout B = randomThis(g, A);
     std::vector<DimName> ids = identityDims(B, A);
-    auto C = B.invertAndCompose(A);
+    auto C = B.invertAndCompose(A, k36);
     if (ids.empty() || !C.ok())
       continue;
     ++checked;
@@ -317,23 +323,24 @@ TEST(InvertAndCompose, SmallestPreimageSmallExample) {
 }
 
 TEST(InvertAndCompose, IdentityDimsCanLeaveTheRestUnsolvable) {
-  // Triton's rule takes x as an identity dim; then z's image (1) is reachable only through x,
-  // and the system has no solution of that form. Triton asserts; llcheck reports an error.
+  // Triton 3.6's rule takes x as an identity dim; then z's image (1) is reachable only through
+  // x, and the system has no solution of that form. Triton asserts; llcheck reports an error.
+  // (Triton 3.9 solves z with x's column.)
   LinearLayout A =
       LinearLayout::create({{S("x"), {{1}}}, {S("y"), {{0}}}}, {{S("o"), 2}}, true).value();
   LinearLayout B =
       LinearLayout::create({{S("x"), {{1}}}, {S("z"), {{1}}}}, {{S("o"), 2}}, true).value();
-  EXPECT_FALSE(B.invertAndCompose(A).ok());
+  EXPECT_FALSE(B.invertAndCompose(A, k36).ok());
   // The same with an invertible outer: A = identity on (x, y) -> (o bit 0, o bit 1).
   LinearLayout A2 =
       LinearLayout::create({{S("x"), {{1}}}, {S("y"), {{2}}}}, {{S("o"), 4}}, true).value();
   LinearLayout B2 =
       LinearLayout::create({{S("x"), {{1}}}, {S("z"), {{1}, {2}}}}, {{S("o"), 4}}, true).value();
   ASSERT_TRUE(A2.isInvertible());
-  EXPECT_FALSE(B2.invertAndCompose(A2).ok());
+  EXPECT_FALSE(B2.invertAndCompose(A2, k36).ok());
   // Without the shared name there is no identity dim, and A2^-1 ∘ B2 is the answer.
   LinearLayout B3 = B2.renameInDim(S("x"), S("w")).value();
-  EXPECT_EQ(B3.invertAndCompose(A2).value(), B3.compose(A2.invert().value()).value());
+  EXPECT_EQ(B3.invertAndCompose(A2, k36).value(), B3.compose(A2.invert().value()).value());
 }
 
 TEST(InvertAndCompose, OuterNeedNotBeSurjective) {
@@ -363,6 +370,102 @@ TEST(InvertAndCompose, ErrorCases) {
   auto n = small.invertAndCompose(notSurj);
   ASSERT_FALSE(n.ok());
   EXPECT_NE(n.error().str().find("does not cover"), std::string::npos) << n.error().str();
+}
+
+/// Outer's input dims that Triton 3.9's rule maps by the identity: the dims equal in both (same
+/// size, same bases) when every dim of this is one, the output sizes agree and each one's span
+/// in outer meets the span of outer's other dims only in 0; otherwise the equal dims whose
+/// bases are all zero.
+std::vector<DimName> identityDims39(const LinearLayout& B, const LinearLayout& A) {
+  bool sameSizes = true;
+  for (const DimSize& o : B.getOutDims())
+    sameSizes = sameSizes && A.getOutDimSize(o.name) == o.size;
+  std::vector<DimName> equal, zero;
+  for (const DimSize& d : A.getInDims()) {
+    if (!B.hasInDim(d.name) || B.getInDimSize(d.name) != d.size)
+      continue;
+    bool same = true, allZero = true;
+    for (int i = 0; i < log2Of(d.size); ++i)
+      for (const DimSize& o : A.getOutDims()) {
+        uint64_t a = A.getBasis(d.name, i, o.name);
+        uint64_t b = B.hasOutDim(o.name) ? B.getBasis(d.name, i, o.name) : 0;
+        same = same && a == b;
+        allZero = allZero && a == 0;
+      }
+    if (same)
+      equal.push_back(d.name);
+    if (same && allZero)
+      zero.push_back(d.name);
+  }
+  bool all = sameSizes;
+  for (const DimSize& d : B.getInDims())
+    all = all && hasName(equal, d.name);
+  auto rankOf = [&](auto keep) {
+    XorBasis basis;
+    for (const DimSize& d : A.getInDims())
+      if (keep(d.name))
+        for (int i = 0; i < log2Of(d.size); ++i) {
+          uint64_t flat = 0;
+          int shift = 0;
+          for (const DimSize& o : A.getOutDims()) {
+            flat |= A.getBasis(d.name, i, o.name) << shift;
+            shift += log2Of(o.size);
+          }
+          basis.insert(flat, 0);
+        }
+    return basis.rank();
+  };
+  for (DimName e : equal)
+    all = all &&
+          rankOf([&](DimName n) { return n == e; }) + rankOf([&](DimName n) { return n != e; }) ==
+              rankOf([](DimName) { return true; });
+  return all ? equal : zero;
+}
+
+TEST(InvertAndCompose, Follows39Rule) {
+  // Triton 3.9: identity dims by identityDims39, every other input of this to the smallest
+  // preimage among all of outer's inputs; an error exactly when one has none.
+  Gen g(605);
+  int solved = 0, withIdentityDims = 0, unsolvable = 0;
+  for (int t = 0; t < kTrials; ++t) {
+    LinearLayout A = randomOuter(g, t);
+    LinearLayout B = randomThis(g, A);
+    std::vector<DimName> ids = identityDims39(B, A);
+    Ref ra(A), rb(B);
+    Preimages all = preimages(ra, {});
+    bool reachable = true;
+    for (uint64_t f = 0; f < rb.numInputs(); ++f) {
+      Point x = rb.inPoint(f);
+      bool onOtherDims = true;
+      for (DimName d : ids)
+        onOtherDims = onOtherDims && valueOf(x, d) == 0;
+      reachable =
+          reachable && (!onOtherDims || all.smallest.count(flatOut(ra, B.apply(x).value())));
+    }
+    auto C = B.invertAndCompose(A, TritonVersion::v3_9);
+    ASSERT_EQ(C.ok(), reachable) << (C.ok() ? "" : C.error().str()) << B.toString() << "\n"
+                                 << A.toString();
+    if (!C.ok()) {
+      ++unsolvable;
+      continue;
+    }
+    ++solved;
+    withIdentityDims += !ids.empty();
+    for (uint64_t f = 0; f < rb.numInputs(); ++f) {
+      Point x = rb.inPoint(f), rest = x, identity;
+      for (auto& [name, v] : rest)
+        if (hasName(ids, name)) {
+          identity.emplace_back(name, v);
+          v = 0;
+        }
+      uint64_t expected =
+          all.smallest.at(flatOut(ra, B.apply(rest).value())) ^ flatIn(ra, identity);
+      ASSERT_EQ(flatIn(ra, C->apply(x).value()), expected) << B.toString() << "\n" << A.toString();
+    }
+  }
+  EXPECT_GT(solved, kTrials / 2);
+  EXPECT_GT(withIdentityDims, 10);
+  EXPECT_GT(unsolvable, 10);
 }
 
 TEST(InvertAndCompose, InputDimsLeftOnOneSideOnly) {

@@ -1,9 +1,10 @@
 // Differential test against Triton's own LinearLayout.
 //
-// tests/triton_reference/triton_cases.json holds what Triton's C++ LinearLayout (through its
-// Python bindings) returned for ~700 layouts and ~500 pairs chosen at random with a fixed seed
-// (tests/triton_reference/generate.py; its docstring says how to regenerate). Every layout is
-// rebuilt here with llcheck's algebra and every result must be the same: the printed form byte
+// tests/triton_reference/triton_cases.json (Triton 3.6.0) and triton_cases-3.9.0.json (Triton
+// 3.9.0) hold what Triton's C++ LinearLayout (through its Python bindings) returned for ~700
+// layouts and ~500 pairs chosen at random with a fixed seed (tests/triton_reference/generate.py;
+// its docstring says how to regenerate), each file checked with its release's rules. Every layout
+// is rebuilt here with llcheck's algebra and every result must be the same: the printed form byte
 // for byte, the bases, the output sizes, the properties, the matrix, apply, invert,
 // pseudoinvert, product, compose, invertAndCompose and ==. Where Triton rejected a request (a fatal
 // error or a failed assertion), llcheck must return an error too.
@@ -33,21 +34,33 @@ namespace {
 
 using json = nlohmann::json;
 
-/// The committed cases; the environment variable LLCHECK_TRITON_CASES may name another file
-/// (e.g. one generated with another Triton version, to see where it differs).
-std::string casesPath() {
+/// The committed cases, one file per Triton release (triton_cases.json from 3.6.0,
+/// triton_cases-3.9.0.json from 3.9.0); each is checked with that release's rules (the
+/// identity dims of invertAndCompose changed). The environment variable LLCHECK_TRITON_CASES
+/// may name one other file instead.
+std::vector<std::string> casesPaths() {
   const char* env = std::getenv("LLCHECK_TRITON_CASES");
-  return env && *env ? env : LLCHECK_SOURCE_DIR "/tests/triton_reference/triton_cases.json";
+  if (env && *env)
+    return {env};
+  return {LLCHECK_SOURCE_DIR "/tests/triton_reference/triton_cases.json",
+          LLCHECK_SOURCE_DIR "/tests/triton_reference/triton_cases-3.9.0.json"};
 }
 
-const json& cases() {
-  static const json data = [] {
-    std::ifstream in(casesPath());
-    if (!in)
-      return json();
-    return json::parse(in, nullptr, /*allow_exceptions=*/false);
-  }();
-  return data;
+const json& casesAt(const std::string& path) {
+  static std::map<std::string, json> loaded;
+  auto it = loaded.find(path);
+  if (it == loaded.end()) {
+    std::ifstream in(path);
+    it = loaded.emplace(path, in ? json::parse(in, nullptr, /*allow_exceptions=*/false) : json())
+             .first;
+  }
+  return it->second;
+}
+
+/// The release whose rules a file's answers follow (its "triton_version").
+TritonVersion versionOf(const json& d) {
+  auto v = parseTritonVersion(d.value("triton_version", std::string()));
+  return v ? *v : kNewestTriton;
 }
 
 // ---- Building what the JSON describes ---------------------------------------------------------
@@ -243,17 +256,20 @@ std::string caseName(const json& layout) {
 // ---- The tests ----------------------------------------------------------------------------------
 
 TEST(TritonReference, DataIsPresent) {
-  const json& d = cases();
-  ASSERT_TRUE(d.is_object()) << "cannot read " << casesPath()
-                             << "; regenerate it with tests/triton_reference/generate.py";
-  std::cout << "[TritonReference] " << casesPath() << ": Triton " << d["triton_version"] << ", "
-            << d["layouts"].size() << " layouts, " << d["pairs"].size() << " pairs\n";
-  RecordProperty("triton_version", d["triton_version"].get<std::string>());
+  for (const std::string& path : casesPaths()) {
+    const json& d = casesAt(path);
+    ASSERT_TRUE(d.is_object()) << "cannot read " << path
+                               << "; regenerate it with tests/triton_reference/generate.py";
+    ASSERT_TRUE(parseTritonVersion(d.value("triton_version", std::string())))
+        << path << " was written by a Triton release llcheck does not follow";
+    std::cout << "[TritonReference] " << path << ": Triton " << d["triton_version"] << ", "
+              << d["layouts"].size() << " layouts, " << d["pairs"].size() << " pairs\n";
+  }
 }
 
-TEST(TritonReference, Layouts) {
-  const json& d = cases();
+void checkLayouts(const json& d) {
   ASSERT_TRUE(d.is_object());
+  const TritonVersion triton = versionOf(d);
   Tallies tallies;
   for (const json& c : d["layouts"]) {
     std::string where = caseName(c) + " " + c["ctor"].dump();
@@ -317,15 +333,22 @@ TEST(TritonReference, Layouts) {
                         "\n  ours:   " + (out.ok() ? ours.dump() : out.error().str()));
     }
 
-    checkResult(tallies, "invert", where, L.invert(), r["invert"], isRightInverseOf(L, true));
-    checkResult(tallies, "pseudoinvert", where, L.pseudoinvert(), r["pseudoinvert"],
+    checkResult(tallies, "invert", where, L.invert(triton), r["invert"], isRightInverseOf(L, true));
+    checkResult(tallies, "pseudoinvert", where, L.pseudoinvert(triton), r["pseudoinvert"],
                 isRightInverseOf(L, false));
   }
 }
 
-void checkPairs(const std::string& op) {
-  const json& d = cases();
+TEST(TritonReference, Layouts) {
+  for (const std::string& path : casesPaths()) {
+    SCOPED_TRACE(path);
+    checkLayouts(casesAt(path));
+  }
+}
+
+void checkPairsIn(const json& d, const std::string& op) {
   ASSERT_TRUE(d.is_object());
+  const TritonVersion triton = versionOf(d);
   const json& layouts = d["layouts"];
   Tallies tallies;
   for (const json& p : d["pairs"]) {
@@ -356,11 +379,18 @@ void checkPairs(const std::string& op) {
     else if (op == "compose")
       ours = a->compose(*b);
     else if (op == "invert_and_compose") {
-      checkResult(tallies, op, where, a->invertAndCompose(*b), p["result"],
+      checkResult(tallies, op, where, a->invertAndCompose(*b, triton), p["result"],
                   solvesInvertAndCompose(*a, *b));
       continue;
     }
     checkResult(tallies, op, where, ours, p["result"]);
+  }
+}
+
+void checkPairs(const std::string& op) {
+  for (const std::string& path : casesPaths()) {
+    SCOPED_TRACE(path);
+    checkPairsIn(casesAt(path), op);
   }
 }
 

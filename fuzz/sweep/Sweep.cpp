@@ -318,6 +318,7 @@ Result<SweepReport> runSweep(const SweepOptions& options) {
 
   SweepReport report;
   report.family = o.family;
+  report.triton = o.triton;
   report.shardIndex = o.shardIndex;
   report.shardCount = o.shardCount;
   auto start = Clock::now();
@@ -334,6 +335,7 @@ Result<SweepReport> runSweep(const SweepOptions& options) {
     ++report.groups;
     SpecOptions spec;
     spec.shape = g.shape;
+    spec.triton = o.triton;
     if (distributed) {
       spec.numWarps = g.warps;
       spec.threadsPerWarp = g.lanes;
@@ -383,7 +385,7 @@ Result<SweepReport> runSweep(const SweepOptions& options) {
           if (&a == &b)
             continue;
           ++report.pairs;
-          auto plan = planConversion(a, b);
+          auto plan = planConversion(a, b, o.triton);
           if (!plan.ok()) {
             ++report.unplanned;
             continue;
@@ -422,6 +424,7 @@ nlohmann::json toJson(const SweepReport& r) {
                         {"shape", f.shape},
                         {"message", f.message}});
   return {{"family", r.family},
+          {"triton", tritonVersionName(r.triton)},
           {"shard", std::to_string(r.shardIndex) + "/" + std::to_string(r.shardCount)},
           {"groups", r.groups},
           {"encodings", r.enumerated},
@@ -439,9 +442,9 @@ nlohmann::json toJson(const SweepReport& r) {
 
 std::string toText(const SweepReport& r) {
   std::ostringstream out;
-  out << "sweep " << r.family << " (shard " << r.shardIndex << "/" << r.shardCount
-      << "): " << r.groups << " groups, " << r.enumerated << " encodings, " << r.rejected
-      << " rejected by the attribute reader\n";
+  out << "sweep " << r.family << " (Triton " << tritonVersionName(r.triton) << ", shard "
+      << r.shardIndex << "/" << r.shardCount << "): " << r.groups << " groups, " << r.enumerated
+      << " encodings, " << r.rejected << " rejected by the attribute reader\n";
   out << "  verified " << r.verified << " distinct layouts: " << r.verifyFailures << " failures\n";
   out << "  checked " << r.pairs << " conversion plans against enumeration (" << r.unplanned
       << " not planned): " << r.planFailures << " failures\n";

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "llcheck/core/Error.h"
+#include "llcheck/core/TritonVersion.h"
 
 #include <nlohmann/json.hpp>
 
@@ -36,6 +37,8 @@ struct SweepOptions {
   std::ostream* progress = nullptr;
   /// At most this many failures are kept in the report (all are counted).
   std::size_t maxFailuresKept = 20;
+  /// The Triton release whose encodings are swept (--triton).
+  TritonVersion triton = kNewestTriton;
 };
 
 struct SweepFailure {
@@ -45,6 +48,7 @@ struct SweepFailure {
 
 struct SweepReport {
   std::string family;
+  TritonVersion triton = kNewestTriton;
   uint64_t enumerated = 0;           ///< parameter sets of this shard's groups
   uint64_t rejected = 0;             ///< of those, the attribute reader rejected (as Triton does)
   uint64_t verified = 0;             ///< layouts verified by this shard

@@ -18,6 +18,10 @@ SPEC (``Layout.from_spec``: an attribute, a Layout JSON or Triton-printed file, 
 from Layout JSON (``Layout.from_json``), or from a Gluon layout object (``Layout.from_gluon``,
 read by its fields; Triton need not be installed). Errors are ``ValueError`` with the command
 line's one-line message.
+
+Wherever an encoding attribute is read, ``triton="3.6"`` or ``"3.9"`` (any patch release) picks
+whose semantics it has, as ``--triton`` does on the command line (docs/triton-versions.md);
+the default, None, is the newest (``TRITON_VERSIONS[-1]``).
 """
 
 import json as _json
@@ -25,12 +29,20 @@ import json as _json
 from . import _core
 from .gluon import gluon_to_attr
 
-__all__ = ["Layout", "layout", "verify", "convert", "bank_conflicts", "gather", "gluon_to_attr"]
+__all__ = ["Layout", "layout", "verify", "convert", "bank_conflicts", "gather", "gluon_to_attr",
+           "TRITON_VERSIONS"]
 __version__ = "0.1.0"
+
+#: The Triton releases whose semantics llcheck follows, oldest first; the last is the default.
+TRITON_VERSIONS = tuple(_core.triton_versions())
 
 
 def _loads(text):
     return _json.loads(text)
+
+
+def _version(triton):
+    return None if triton is None else str(triton)
 
 
 class Layout:
@@ -56,10 +68,12 @@ class Layout:
         return cls(_core.Layout.from_bases_inferred(ins, [str(o) for o in outs]))
 
     @classmethod
-    def from_spec(cls, spec, shape=None, num_warps=None, threads_per_warp=None):
-        """Anything `llcheck layout SPEC` reads: an attribute string, a file, or `cute:...`."""
+    def from_spec(cls, spec, shape=None, num_warps=None, threads_per_warp=None, triton=None):
+        """Anything `llcheck layout SPEC` reads: an attribute string, a file, or `cute:...`;
+        an attribute means what Triton `triton` computes (default: the newest)."""
         shape = None if shape is None else [int(s) for s in shape]
-        return cls(_core.Layout.from_spec(str(spec), shape, num_warps, threads_per_warp))
+        triton = None if triton is None else str(triton)
+        return cls(_core.Layout.from_spec(str(spec), shape, num_warps, threads_per_warp, triton))
 
     @classmethod
     def from_json(cls, j):
@@ -74,13 +88,15 @@ class Layout:
         return cls(_core.Layout.from_cute(str(text), bool(forward)))
 
     @classmethod
-    def from_gluon(cls, gluon_layout, shape=None, num_warps=None, threads_per_warp=None):
+    def from_gluon(cls, gluon_layout, shape=None, num_warps=None, threads_per_warp=None,
+                   triton=None):
         """A Gluon layout object (triton.experimental.gluon.language), read by its fields."""
         if shape is None:
             shape = getattr(gluon_layout, "shape", None)
         if shape is None:
             raise ValueError(f"{type(gluon_layout).__name__} needs a shape to be laid over")
-        return cls.from_spec(gluon_to_attr(gluon_layout), shape, num_warps, threads_per_warp)
+        return cls.from_spec(gluon_to_attr(gluon_layout), shape, num_warps, threads_per_warp,
+                             triton)
 
     # ---- what it is ---------------------------------------------------------------------------
     @property
@@ -150,15 +166,16 @@ class Layout:
         """outer(self(x)): self's out dims are outer's in dims."""
         return Layout(self._l.compose(outer._l))
 
-    def invert_and_compose(self, outer):
-        """outer^-1 o self, as Triton's invertAndCompose (outer may be non-injective)."""
-        return Layout(self._l.invert_and_compose(outer._l))
+    def invert_and_compose(self, outer, triton=None):
+        """outer^-1 o self, as Triton's invertAndCompose (outer may be non-injective; which
+        solution it picks then is Triton `triton`'s rule, default the newest)."""
+        return Layout(self._l.invert_and_compose(outer._l, _version(triton)))
 
-    def invert(self):
-        return Layout(self._l.invert())
+    def invert(self, triton=None):
+        return Layout(self._l.invert(_version(triton)))
 
-    def pseudoinvert(self):
-        return Layout(self._l.pseudoinvert())
+    def pseudoinvert(self, triton=None):
+        return Layout(self._l.pseudoinvert(_version(triton)))
 
     def product(self, outer):
         """Triton's operator*: self inner, outer outer."""
@@ -212,43 +229,44 @@ class Layout:
         return Layout(self._l.quotient(list(dims)))
 
 
-def layout(x, shape=None, num_warps=None, threads_per_warp=None):
+def layout(x, shape=None, num_warps=None, threads_per_warp=None, triton=None):
     """A Layout from a Layout, a SPEC string, a Layout JSON dict or a Gluon layout object."""
     if isinstance(x, Layout):
         return x
     if isinstance(x, str):
-        return Layout.from_spec(x, shape, num_warps, threads_per_warp)
+        return Layout.from_spec(x, shape, num_warps, threads_per_warp, triton)
     if isinstance(x, dict):
         return Layout.from_json(x)
-    return Layout.from_gluon(x, shape, num_warps, threads_per_warp)
+    return Layout.from_gluon(x, shape, num_warps, threads_per_warp, triton)
 
 
 def verify(x, shape=None, num_warps=None, threads_per_warp=None, require=(),
-           max_enumeration_bits=None):
+           max_enumeration_bits=None, triton=None):
     """`llcheck verify --format json` for one layout, established by the algebra and (up to
     2^max_enumeration_bits inputs) enumeration; the Z3 proofs are the command line's."""
     bits = _core.default_max_enumeration_bits() if max_enumeration_bits is None else max_enumeration_bits
-    l = layout(x, shape, num_warps, threads_per_warp)
+    l = layout(x, shape, num_warps, threads_per_warp, triton)
     return _loads(_core.verify(l._l, int(bits), list(require)))
 
 
-def convert(src, dst, dtype="f16", arch="sm90", shape=None, num_warps=None, threads_per_warp=None):
+def convert(src, dst, dtype="f16", arch="sm90", shape=None, num_warps=None, threads_per_warp=None,
+            triton=None):
     """`llcheck convert SRC DST --format json`: the conversion plan as a dict."""
-    s = layout(src, shape, num_warps, threads_per_warp)
-    d = layout(dst, shape, num_warps, threads_per_warp)
-    return _loads(_core.convert(s._l, d._l, dtype, arch))
+    s = layout(src, shape, num_warps, threads_per_warp, triton)
+    d = layout(dst, shape, num_warps, threads_per_warp, triton)
+    return _loads(_core.convert(s._l, d._l, dtype, arch, _version(triton)))
 
 
 def bank_conflicts(reg, shared, dtype="f16", arch="sm90", shape=None, num_warps=None,
-                   threads_per_warp=None):
+                   threads_per_warp=None, triton=None):
     """`llcheck bank-conflicts REG SHARED --format json`: wavefronts and bank conflicts of the
     store and the load, per CTA."""
-    r = layout(reg, shape, num_warps, threads_per_warp)
-    s = layout(shared, shape, num_warps, threads_per_warp)
-    return _loads(_core.bank_conflicts(r._l, s._l, dtype, arch))
+    r = layout(reg, shape, num_warps, threads_per_warp, triton)
+    s = layout(shared, shape, num_warps, threads_per_warp, triton)
+    return _loads(_core.bank_conflicts(r._l, s._l, dtype, arch, _version(triton)))
 
 
-def gather(x, axis, shape=None, num_warps=None, threads_per_warp=None):
+def gather(x, axis, shape=None, num_warps=None, threads_per_warp=None, triton=None):
     """`llcheck gather SPEC --axis A --format json`."""
-    l = layout(x, shape, num_warps, threads_per_warp)
+    l = layout(x, shape, num_warps, threads_per_warp, triton)
     return _loads(_core.gather(l._l, int(axis)))

@@ -3,6 +3,7 @@
 // (`--format json`), as text that llcheck/__init__.py turns into dicts and lists. Every Error
 // becomes a ValueError carrying the command line's one-line message.
 #include "../../cli/ConversionCommands.h"
+#include "../../cli/TritonFlag.h"
 #include "llcheck/core/Cute.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
@@ -58,12 +59,22 @@ std::vector<std::pair<std::string, uint64_t>> pairs(const std::vector<llcheck::D
   return out;
 }
 
+/// triton=: "3.6", "3.9" (any patch), or None for the newest; anything else is a ValueError
+/// that lists the supported versions.
+llcheck::TritonVersion tritonVersion(const std::optional<std::string>& text) {
+  if (!text)
+    return llcheck::kNewestTriton;
+  return unwrap(llcheck::cli::parseTritonOption(*text, "triton"));
+}
+
 Layout fromSpec(const std::string& spec, std::optional<std::vector<uint64_t>> shape,
-                std::optional<uint64_t> numWarps, std::optional<uint64_t> threadsPerWarp) {
+                std::optional<uint64_t> numWarps, std::optional<uint64_t> threadsPerWarp,
+                const std::optional<std::string>& triton) {
   llcheck::SpecOptions o;
   o.shape = std::move(shape);
   o.numWarps = numWarps;
   o.threadsPerWarp = threadsPerWarp;
+  o.triton = tritonVersion(triton);
   auto loaded = unwrap(llcheck::loadSpec(spec, o));
   return Layout{loaded.layout, loaded.padding};
 }
@@ -88,7 +99,8 @@ Layout fromBasesInferred(
 
 /// The conversion commands print to a stream; the binding hands their JSON text to Python.
 std::string conversionJson(const Layout& src, const Layout& dst, const std::string& dtype,
-                           const std::string& arch, bool convert) {
+                           const std::string& arch, bool convert,
+                           const std::optional<std::string>& triton) {
   auto model = unwrap(llcheck::sharedMemoryModel(arch));
   int bits = unwrap(llcheck::dtypeBits(dtype));
   if (!src.padding.empty())
@@ -101,6 +113,7 @@ std::string conversionJson(const Layout& src, const Layout& dst, const std::stri
                                     bits,
                                     model,
                                     true};
+  r.triton = tritonVersion(triton);
   std::ostringstream out;
   std::string message;
   int status = convert ? llcheck::cli::runConvert(r, out, message)
@@ -117,7 +130,8 @@ PYBIND11_MODULE(_core, m) {
 
   py::class_<Layout>(m, "Layout")
       .def_static("from_spec", &fromSpec, py::arg("spec"), py::arg("shape") = py::none(),
-                  py::arg("num_warps") = py::none(), py::arg("threads_per_warp") = py::none())
+                  py::arg("num_warps") = py::none(), py::arg("threads_per_warp") = py::none(),
+                  py::arg("triton") = py::none())
       .def_static("from_bases", &fromBases, py::arg("ins"), py::arg("outs"),
                   py::arg("require_surjective"))
       .def_static("from_bases_inferred", &fromBasesInferred, py::arg("ins"), py::arg("outs"))
@@ -182,12 +196,24 @@ PYBIND11_MODULE(_core, m) {
            [](const Layout& l) { return l.layout.getNumConsecutiveInOut(); })
       .def("compose",
            [](const Layout& a, const Layout& b) { return wrap(a.layout.compose(b.layout)); })
-      .def("invert_and_compose",
-           [](const Layout& a, const Layout& b) {
-             return wrap(a.layout.invertAndCompose(b.layout));
-           })
-      .def("invert", [](const Layout& l) { return wrap(l.layout.invert()); })
-      .def("pseudoinvert", [](const Layout& l) { return wrap(l.layout.pseudoinvert()); })
+      .def(
+          "invert_and_compose",
+          [](const Layout& a, const Layout& b, const std::optional<std::string>& triton) {
+            return wrap(a.layout.invertAndCompose(b.layout, tritonVersion(triton)));
+          },
+          py::arg("outer"), py::arg("triton") = py::none())
+      .def(
+          "invert",
+          [](const Layout& l, const std::optional<std::string>& triton) {
+            return wrap(l.layout.invert(tritonVersion(triton)));
+          },
+          py::arg("triton") = py::none())
+      .def(
+          "pseudoinvert",
+          [](const Layout& l, const std::optional<std::string>& triton) {
+            return wrap(l.layout.pseudoinvert(tritonVersion(triton)));
+          },
+          py::arg("triton") = py::none())
       .def("product",
            [](const Layout& a, const Layout& b) { return wrap(product(a.layout, b.layout)); })
       .def("concat_ins",
@@ -260,12 +286,29 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("layout"), py::arg("max_enumeration_bits"), py::arg("require"));
   m.def("default_max_enumeration_bits", [] { return llcheck::kDefaultMaxEnumerationBits; });
-  m.def("convert",
-        [](const Layout& src, const Layout& dst, const std::string& dtype,
-           const std::string& arch) { return conversionJson(src, dst, dtype, arch, true); });
-  m.def("bank_conflicts",
-        [](const Layout& reg, const Layout& shared, const std::string& dtype,
-           const std::string& arch) { return conversionJson(reg, shared, dtype, arch, false); });
+  m.def(
+      "convert",
+      [](const Layout& src, const Layout& dst, const std::string& dtype, const std::string& arch,
+         const std::optional<std::string>& triton) {
+        return conversionJson(src, dst, dtype, arch, true, triton);
+      },
+      py::arg("src"), py::arg("dst"), py::arg("dtype"), py::arg("arch"),
+      py::arg("triton") = py::none());
+  m.def(
+      "bank_conflicts",
+      [](const Layout& reg, const Layout& shared, const std::string& dtype, const std::string& arch,
+         const std::optional<std::string>& triton) {
+        return conversionJson(reg, shared, dtype, arch, false, triton);
+      },
+      py::arg("reg"), py::arg("shared"), py::arg("dtype"), py::arg("arch"),
+      py::arg("triton") = py::none());
+  m.def("triton_versions", [] {
+    std::vector<std::string> names;
+    for (llcheck::TritonVersion v : llcheck::supportedTritonVersions())
+      names.push_back(llcheck::tritonVersionName(v));
+    return names;
+  });
+  m.def("newest_triton", [] { return llcheck::tritonVersionName(llcheck::kNewestTriton); });
   m.def("gather", [](const Layout& l, int axis) {
     return llcheck::dumpJson(llcheck::toJson(unwrap(llcheck::planGather(l.layout, axis))));
   });

@@ -137,3 +137,24 @@ def test_cute_swizzle_equals_nvmma_shared():
             byte = 2 * (64 * r + c)
             swizzled = byte ^ ((byte >> 3) & (0b111 << 4))
             assert forward.apply(dim0=r, dim1=c) == {"offset": swizzled // 2}
+
+
+def test_triton_version_keyword():
+    """triton= picks the release whose semantics an attribute has (docs/triton-versions.md)."""
+    assert llcheck.TRITON_VERSIONS == ("3.6", "3.9")
+    tiny = [2, 4]  # sizePerThread [4, 2] is larger: 3.6 keeps a broadcast register, 3.9 drops it
+    assert Layout.from_spec(BLOCKED, shape=tiny, triton="3.6").bases["register"] == \
+        [[0, 1], [1, 0], [0, 0]]
+    assert Layout.from_spec(BLOCKED, shape=tiny, triton="3.9.0").bases["register"] == \
+        [[0, 1], [1, 0]]
+    assert Layout.from_spec(BLOCKED, shape=tiny) == Layout.from_spec(BLOCKED, shape=tiny,
+                                                                     triton="3.9")
+    assert llcheck.layout(BLOCKED, shape=tiny, triton="3.6").bases["register"][-1] == [0, 0]
+    with pytest.raises(ValueError, match=r"unknown Triton version '3\.7'; supported: 3\.6, 3\.9"):
+        Layout.from_spec(BLOCKED, shape=tiny, triton="3.7")
+    # invertAndCompose's identity dims: equal warps that repeat a register of outer.
+    a = Layout.from_bases({"register": [[0, 1], [2, 0]], "warp": [[1, 0]]}, {"dim0": 4, "dim1": 2})
+    b = Layout.from_bases({"register": [[1, 0], [0, 1], [2, 0]], "warp": [[1, 0]]},
+                          {"dim0": 4, "dim1": 2})
+    assert a.invert_and_compose(b, triton="3.6").bases["warp"] == [[0, 1]]
+    assert a.invert_and_compose(b).bases["warp"] == [[1, 0]]

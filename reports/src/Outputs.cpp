@@ -321,6 +321,7 @@ json SummaryData::object(const std::vector<const FindingRecord*>& worst, bool wi
           {"findings_by_kind", findingsByKind},
           {"worst", worstJ},
           {"arch", arch.empty() ? nlohmann::json(nullptr) : nlohmann::json(arch)},
+          {"triton", tritonVersionName(triton)},
           {"z3", z3},
           {"oracle", oracle},
           {"seconds", seconds}};
@@ -505,7 +506,8 @@ void ReportStream::writeMarkdown(std::ostream& os) {
      << summary.checked << " of " << summary.ops << " data-moving ops checked"
      << (summary.z3 ? " (properties proven by Z3)" : " (without Z3)")
      << (summary.oracleSource.empty() ? "" : ", measured on " + mdEscape(summary.oracleGpu)) << ", "
-     << fixed(summary.seconds, 1) << " s.\n\n";
+     << fixed(summary.seconds, 1) << " s; encodings read with Triton " << tritonVersionName(summary.triton)
+     << "'s semantics.\n\n";
   os << "| check | count |\n| --- | ---: |\n";
   os << "| illegal layouts | " << summary.illegal << " |\n";
   for (const char* k :
@@ -643,6 +645,7 @@ namespace {
 void fill(ReportStream& s, const Report& r) {
   s.summary.arch = r.arch;
   s.summary.z3 = r.z3;
+  s.summary.triton = r.triton;
   s.summary.oracleSource = r.oracleSource;
   s.summary.oracleGpu = r.oracleGpu;
   s.summary.oracleDate = r.oracleDate;

@@ -379,6 +379,7 @@ private:
     if (startsWith(t.attribute, "#ttg.padded_shared")) {
       SpecOptions so;
       so.shape = t.shape;
+      so.triton = o_.triton;
       if (auto loaded = loadSpec(t.attribute, so); loaded.ok())
         e.padding = loaded->padding;
     }
@@ -488,7 +489,7 @@ private:
 
   /// convert_layout and the other register-to-register ops: llcheck's plan.
   void conversion(OpEntry& e, const TtgirOp& op, const LayoutEntry& src, const LayoutEntry& dst) {
-    auto plan = planConversion(*src.layout, *dst.layout);
+    auto plan = planConversion(*src.layout, *dst.layout, o_.triton);
     if (!plan.ok()) {
       notAnalysed(e, "no conversion plan: " + plan.error().str());
       return;
@@ -899,7 +900,7 @@ KernelReport reportModule(const TtgirModule& module, const ReportOptions& option
   return reportModule(module, options, nullptr);
 }
 
-Result<TtgirModule> readModule(const std::string& f) {
+Result<TtgirModule> readModule(const std::string& f, TritonVersion triton) {
   auto text = readInputFile(f);
   if (!text.ok())
     return text.error();
@@ -907,7 +908,9 @@ Result<TtgirModule> readModule(const std::string& f) {
     return makeError("not a TTGIR module (its first line is neither `module` nor an alias "
                      "definition `#name = ...`)",
                      f);
-  return readTtgir(*text, f);
+  TtgirOptions ttgirOptions;
+  ttgirOptions.triton = triton;
+  return readTtgir(*text, f, ttgirOptions);
 }
 
 Result<Report> buildReport(const std::vector<std::string>& files, const ReportOptions& options) {
@@ -915,7 +918,7 @@ Result<Report> buildReport(const std::vector<std::string>& files, const ReportOp
   std::vector<TtgirModule> modules;
   modules.reserve(files.size());
   for (const std::string& f : files) {
-    auto m = readModule(f);
+    auto m = readModule(f, options.triton);
     if (!m.ok())
       return m.error();
     modules.push_back(std::move(*m));
@@ -924,6 +927,7 @@ Result<Report> buildReport(const std::vector<std::string>& files, const ReportOp
   report.kernels.resize(modules.size());
   report.arch = options.arch.value_or("");
   report.z3 = options.z3;
+  report.triton = options.triton;
   if (options.oracle) {
     report.oracleSource = options.oracle->source;
     report.oracleGpu = options.oracle->gpu;

@@ -74,6 +74,7 @@ struct SummaryData {
   std::vector<FindingRecord> findings;
   std::string arch;
   bool z3 = true;
+  TritonVersion triton = kNewestTriton; ///< whose semantics the layouts were read with
   std::string oracleSource, oracleGpu, oracleDate;
   double seconds = 0;
 

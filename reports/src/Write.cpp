@@ -358,6 +358,7 @@ Result<ReportTotals> writeReport(const Report& r, const std::string& dir) {
   ReportStream s((*folder)->fd());
   s.summary.arch = r.arch;
   s.summary.z3 = r.z3;
+  s.summary.triton = r.triton;
   s.summary.oracleSource = r.oracleSource;
   s.summary.oracleGpu = r.oracleGpu;
   s.summary.oracleDate = r.oracleDate;
@@ -383,6 +384,7 @@ Result<ReportTotals> writeReport(const std::vector<std::string>& files,
   ReportStream s(dirfd);
   s.summary.arch = options.arch.value_or("");
   s.summary.z3 = options.z3;
+  s.summary.triton = options.triton;
   if (options.oracle) {
     s.summary.oracleSource = options.oracle->source;
     s.summary.oracleGpu = options.oracle->gpu;
@@ -414,7 +416,7 @@ Result<ReportTotals> writeReport(const std::vector<std::string>& files,
         KernelStream ks(i, dirfd);
         KernelReport k;
         {
-          auto module = readModule(files[i]);
+          auto module = readModule(files[i], options.triton);
           {
             std::lock_guard<std::mutex> lock(mutex);
             if (!module.ok()) {

@@ -196,11 +196,13 @@ def shared_rows(cases, report, index):
     return rows
 
 
-def run_report(llcheck, work, folder, out_name):
-    """`llcheck report` on WORK/FOLDER (run from WORK so the report names FOLDER/<id>.ttgir)."""
+def run_report(llcheck, work, folder, out_name, version):
+    """`llcheck report` on WORK/FOLDER (run from WORK so the report names FOLDER/<id>.ttgir),
+    reading the dumps with the semantics of the Triton that wrote them (--triton)."""
     report_dir = os.path.join(work, out_name)
     proc = subprocess.run([os.path.abspath(llcheck), "report", folder, "--out",
-                           os.path.abspath(report_dir), "--arch", "sm90", "--quiet"],
+                           os.path.abspath(report_dir), "--arch", "sm90", "--quiet",
+                           "--triton", ".".join(version.split(".")[:2])],
                           cwd=work, capture_output=True, text=True)
     if proc.returncode not in (0, 1):
         raise SystemExit(f"llcheck report failed ({proc.returncode}): {proc.stderr.strip()}")
@@ -234,7 +236,7 @@ def main():
     extract(cases, ttgir)
     # The full reports (~25 MB of JSON, ~9 MB of HTML) stay in the work folder; their Markdown
     # summaries are committed next to the conformance tables.
-    report_dir, report = run_report(args.llcheck, args.work, "ttgir", "llcheck")
+    report_dir, report = run_report(args.llcheck, args.work, "ttgir", "llcheck", version)
     shared_cases, shared_version = load_shared()
     if shared_version != version:
         raise SystemExit(f"the shared-memory kernels were measured with Triton {shared_version}, "
@@ -243,7 +245,7 @@ def main():
     shutil.rmtree(shared_ttgir, ignore_errors=True)
     extract(shared_cases, shared_ttgir)
     shared_dir, shared_report = run_report(args.llcheck, args.work, "ttgir-shared",
-                                           "llcheck-shared")
+                                           "llcheck-shared", version)
     os.makedirs(out, exist_ok=True)
     shutil.copy(os.path.join(report_dir, "report.md"), os.path.join(out, "llcheck-report.md"))
     shutil.copy(os.path.join(shared_dir, "report.md"),

@@ -24,6 +24,11 @@ def llcheck_binary():
     return path
 
 
+def triton_version():
+    """The Triton release of this environment as llcheck's --triton names it ("3.6", "3.9")."""
+    return ".".join(grid.triton.__version__.split(".")[:2])
+
+
 def batch_line(answer):
     """The `llcheck batch` request for one grid case: the attribute as Triton printed it, the
     shape, and (where Triton built a distributed layout) its warp and lane counts, which llcheck
@@ -39,14 +44,20 @@ def run_llcheck_batch(answers, tmp_dir):
         for a in answers:
             if "attr" in a:
                 f.write(json.dumps(batch_line(a)) + "\n")
-    proc = subprocess.run([llcheck_binary(), "batch", path], capture_output=True, text=True,
-                          check=False)
+    proc = subprocess.run([llcheck_binary(), "batch", "--triton", triton_version(), path],
+                          capture_output=True, text=True, check=False)
     assert proc.returncode == 0, f"llcheck batch failed ({proc.returncode}): {proc.stderr}"
     return {r["id"]: r for r in map(json.loads, proc.stdout.splitlines())}
 
 
 @pytest.fixture(scope="session")
 def triton_answers():
+    # LLCHECK_TRITON_GRID=FILE reuses a grid written by `grid.py -o FILE` with this same Triton
+    # (to rerun the comparison without asking Triton again); the default asks Triton.
+    cached = os.environ.get("LLCHECK_TRITON_GRID")
+    if cached:
+        with open(cached) as f:
+            return [json.loads(line) for line in f]
     return grid.triton_grid()
 
 

@@ -16,6 +16,24 @@ abort that kills the process) is recorded as {"error": ...}. The cases run in fo
 stream one result per case; when a worker aborts, the case it was on is recorded as an error and a
 new worker carries on after it.
 
+#ttg.padded_shared, in every release: no Python binding returns its layout (3.9's
+to_linear_layout says to use paddedLinearLayout, which is unbound), so its cases are answered by
+what Triton compiles, as below.
+
+Triton 3.6 (any release before 3.9): its to_linear_layout answers distributed encodings only
+(it wraps every result in a #ttg.linear, whose verifier aborts on a shared layout's `offset`
+input and on tensor memory's `row`). So there:
+  * shared encodings are answered by what 3.6 compiles (compiled_shared.py): the offsets its
+    ttg.local_store uses, read from its lowered LLVM IR; the case records the layout those
+    offsets determine ({"how": "compiled", "ins": ...}), or, where they do not determine all of
+    it, the (element, offset, CTA) triples themselves ({"pairs": ...}), or Triton's refusal;
+  * tensor memory is not answered ({"unanswered": why}): its lowering (tcgen05 messages) says
+    nothing about the layout without modelling the hardware's lane mapping;
+  * #ttg.amd_wmma cases come from their own generator (_wmma36_cases): 3.6's Gluon class takes
+    warps_per_cta / tiles_per_warp, not 3.9's warp_bases / reg_bases, and its attribute is
+    printed so;
+  * tensor memory's Gluon class takes cta_split_num instead of cga_layout (no fp4_padded).
+
 Run alone to write the grid as JSON lines (for the benchmark in bench/):
     python tests/triton/grid.py -o build/triton_grid.jsonl
 """
@@ -32,11 +50,18 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "tests", "triton_reference", "encodings"))
+sys.path.insert(0, HERE)
 
 import generate as reference  # noqa: E402  (the recorded data's generators and helpers)
 import generate_shared  # noqa: E402  (tensor memory's generator)
 import triton  # noqa: E402
 import triton._C.libtriton as lt  # noqa: E402
+
+import compiled_shared  # noqa: E402  (shared layouts from compiled code, for Triton 3.6)
+
+TRITON_VERSION = tuple(int(x) for x in triton.__version__.split(".")[:2])
+# The releases whose Gluon to_linear_layout answers shared encodings and tensor memory.
+GLUON_ANSWERS_MEMORY = TRITON_VERSION >= (3, 9)
 
 GRID_SEED = "llcheck-grid-1"
 GRID_SCALE = 20
@@ -52,8 +77,66 @@ TENSOR_MEMORY_CASES = 30
 
 
 def _tmem_cases(rng, n):
-    return [({"encoding": "tensor_memory", "args": args}, {}, shape)
-            for args, shape in generate_shared.gen_tmem(rng, n)]
+    cases = [({"encoding": "tensor_memory", "args": args}, {}, shape)
+             for args, shape in generate_shared.gen_tmem(rng, n)]
+    if GLUON_ANSWERS_MEMORY:
+        return cases
+    # Triton 3.6's TensorMemoryLayout has cta_split_num instead of cga_layout and no
+    # fp4_padded: the cases it can express are kept, in 3.6's terms.
+    out = []
+    for spec, meta, shape in cases:
+        args = dict(spec["args"])
+        cga = args.pop("cga_layout", [])
+        if args.pop("fp4_padded", False) or [0, 0] in cga:
+            continue
+        if cga:
+            args["cta_split_num"] = [2 if [1, 0] in cga else 1, 2 if [0, 1] in cga else 1]
+        out.append(({"encoding": "tensor_memory", "args": args}, meta, shape))
+    return out
+
+
+# Triton 3.6's Gluon AMDWMMALayout takes warps_per_cta and tiles_per_warp (3.9's takes warp and
+# register bases), and 3.6 prints #ttg.amd_wmma<{version, isTranspose, warpsPerCTA,
+# tilesPerWarp, instrShape, CGALayout}>. Its cases are drawn here, from the same kinds of
+# parameters as generate.py's 3.9 generator: versions 1-3, rank 2 or 3, up to 8 warps, up to 4
+# tiles per warp, instruction shapes as Triton allows them, a CGA layout now and then.
+def _wmma36_cases(rng, n):
+    cases = []
+    for i in range(n):
+        version = [1, 2, 3][i % 3]
+        rank = 3 if i % 8 == 7 else 2
+        wpc = [reference.pow2(e) for e in reference.split_bits(rng, rng.randint(0, 3), rank)]
+        tiles = [1] * rank
+        if rng.random() < 0.4:
+            tiles = [reference.pow2(e) for e in reference.split_bits(rng, rng.randint(1, 2), rank)]
+        if version == 3:
+            instr = rng.choice([[16, 16, 32], [16, 16, 32], [16, 16, 64], [16, 16, 4],
+                                [16, 16, 128]])
+        else:
+            instr = [16, 16, 16]
+        args = {"version": version, "transposed": rng.random() < 0.5, "warps_per_cta": wpc,
+                "instr_shape": instr}
+        if tiles != [1] * rank or rng.random() < 0.3:
+            args["tiles_per_warp"] = tiles
+        cga = reference.random_cga(rng, rank, 0.15, max_bits=2)
+        meta = {"num_warps": _prod(wpc), "threads_per_warp": 32}
+        reference.with_cga_args(args, meta, cga)
+        if "cga_layout" not in args:
+            args["cga_layout"] = []
+        split = cga["CTASplitNum"] if cga else [1] * rank
+        tile = [1] * (rank - 2) + [16, 16]
+        tile = [t * w * tp * s for t, w, tp, s in zip(tile, wpc, tiles, split)]
+        shape, mode = reference.shape_around(rng, tile, lo=-2, hi=2)
+        meta["shape_mode"] = mode
+        cases.append(({"encoding": "amd_wmma", "args": args}, meta, shape))
+    return cases
+
+
+def _prod(values):
+    out = 1
+    for v in values:
+        out *= v
+    return out
 
 
 # generate.py's nvmma_shared generator ties the rank to the swizzle width (rank 3 only with 32 and
@@ -128,6 +211,9 @@ def grid_cases(scale=GRID_SCALE):
     """[(case id, encoding, spec, meta, shape)], deterministic for a given generate.py."""
     cases = []
     generators = [(name, name, gen, count) for name, gen, count in reference.GENERATORS]
+    if not GLUON_ANSWERS_MEMORY:
+        generators = [(p, n, _wmma36_cases if n == "amd_wmma" else g, c)
+                      for p, n, g, c in generators]
     generators += [("tensor_memory", "tensor_memory", _tmem_cases, TENSOR_MEMORY_CASES),
                    ("nvmma_forms", "nvmma_shared", _nvmma_form_cases, NVMMA_FORM_CASES)]
     for prefix, name, gen, count in generators:
@@ -161,6 +247,10 @@ def _tmem_answer(b, rec, args, shape):
             break
         except Exception:  # noqa: BLE001 - the memdesc verifier refused attr+shape
             continue
+    if not GLUON_ANSWERS_MEMORY:
+        rec["unanswered"] = ("this Triton's to_linear_layout aborts on tensor memory, and its "
+                             "lowering does not show the layout")
+        return rec
     res = b.to_linear_layout(attr, shape)
     rec["ins"] = [["row", [list(x) for x in res.rows]], ["col", [list(x) for x in res.cols]]]
     rec["outs"] = list(res.shape)
@@ -203,6 +293,13 @@ def _answer(b, case):
             break
         except Exception:  # noqa: BLE001 - the type verifier refused attr+shape
             continue
+    if encoding in reference.SHARED_ENCODINGS and (not GLUON_ANSWERS_MEMORY
+                                                   or encoding == "padded_shared"):
+        # Answered by what Triton compiles (triton_grid, compiled_shared.py): no release's
+        # Python returns #ttg.padded_shared's layout, and 3.6's none of the shared ones.
+        rec["compile_bits"] = (spec["args"].get("element_bitwidth", 16)
+                               if encoding == "nvmma_shared" else 32)
+        return rec
     try:
         res = b.to_linear_layout(attr, shape)
     except Exception as e:  # noqa: BLE001
@@ -283,7 +380,79 @@ def _run_range(cases, worker=None):
 
 def triton_grid(scale=GRID_SCALE, workers=2):
     """Triton's answers for the whole grid, in case order."""
-    return run_cases(grid_cases(scale), workers=workers)
+    answers = run_cases(grid_cases(scale), workers=workers)
+    add_compiled_answers(answers, workers=workers)
+    return answers
+
+
+def add_compiled_answers(answers, workers=2):
+    """Fills in the shared-encoding cases marked "compile_bits" (every #ttg.padded_shared, and
+    with Triton < 3.9 every shared encoding) from what Triton compiles for them
+    (compiled_shared.py)."""
+    for a in answers:
+        if "compile_bits" in a and "attr" not in a and "error" not in a:
+            a["unanswered"] = "Triton printed no attribute for it (its type verifier refused it)"
+    todo = [a for a in answers if "compile_bits" in a and "attr" in a and "error" not in a]
+    if not todo:
+        return
+    requests = [(a["attr"], a["shape"], a["compile_bits"]) for a in todo]
+    chunk = (len(requests) + workers - 1) // max(workers, 1) or 1
+    parts = [list(range(i, min(i + chunk, len(requests)))) for i in range(0, len(requests), chunk)]
+    results = [None] * len(requests)
+    # One forked process per part (compiled_layouts forks per batch below it).
+    paths, pids = [], []
+    for part in parts:
+        fd, path = tempfile.mkstemp(suffix=".json")
+        os.close(fd)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                with open(path, "w") as f:
+                    json.dump(compiled_shared.compiled_layouts([requests[i] for i in part]), f)
+            finally:
+                os._exit(0)
+        paths.append(path)
+        pids.append(pid)
+    for part, pid, path in zip(parts, pids, paths):
+        os.waitpid(pid, 0)
+        with open(path) as f:
+            for i, r in zip(part, json.load(f)):
+                results[i] = r
+        os.unlink(path)
+    for a, r in zip(todo, results):
+        a["how"] = "compiled"
+        if r is None or "error" in r:
+            err = compiled_shared.first_error((r or {}).get("error", "no answer"))
+            if "not the top bit" in err:
+                a["unanswered"] = "the test kernel cannot hold this CGA split: " + err
+            else:
+                a["error"] = err
+                a["error_stage"] = "compile"
+            continue
+        pairs = r["pairs"]
+        if wrong := compiled_shared.miscompiled(pairs, a["shape"], a["attr"]):
+            a["miscompiled"] = wrong
+        if a["encoding"] == "padded_shared":
+            # Padding is not linear: the triples are compared through the padding itself.
+            a["pairs"] = pairs
+            a["padding"] = compiled_shared.padding_pairs(a["attr"])
+            continue
+        block, _ = compiled_shared.cga_block_bases(a["attr"], a["shape"])
+        try:
+            layout = compiled_shared.reconstruct(pairs, a["shape"], 1 << len(block))
+        except ValueError:
+            # No linear layout gives these stores (Triton 3.6 miscompiles some
+            # #ttg.shared_linear: known_differences-3.6.0.json); compared triple by triple.
+            a["pairs"] = pairs
+            a.setdefault("miscompiled", "no linear layout gives these stores")
+            continue
+        if layout is None:
+            a["pairs"] = pairs
+        else:
+            a["ins"] = [["offset", layout["offset"]], ["block", layout["block"]]]
+            a["outs"] = None
 
 
 def run_cases(cases, worker=None, workers=2):

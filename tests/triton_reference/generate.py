@@ -30,8 +30,14 @@ and rebuild/run the test:
     cmake --build build -j2 && ./build/core/core_tests --gtest_filter='TritonReference*'
 
 The output is deterministic for a given Triton version (same seed, same inputs); running it
-with another Triton version (e.g. -o /tmp/cases_39.json with 3.9.0) and diffing the two files
-shows where the versions differ.
+with another Triton version and diffing the two files shows where the versions differ. The
+Triton 3.9.0 run is committed too, as triton_cases-3.9.0.json:
+
+    /tmp/tv39/bin/python tests/triton_reference/generate.py \
+        -o tests/triton_reference/triton_cases-3.9.0.json
+
+and the test checks each file with the rules of its release (invertAndCompose's identity dims
+changed; docs/triton-versions.md).
 """
 
 import argparse

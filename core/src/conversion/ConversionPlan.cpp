@@ -56,7 +56,8 @@ bool readsWithin(const LinearLayout& src, const LinearLayout& dst, int fixed) {
 
 } // namespace
 
-Result<ConversionPlan> planConversion(const LinearLayout& srcIn, const LinearLayout& dstIn) {
+Result<ConversionPlan> planConversion(const LinearLayout& srcIn, const LinearLayout& dstIn,
+                                      TritonVersion triton) {
   for (const auto& [l, name] : {std::pair{&srcIn, "SRC"}, std::pair{&dstIn, "DST"}})
     if (l->hasInDim(dims::kOffset))
       return makeError("a shared-memory layout (input 'offset'); a conversion is between "
@@ -84,7 +85,7 @@ Result<ConversionPlan> planConversion(const LinearLayout& srcIn, const LinearLay
   auto dstOrdered = dst->transposeOuts(src->getOutDimNames());
   if (!dstOrdered.ok())
     return dstOrdered.error();
-  auto c = src->invertAndCompose(*dstOrdered);
+  auto c = src->invertAndCompose(*dstOrdered, triton);
   if (!c.ok())
     return c.error().within("DST");
   ConversionPlan plan;

@@ -278,10 +278,53 @@ Result<LinearLayout> wmmaCtaLayout(const WmmaParams& p, std::size_t rank) {
 
 } // namespace
 
+namespace {
+
+/// Triton 3.6's #ttg.amd_wmma<{warpsPerCTA, tilesPerWarp}>: the instruction tile, then along N
+/// a warp's tiles, the warps and the rest of N (from the full shape), then along M a warp's
+/// tiles and the warps, then the batch's warps; the same order #ttg.amd_mfma uses.
+Result<LinearLayout> wmma36ToLinearLayout(const WmmaParams& p, const std::vector<uint64_t>& shape) {
+  std::size_t rank = shape.size();
+  if (p.warpsPerCTA.size() != rank)
+    return makeError("warpsPerCTA has " + std::to_string(p.warpsPerCTA.size()) +
+                     " entries, the shape has rank " + std::to_string(rank));
+  if (!p.tilesPerWarp.empty() && p.tilesPerWarp.size() != rank)
+    return makeError("tilesPerWarp has " + std::to_string(p.tilesPerWarp.size()) +
+                     " entries, the shape has rank " + std::to_string(rank));
+  for (const auto* list : {&p.warpsPerCTA, &p.tilesPerWarp})
+    for (uint64_t v : *list)
+      if (!isPow2(v))
+        return makeError("warpsPerCTA and tilesPerWarp entries must be powers of two");
+  std::size_t mIndex = rank - 2, nIndex = rank - 1;
+  for (std::size_t d : {mIndex, nIndex})
+    if (shape[d] != 1 && shape[d] < 16)
+      return makeError("dim" + std::to_string(d) + " of the shape is " + std::to_string(shape[d]) +
+                       ", neither 1 nor at least the 16 of the WMMA tile (Triton 3.6 asserts: "
+                       "unsupported tensor shape for given wmma layout)");
+  auto tiles = [&](std::size_t d) { return p.tilesPerWarp.empty() ? 1 : p.tilesPerWarp[d]; };
+  return guarded([&]() -> Result<LinearLayout> {
+    DimName dimM = dimOut(mIndex), dimN = dimOut(nIndex);
+    LinearLayout tile = transposed(wmmaTile(p, rank), permutedOuts(matrixOrder(rank, true)));
+    uint64_t ctaTileN = 16 * p.warpsPerCTA[nIndex] * tiles(nIndex);
+    tile = times(tile, tiles(nIndex), dims::kRegister, dimN);
+    tile = times(tile, p.warpsPerCTA[nIndex], dims::kWarp, dimN);
+    tile = times(tile, shape[nIndex] / ctaTileN, dims::kRegister, dimN);
+    tile = times(tile, tiles(mIndex), dims::kRegister, dimM);
+    tile = times(tile, p.warpsPerCTA[mIndex], dims::kWarp, dimM);
+    if (rank == 3)
+      tile = times(tile, p.warpsPerCTA[0], dims::kWarp, dimOut(0));
+    return distributedOverShape(tile, makeCgaLayout(p.cgaBases, shape.size()), shape);
+  });
+}
+
+} // namespace
+
 Result<LinearLayout> wmmaToLinearLayout(const WmmaParams& p, const std::vector<uint64_t>& shape) {
   std::size_t rank = shape.size();
   if (Error e = checkWmma(p, rank); !e.message.empty())
     return e;
+  if (!p.warpsPerCTA.empty())
+    return wmma36ToLinearLayout(p, shape);
   auto cta = wmmaCtaLayout(p, rank);
   if (!cta.ok())
     return cta.error().within("the ctaLayout");

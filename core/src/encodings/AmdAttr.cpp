@@ -68,7 +68,15 @@ Result<const AttrValue*> mfmaDict(const AttrValue& attr, const std::string& sour
                       {"version", "warpsPerCTA", "instrShape", "isTransposed"}, source);
 }
 
-Result<const AttrValue*> wmmaDict(const AttrValue& attr, const std::string& source) {
+/// Triton 3.9's form has ctaLayout = {register, warp}; Triton 3.6's warpsPerCTA and
+/// tilesPerWarp.
+Result<const AttrValue*> wmmaDict(const AttrValue& attr, const std::string& source,
+                                  TritonVersion triton) {
+  if (triton == TritonVersion::v3_6)
+    return encodingDict(
+        attr, "ttg.amd_wmma",
+        {"version", "isTranspose", "warpsPerCTA", "tilesPerWarp", "instrShape", "CGALayout"},
+        {"version", "warpsPerCTA"}, source);
   auto dict =
       encodingDict(attr, "ttg.amd_wmma",
                    {"version", "isTranspose", "ctaLayout", "CGALayout", "instrShape", "rank"},
@@ -168,8 +176,9 @@ Result<std::vector<std::vector<uint64_t>>> readTileBases(const AttrValue& ctaLay
   return bases;
 }
 
-Result<WmmaParams> readWmma(const AttrValue& attr, std::size_t rank, const std::string& source) {
-  auto dict = wmmaDict(attr, source);
+Result<WmmaParams> readWmma(const AttrValue& attr, std::size_t rank, const std::string& source,
+                            TritonVersion triton) {
+  auto dict = wmmaDict(attr, source, triton);
   if (!dict.ok())
     return dict.error();
   const AttrValue& d = **dict;
@@ -213,6 +222,23 @@ Result<WmmaParams> readWmma(const AttrValue& attr, std::size_t rank, const std::
               " instruction shape (v1: [16, 16, 16]; v2: [16, 16, 16] or [16, 16, 32]; "
               "v3: [16, 16, K] with K 4, 32, 64 or 128)",
           attrLocation(source, *i));
+  }
+  if (triton == TritonVersion::v3_6) {
+    auto warps = readIntArray(*d.find("warpsPerCTA"), "warpsPerCTA", rank, true, source);
+    if (!warps.ok())
+      return warps.error();
+    p.warpsPerCTA = *warps;
+    if (const AttrValue* t = d.find("tilesPerWarp")) {
+      auto tiles = readIntArray(*t, "tilesPerWarp", rank, true, source);
+      if (!tiles.ok())
+        return tiles.error();
+      p.tilesPerWarp = *tiles;
+    }
+    auto cga = readCgaBases(d.find("CGALayout"), rank, source);
+    if (!cga.ok())
+      return cga.error();
+    p.cgaBases = *cga;
+    return p;
   }
   const AttrValue& cta = *d.find("ctaLayout");
   auto regs = readTileBases(cta, "register", rank, source);
@@ -279,12 +305,12 @@ Result<LinearLayout> amdMfmaEncoding(const AttrValue& attr, const SpecOptions& o
 
 Result<LinearLayout> amdWmmaEncoding(const AttrValue& attr, const SpecOptions& options,
                                      const std::string& source) {
-  if (auto dict = wmmaDict(attr, source); !dict.ok())
+  if (auto dict = wmmaDict(attr, source, options.triton); !dict.ok())
     return dict.error();
   auto shape = amdShape(attr, "ttg.amd_wmma", options, source);
   if (!shape.ok())
     return shape.error();
-  auto p = readWmma(attr, shape->size(), source);
+  auto p = readWmma(attr, shape->size(), source, options.triton);
   if (!p.ok())
     return p.error();
   auto l = wmmaToLinearLayout(*p, *shape);
@@ -303,7 +329,8 @@ Result<LinearLayout> amdDotOperandEncoding(const AttrValue& attr, const AttrValu
   if (parentName.rfind("triton_gpu.", 0) == 0)
     parentName = "ttg." + parentName.substr(11);
   bool isMfma = parentName == "ttg.amd_mfma";
-  if (auto dict = isMfma ? mfmaDict(parent, source) : wmmaDict(parent, source); !dict.ok())
+  if (auto dict = isMfma ? mfmaDict(parent, source) : wmmaDict(parent, source, options.triton);
+      !dict.ok())
     return dict.error();
   auto shape = amdShape(attr, "ttg.dot_op", options, source);
   if (!shape.ok())
@@ -326,9 +353,13 @@ Result<LinearLayout> amdDotOperandEncoding(const AttrValue& attr, const AttrValu
     l = mfmaDotOperandToLinearLayout(*p, static_cast<int>(opIdx), static_cast<uint64_t>(kWidth),
                                      *shape);
   } else {
-    auto p = readWmma(parent, shape->size(), source);
+    auto p = readWmma(parent, shape->size(), source, options.triton);
     if (!p.ok())
       return p.error();
+    if (options.triton == TritonVersion::v3_6)
+      return makeError("the #ttg.dot_op operand of a Triton 3.6 #ttg.amd_wmma is not supported "
+                       "(no Triton 3.6 reference has been checked for it)",
+                       attrLocation(source, attr));
     // Triton's verifier: the kWidth each WMMA generation's operands come in.
     bool ok = p->version == 1   ? (kWidth == 8 || kWidth == 16)
               : p->version == 2 ? (kWidth == 4 || kWidth == 8 || kWidth == 16)

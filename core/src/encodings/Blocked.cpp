@@ -182,6 +182,12 @@ Result<LinearLayout> ensureLayoutNotLargerThan(const LinearLayout& layout,
                                                std::span<const DimSize> shape,
                                                bool broadcastRegisters) {
   Packed p = Packed::of(layout);
+  const int r = layout.inDimIndex(dims::kRegister);
+  const std::size_t regBegin =
+      r >= 0 ? static_cast<std::size_t>(p.inOffset(static_cast<std::size_t>(r))) : 0;
+  const std::size_t regEnd =
+      r >= 0 ? regBegin + static_cast<std::size_t>(p.ins[static_cast<std::size_t>(r)].sizeLog2) : 0;
+  std::array<bool, kMaxBits> cut{};
   for (std::size_t o = 0; o < p.outs.size(); ++o) {
     uint64_t desired = desiredSize(shape, p.outs[o].name, uint64_t{1} << p.outs[o].sizeLog2);
     if (!std::has_single_bit(desired))
@@ -202,19 +208,26 @@ Result<LinearLayout> ensureLayoutNotLargerThan(const LinearLayout& layout,
     std::stable_sort(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(n),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
     int excess = width - want;
-    for (std::size_t e = 0; e < n && excess > 0; ++e, --excess)
-      p.columns[static_cast<std::size_t>(entries[e].second)] &= ~(fieldMask(width) << offset);
-    for (uint64_t c : p.columns)
-      if (((c >> offset) & fieldMask(width)) >= desired)
+    for (std::size_t e = 0; e < n && excess > 0; ++e, --excess) {
+      auto j = static_cast<std::size_t>(entries[e].second);
+      if (!broadcastRegisters && j >= regBegin && j < regEnd)
+        cut[j] = true; // removed below, whole, as Triton removes the basis it would broadcast
+      else
+        p.columns[j] &= ~(fieldMask(width) << offset);
+    }
+    for (std::size_t j = 0; j < p.columns.size(); ++j)
+      if (uint64_t c = p.columns[j]; !cut[j] && ((c >> offset) & fieldMask(width)) >= desired)
         return makeError(
             "a basis still reaches " + std::to_string((c >> offset) & fieldMask(width)) + " in " +
             p.outs[o].name.str() + " after shrinking it to " + std::to_string(desired));
     p.removeOutField(offset + want, width - want);
     p.outs[o].sizeLog2 = want;
   }
-  if (!broadcastRegisters)
-    if (int r = layout.inDimIndex(dims::kRegister); r >= 0)
-      p.dropColumns(static_cast<std::size_t>(r), [](uint64_t c) { return c == 0; });
+  if (r >= 0) {
+    // dropColumns visits the register columns in order: the k-th call is column regBegin + k.
+    std::size_t k = regBegin;
+    p.dropColumns(static_cast<std::size_t>(r), [&](uint64_t) { return cut[k++]; });
+  }
   return p.build();
 }
 
@@ -351,7 +364,8 @@ Result<LinearLayout> combineCtaCgaWithShape(const LinearLayout& cta, const Linea
 }
 
 Result<LinearLayout> blockedToLinearLayout(const BlockedParams& params,
-                                           const std::vector<uint64_t>& shape) {
+                                           const std::vector<uint64_t>& shape,
+                                           TritonVersion triton) {
   std::size_t rank = shape.size();
   if (params.sizePerThread.size() != rank || params.threadsPerWarp.size() != rank ||
       params.warpsPerCTA.size() != rank || params.order.size() != rank)
@@ -378,7 +392,10 @@ Result<LinearLayout> blockedToLinearLayout(const BlockedParams& params,
   auto combined = combineCtaCgaWithShape(*cta, *cga, shape);
   if (!combined.ok())
     return combined.error();
-  // Triton 3.9 drops the registers that broadcast (zero register bases) from a blocked layout.
+  // Triton 3.9 drops the registers that broadcast (zero register bases) from a blocked layout;
+  // 3.6 keeps them (docs/triton-versions.md).
+  if (triton == TritonVersion::v3_6)
+    return withDistributedInDims(*combined);
   auto ret = dropZeroRegisterBases(*combined);
   if (!ret.ok())
     return ret.error();
@@ -406,7 +423,8 @@ Result<LinearLayout> sliceToLinearLayout(const LinearLayout& parent, int dim) {
   return p.build();
 }
 
-Result<LinearLayout> linearToShape(const LinearLayout& layout, const std::vector<uint64_t>& shape) {
+Result<LinearLayout> linearToShape(const LinearLayout& layout, const std::vector<uint64_t>& shape,
+                                   TritonVersion triton) {
   const std::size_t rank = shape.size();
   if (static_cast<std::size_t>(layout.getNumOutDims()) != rank)
     return makeError("the layout has " + std::to_string(layout.getNumOutDims()) +
@@ -437,7 +455,7 @@ Result<LinearLayout> linearToShape(const LinearLayout& layout, const std::vector
           powerOfTwo = powerOfTwo && std::has_single_bit(v);
         }
       }
-      if (nonZero > 1 || !powerOfTwo)
+      if (nonZero > 1 || (!powerOfTwo && triton != TritonVersion::v3_6))
         return makeError("register basis " + std::to_string(i) +
                          " moves in more than one dim or by a non-power of two (a swizzled "
                          "basis): Triton cannot order such a #ttg.linear to lay it over a "
@@ -460,6 +478,20 @@ Result<LinearLayout> linearToShape(const LinearLayout& layout, const std::vector
   l = ensureLayoutNotSmallerThan(*l, named);
   if (!l.ok())
     return l.error();
+  if (triton == TritonVersion::v3_6) {
+    // Triton 3.6's ensureLayoutNotLargerThan asserts that every value of a dim it cuts is a
+    // power of two.
+    for (const auto& [in, bases] : l->getBases())
+      for (const auto& b : bases)
+        for (std::size_t k = 0; k < order.size(); ++k) {
+          uint64_t v = b[k];
+          if (v != 0 && !std::has_single_bit(v) && l->getOutDimSize(permuted[k]) > named[k].size)
+            return makeError(in.str() + " basis moves " + permuted[k].str() + " by " +
+                             std::to_string(v) +
+                             ", not a power of two, and that dim must be cut to " +
+                             std::to_string(named[k].size) + " (Triton 3.6 aborts)");
+        }
+  }
   l = ensureLayoutNotLargerThan(*l, named, /*broadcastRegisters=*/false);
   if (!l.ok())
     return l.error();

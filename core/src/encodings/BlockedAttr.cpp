@@ -76,10 +76,11 @@ Result<LinearLayout> anyLinearEncoding(const AttrValue& attr, const SpecOptions&
   auto l = LinearLayout::create(bases, outs, /*requireSurjective=*/false);
   if (!l.ok())
     return l.error().within(attrLocation(source, attr));
-  if (std::string why = linearAttrViolation(*l, generic); !why.empty())
-    return makeError(why + (generic ? ""
-                                    : " (a layout Triton holds as #ttg.generic_linear, or any "
-                                      "layout as Layout JSON, can be given that way)"),
+  if (std::string why = linearAttrViolation(*l, generic, options.triton); !why.empty())
+    return makeError(why + (generic || options.triton == TritonVersion::v3_6
+                                ? ""
+                                : " (a layout Triton holds as #ttg.generic_linear, or any "
+                                  "layout as Layout JSON, can be given that way)"),
                      attrLocation(source, attr));
   if (options.shape) {
     const auto& shape = *options.shape;
@@ -88,7 +89,7 @@ Result<LinearLayout> anyLinearEncoding(const AttrValue& attr, const SpecOptions&
                            std::to_string(*rank) + ") but --shape has rank " +
                            std::to_string(shape.size()),
                        attrLocation(source, attr));
-    auto tiled = linearToShape(*l, shape);
+    auto tiled = linearToShape(*l, shape, options.triton);
     bool sameShape = true;
     for (std::size_t d = 0; d < *rank; ++d)
       sameShape = sameShape && outs[d].size == shape[d];
@@ -201,7 +202,7 @@ Result<LinearLayout> blockedEncoding(const AttrValue& attr, const SpecOptions& o
                          " disagrees with the attribute, whose threadsPerWarp multiply to " +
                          std::to_string(count(params.threadsPerWarp)),
                      attrLocation(source, attr));
-  auto l = blockedToLinearLayout(params, *shape);
+  auto l = blockedToLinearLayout(params, *shape, options.triton);
   if (!l.ok())
     return l.error().within(attrLocation(source, attr));
   return l;

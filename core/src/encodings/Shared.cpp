@@ -195,14 +195,14 @@ Result<LinearLayout> amdRotatingSharedToLinearLayout(const SwizzledSharedParams&
 
 namespace {
 
-Error checkNvmma(const NvmmaSharedParams& p) {
+Error checkNvmma(const NvmmaSharedParams& p, TritonVersion triton) {
   uint64_t s = p.swizzlingByteWidth;
   if (s != 0 && s != 32 && s != 64 && s != 128)
     return makeError("swizzlingByteWidth must be 0, 32, 64 or 128, got " + std::to_string(s));
   uint64_t e = p.elementBitWidth;
   if (e != 8 && e != 16 && e != 32 && e != 64)
     return makeError("elementBitWidth must be 8, 16, 32 or 64, got " + std::to_string(e));
-  if (p.fp4Padded && s != 128)
+  if (p.fp4Padded && s != 128 && triton != TritonVersion::v3_6)
     return makeError("fp4Padded requires swizzlingByteWidth = 128");
   return Error{};
 }
@@ -289,8 +289,9 @@ Result<std::vector<uint64_t>> tmaBlockShape(const NvmmaSharedParams& params,
 }
 
 Result<LinearLayout> nvmmaSharedToLinearLayout(const NvmmaSharedParams& params,
-                                               const std::vector<uint64_t>& shape) {
-  if (Error e = checkNvmma(params); !e.message.empty())
+                                               const std::vector<uint64_t>& shape,
+                                               TritonVersion triton) {
+  if (Error e = checkNvmma(params, triton); !e.message.empty())
     return e;
   std::size_t rank = shape.size();
   auto perCta = shapePerCta(params.cgaBases, shape);
@@ -310,12 +311,14 @@ Result<LinearLayout> nvmmaSharedToLinearLayout(const NvmmaSharedParams& params,
     // the sizes no longer match their dims (the contiguous run lands on dimN-2): a dim the box
     // covers too far is cut back (zero bases, not injective), one it covers too little is
     // grown, dimN-1 first, after the box.
+    // Triton 3.6 lays the unswizzled box out the same way whether transposed or not.
+    const bool transposed = params.transposed && triton != TritonVersion::v3_6;
     std::vector<uint64_t> block = *tma;
-    if (params.transposed)
+    if (transposed)
       std::rotate(block.begin(), block.begin() + 1, block.end());
     Result<LinearLayout> box = LinearLayout{};
     for (std::size_t k = rank; k-- > 0;) {
-      std::size_t dim = params.transposed ? (k + rank - 1) % rank : k;
+      std::size_t dim = transposed ? (k + rank - 1) % rank : k;
       box = times(box, LinearLayout::identity1D(block[k], dims::kOffset, outs[dim]));
     }
     if (!box.ok())

@@ -238,7 +238,9 @@ Result<LinearLayout> nvmmaSharedEncoding(const AttrValue& attr, const SpecOption
     if (!f.ok())
       return f.error();
     params.fp4Padded = *f;
-    if (params.fp4Padded && params.swizzlingByteWidth != 128)
+    // Triton 3.9's Gluon refuses fp4Padded with another swizzle; Triton 3.6 compiles it.
+    if (params.fp4Padded && params.swizzlingByteWidth != 128 &&
+        options.triton != TritonVersion::v3_6)
       return makeError("fp4Padded requires swizzlingByteWidth = 128", attrLocation(source, *fp4));
   }
   if (const AttrValue* rank = (*dict)->find("rank")) {
@@ -254,7 +256,7 @@ Result<LinearLayout> nvmmaSharedEncoding(const AttrValue& attr, const SpecOption
   if (!cga.ok())
     return cga.error();
   params.cgaBases = std::move(*cga);
-  return within(nvmmaSharedToLinearLayout(params, *shape), attr, source);
+  return within(nvmmaSharedToLinearLayout(params, *shape, options.triton), attr, source);
 }
 
 Result<LinearLayout> sharedLinearEncoding(const AttrValue& attr, const SpecOptions& options,
@@ -373,8 +375,9 @@ Result<PaddedParts> readPadded(const AttrValue& attr, const SpecOptions& options
     auto bases = readSharedBases(dict, attr, options, source);
     if (!bases.ok())
       return bases.error();
-    // Triton builds the component as LL(offset) * LL(block), each of which must be surjective
-    // onto the dims it reaches: block bases that need offsets to fill them are rejected.
+    // Triton 3.9 builds the component as LL(offset) * LL(block), each of which must be
+    // surjective onto the dims it reaches: block bases that need offsets to fill them are
+    // rejected. Triton 3.6 takes the block bases as they are.
     auto offsetOnly = sharedLinearToLinearLayout(bases->offset, {},
                                                  coveredShape({bases->offset, {}, bases->rank}));
     if (!offsetOnly.ok())
@@ -382,7 +385,7 @@ Result<PaddedParts> readPadded(const AttrValue& attr, const SpecOptions& options
     if (!offsetOnly->isSurjective())
       return makeError("the offset bases must reach every element of the shape they cover",
                        attrLocation(source, attr));
-    if (!bases->block.empty()) {
+    if (!bases->block.empty() && options.triton != TritonVersion::v3_6) {
       auto blockOnly =
           LinearLayout::create({DimBases{dims::kBlock, bases->block}}, standardOuts(bases->rank));
       if (!blockOnly.ok())
@@ -429,9 +432,16 @@ paddedSharedPadding(const AttrValue& attr, const SpecOptions& options, const std
 Result<LinearLayout> tensorMemoryEncoding(const AttrValue& attr, const SpecOptions& options,
                                           const std::string& source) {
   const std::string name = "ttng.tensor_memory_encoding";
-  auto params = structParams(attr, name,
-                             {"blockM", "blockN", "colStride", "CGALayout", "twoCTAs", "fp4Padded"},
-                             {"blockM", "blockN", "colStride"}, source);
+  // Triton 3.6 gives the CTA split as CTASplitM / CTASplitN (and has no fp4Padded), 3.9 as a
+  // CGALayout.
+  const bool v36 = options.triton == TritonVersion::v3_6;
+  auto params =
+      v36 ? structParams(attr, name,
+                         {"blockM", "blockN", "colStride", "CTASplitM", "CTASplitN", "twoCTAs"},
+                         {"blockM", "blockN", "colStride"}, source)
+          : structParams(attr, name,
+                         {"blockM", "blockN", "colStride", "CGALayout", "twoCTAs", "fp4Padded"},
+                         {"blockM", "blockN", "colStride"}, source);
   if (!params.ok())
     return params.error();
   auto shape = requireShape(attr, name, options, source);
@@ -466,6 +476,27 @@ Result<LinearLayout> tensorMemoryEncoding(const AttrValue& attr, const SpecOptio
         return b.error();
       *into = *b;
     }
+  if (v36) {
+    // CTASplitM = 2^k splits M over k block bits (the CGALayout bases [1, 0], [2, 0], ...), then
+    // CTASplitN along N.
+    std::size_t d = 0;
+    for (const char* key : {"CTASplitM", "CTASplitN"}) {
+      if (const AttrValue* v = attr.find(key)) {
+        auto x = readUInt(*v, key, source);
+        if (!x.ok())
+          return x.error();
+        if (!std::has_single_bit(*x) || *x > 256)
+          return makeError(std::string(key) + " has " + std::to_string(*x) +
+                               ", not a power of two up to 256",
+                           attrLocation(source, *v));
+        for (uint64_t step = 1; step < *x; step *= 2)
+          p.cgaBases.push_back(d == 0 ? std::vector<uint64_t>{step, 0}
+                                      : std::vector<uint64_t>{0, step});
+      }
+      ++d;
+    }
+    return within(tensorMemoryToLinearLayout(p, *shape), attr, source);
+  }
   auto cga = readCgaBases(attr.find("CGALayout"), 2, source);
   if (!cga.ok())
     return cga.error();

@@ -3,6 +3,7 @@
 // test exercises the headers, the library and its dependencies as an outside project sees them.
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Spec.h"
+#include "llcheck/core/TritonVersion.h"
 
 #include <iostream>
 
@@ -27,6 +28,8 @@ int main(int argc, char** argv) {
   // toString() opens with a newline, as Triton's does; llcheck layout prints it without.
   std::string text = l.toString();
   std::cout << (text.rfind('\n', 0) == 0 ? text.substr(1) : text) << "\n";
+  // An attribute's layout ends with the Triton release whose semantics it has.
+  std::cout << "(Triton " << llcheck::tritonVersionName(options.triton) << " semantics)\n";
   auto roundTrip = l.invertAndCompose(l);
   if (!roundTrip.ok() || !roundTrip->isInvertible()) {
     std::cerr << "invertAndCompose of a layout with itself is not the identity\n";

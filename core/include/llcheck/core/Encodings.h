@@ -1,10 +1,12 @@
 // Triton's encoding attributes as linear layouts: the pure algorithms, after the attribute text
 // has been read (see Spec.cpp for the parsing). Each function returns exactly the LinearLayout
-// Triton 3.9's toLinearLayout(shape, attr) computes.
+// Triton 3.9's toLinearLayout(shape, attr) computes, or where a TritonVersion is taken, that
+// release's (docs/triton-versions.md).
 #pragma once
 
 #include "llcheck/core/Error.h"
 #include "llcheck/core/LinearLayout.h"
+#include "llcheck/core/TritonVersion.h"
 
 #include <cstdint>
 #include <span>
@@ -34,7 +36,8 @@ struct BlockedParams {
 
 /// Shrinks each output dim larger than its desired size: the non-zero basis values of that dim
 /// (over all input dims) are zeroed from the largest down until the dim fits. With
-/// broadcastRegisters false, register bases that become all-zero are removed instead.
+/// broadcastRegisters false, the register bases cut so are removed instead (register bases that
+/// were zero before stay, as in Triton).
 [[nodiscard]] Result<LinearLayout> ensureLayoutNotLargerThan(const LinearLayout& layout,
                                                              std::span<const DimSize> shape,
                                                              bool broadcastRegisters = true);
@@ -67,9 +70,12 @@ struct BlockedParams {
 [[nodiscard]] Result<LinearLayout> withDistributedInDims(const LinearLayout& l);
 
 /// #ttg.blocked over `shape`. Parameters must be validated by the caller (equal lengths, powers
-/// of two, order a permutation); violations still give an Error, not a crash.
+/// of two, order a permutation); violations still give an Error, not a crash. Triton 3.9 drops
+/// the registers that broadcast (sizePerThread larger than the shape: zero register bases),
+/// Triton 3.6 keeps them.
 [[nodiscard]] Result<LinearLayout> blockedToLinearLayout(const BlockedParams& params,
-                                                         const std::vector<uint64_t>& shape);
+                                                         const std::vector<uint64_t>& shape,
+                                                         TritonVersion triton = kNewestTriton);
 
 /// #ttg.slice: the parent's layout (computed over the shape with a size-1 dim inserted at
 /// `dim`) with output `dim` removed, the later dims renumbered, and the register bases that
@@ -79,10 +85,13 @@ struct BlockedParams {
 /// #ttg.linear laid over `shape` (Triton's LinearEncodingAttr::toLinearLayout): the out dims are
 /// put in the layout's order (the dims the register bases move in, first-seen first, then the
 /// rest from the last dim down), grown with ensureLayoutNotSmallerThan, cut with
-/// ensureLayoutNotLargerThan (register bases that become zero are dropped) and put back in
-/// dim0, dim1, ... order. Each register basis must move in at most one dim by a power of two:
-/// Triton cannot order swizzled register bases and aborts on them.
+/// ensureLayoutNotLargerThan (register bases cut are dropped) and put back in dim0, dim1, ...
+/// order. Triton 3.9: each register basis must move in at most one dim by a power of two (it
+/// cannot order swizzled register bases and aborts on them). Triton 3.6 orders a basis that
+/// moves in one dim by any amount ([0, 3]) by that dim, and aborts only where a dim holding such
+/// a value must be cut.
 [[nodiscard]] Result<LinearLayout> linearToShape(const LinearLayout& layout,
-                                                 const std::vector<uint64_t>& shape);
+                                                 const std::vector<uint64_t>& shape,
+                                                 TritonVersion triton = kNewestTriton);
 
 } // namespace llcheck

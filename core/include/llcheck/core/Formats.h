@@ -6,6 +6,7 @@
 
 #include "llcheck/core/Error.h"
 #include "llcheck/core/LinearLayout.h"
+#include "llcheck/core/TritonVersion.h"
 
 #include <nlohmann/json.hpp>
 
@@ -33,7 +34,8 @@ inline constexpr int kMaxJsonDepth = 16;
 ///    - block is a size 1 dimension
 ///   where out dims are: [dim0 (size 64), dim1 (size 16)]
 /// and "(empty layout)". Leading "//" comment markers (as in Triton's tests) and blank lines
-/// are ignored. `source` names the input in errors.
+/// are ignored, and so is a last line "(Triton 3.9 semantics)" (what `llcheck layout` prints
+/// after an attribute's layout). `source` names the input in errors.
 [[nodiscard]] Result<LinearLayout> parseTritonString(std::string_view text,
                                                      const std::string& source);
 
@@ -59,7 +61,9 @@ inline constexpr int kMaxJsonDepth = 16;
 /// #ttg.generic_linear<{...}> for a layout only that attribute can hold (see
 /// linearAttrViolation). Requires the input dims to be exactly register, lane, warp, block (in
 /// that order) and outputs dim0, dim1, ...; an error says why no attribute fits.
-[[nodiscard]] Result<std::string> toLinearAttr(const LinearLayout& layout);
+/// With Triton 3.6 (no #ttg.generic_linear) only #ttg.linear, by 3.6's rule (below).
+[[nodiscard]] Result<std::string> toLinearAttr(const LinearLayout& layout,
+                                               TritonVersion triton = kNewestTriton);
 
 /// Why Triton 3.9's verifier would refuse `layout` (register, lane, warp, block -> dim0..) as a
 /// #ttg.linear (generic = false) or #ttg.generic_linear (generic = true); empty when it would
@@ -67,7 +71,11 @@ inline constexpr int kMaxJsonDepth = 16;
 /// basis moves in one dim by a power of two, no two alike. #ttg.generic_linear lets warp bases
 /// move in several dims and bases repeat, but register, lane and block bases must each move in
 /// at most one dim. Both must reach every element of their inferred out sizes (surjective).
-[[nodiscard]] std::string linearAttrViolation(const LinearLayout& layout, bool generic);
+/// Triton 3.6's #ttg.linear is looser: every basis (warps too) moves in at most one dim, by any
+/// amount (a swizzle within the dim: [0, 3]), bases may repeat, and it must be surjective; 3.6
+/// has no #ttg.generic_linear.
+[[nodiscard]] std::string linearAttrViolation(const LinearLayout& layout, bool generic,
+                                              TritonVersion triton = kNewestTriton);
 
 /// Accepts "64x16" or "64,16": every size a power of two.
 [[nodiscard]] Result<std::vector<uint64_t>> parseShape(std::string_view text);

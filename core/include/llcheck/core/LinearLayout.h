@@ -53,6 +53,7 @@
 
 #include "llcheck/core/DimName.h"
 #include "llcheck/core/Error.h"
+#include "llcheck/core/TritonVersion.h"
 
 #include <algorithm>
 #include <array>
@@ -291,25 +292,32 @@ public:
   /// surjective; it is an error when outer does not cover this layout's image once the identity
   /// dims of step 1 are fixed, even where another C would exist (Triton asserts there).
   ///
-  /// Which solution, when outer is not injective (exactly Triton's rule):
-  /// 1. An input dim present in both whose sublayouts are equal (same bases, and every output
-  ///    dim of the same size in both) is mapped by the identity (two layouts that broadcast
-  ///    warps alike convert warp w to warp w). Triton 3.6 aborts when this leaves input dims
-  ///    on one side only (e.g. this = [warp], outer = [register, warp] with equal warps); we
-  ///    return the solution, which tests check by its defining equation.
+  /// Which solution, when outer is not injective (exactly Triton's rule, which changed between
+  /// releases; docs/triton-versions.md):
+  /// 1. Identity dims: an input dim present in both whose sublayouts are equal (same size, same
+  ///    bases) may be mapped by the identity (two layouts that broadcast warps alike convert
+  ///    warp w to warp w).
+  ///    - Triton 3.6: every such dim, when every output dim has the same size in both; their
+  ///      columns are then left out of step 2. 3.6 aborts when this leaves input dims on one
+  ///      side only (e.g. this = [warp], outer = [register, warp] with equal warps); we return
+  ///      the solution, which tests check by its defining equation.
+  ///    - Triton 3.9: a dim whose bases are all zero in both (a broadcast), always; the other
+  ///      equal dims only when every input dim of this is such a dim, the output sizes agree and
+  ///      each such dim's span in outer meets the span of outer's other dims only in 0.
   /// 2. The rest is solved by Gaussian elimination with the free variables of outer set to 0:
   ///    each image is built from pivot columns only, i.e. it is the numerically smallest preimage
   ///    (the smallest offset, the lowest register). When outer's non-zero columns are linearly
   ///    independent - every distributed and every memory layout - this is also the preimage of
   ///    minimal Hamming weight.
   /// The result has this's input dims and outer's input dims as outputs.
-  [[nodiscard]] Result<LinearLayout> invertAndCompose(const LinearLayout& outer) const;
+  [[nodiscard]] Result<LinearLayout> invertAndCompose(const LinearLayout& outer,
+                                                      TritonVersion triton = kNewestTriton) const;
 
   /// L^-1, for an invertible L. The inputs of the result are L's output dims.
-  [[nodiscard]] Result<LinearLayout> invert() const;
+  [[nodiscard]] Result<LinearLayout> invert(TritonVersion triton = kNewestTriton) const;
   /// A right inverse R of a surjective L: L(R(y)) = y for every y; R = L^-1 if L is invertible.
   /// Built as identity.invertAndCompose(L), so it picks the minimal preimage (see above).
-  [[nodiscard]] Result<LinearLayout> pseudoinvert() const;
+  [[nodiscard]] Result<LinearLayout> pseudoinvert(TritonVersion triton = kNewestTriton) const;
 
   /// The layout restricted to these input dims (the others fixed to 0) and output dims (the
   /// others dropped). Sizes and order are kept; the result need not be surjective.

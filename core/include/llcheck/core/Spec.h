@@ -6,6 +6,7 @@
 #include "llcheck/core/Error.h"
 #include "llcheck/core/LinearLayout.h"
 #include "llcheck/core/MlirAttr.h"
+#include "llcheck/core/TritonVersion.h"
 #include "llcheck/core/encodings/Shared.h"
 
 #include <optional>
@@ -20,6 +21,9 @@ struct SpecOptions {
   /// --num-warps / --threads-per-warp: checked against what the attribute fixes.
   std::optional<uint64_t> numWarps;
   std::optional<uint64_t> threadsPerWarp;
+  /// Whose semantics an encoding attribute has: the layout that Triton release computes for it
+  /// (docs/triton-versions.md lists where they differ).
+  TritonVersion triton = kNewestTriton;
 };
 
 struct LoadedLayout {

@@ -1,18 +1,19 @@
-// Reading a whole TTGIR module as Triton 3.9 prints it (the `ttgir` stage of triton.compile, or
-// MLIR_ENABLE_DUMP output): the attribute aliases (`#blocked1 = #ttg.blocked<{...}>`, aliases
-// that refer to aliases), the module attributes (target, warps, threads per warp, CTAs), every
-// `tensor<...>` and `!ttg.memdesc<...>` type, and the ops that move data between layouts, each
-// with its source location. Every distinct (encoding, shape) is turned into its linear layout
-// with attributeToLayout. This is a reader for what Triton prints, not an MLIR parser: it reads
-// the text line by line and understands only the pieces above; whatever it meets that looks
-// relevant but that it cannot interpret is listed in `notUnderstood` instead of being dropped.
-// A file that is not well-formed TTGIR (cut short, an unterminated type, an alias used but
-// never defined) is an Error. No printing here; the command line prints.
+// Reading a whole TTGIR module as Triton prints it (the `ttgir` stage of triton.compile, or
+// MLIR_ENABLE_DUMP output; Triton 3.6's or 3.9's, TtgirOptions::triton): the attribute aliases
+// (`#blocked1 = #ttg.blocked<{...}>`, aliases that refer to aliases), the module attributes
+// (target, warps, threads per warp, CTAs), every `tensor<...>` and `!ttg.memdesc<...>` type, and
+// the ops that move data between layouts, each with its source location. Every distinct (encoding,
+// shape) is turned into its linear layout with attributeToLayout. This is a reader for what Triton
+// prints, not an MLIR parser: it reads the text line by line and understands only the pieces above;
+// whatever it meets that looks relevant but that it cannot interpret is listed in `notUnderstood`
+// instead of being dropped. A file that is not well-formed TTGIR (cut short, an unterminated type,
+// an alias used but never defined) is an Error. No printing here; the command line prints.
 #pragma once
 
 #include "llcheck/core/Error.h"
 #include "llcheck/core/LinearLayout.h"
 #include "llcheck/core/MlirAttr.h"
+#include "llcheck/core/TritonVersion.h"
 
 #include <cstdint>
 #include <optional>
@@ -112,6 +113,8 @@ struct TtgirModule {
   std::optional<uint64_t> numWarps;
   std::optional<uint64_t> threadsPerWarp;
   std::optional<uint64_t> numCtas;
+  /// The Triton release whose semantics the layouts follow (TtgirOptions::triton).
+  TritonVersion triton = kNewestTriton;
   /// Attribute aliases in file order (location aliases `#loc3 = loc(...)` are not listed).
   std::vector<TtgirAlias> aliases;
   std::vector<TtgirType> types;
@@ -125,6 +128,8 @@ struct TtgirOptions {
   /// it does.
   std::optional<uint64_t> numWarps;
   std::optional<uint64_t> threadsPerWarp;
+  /// The Triton release that wrote the module: its encodings mean what that release computes.
+  TritonVersion triton = kNewestTriton;
 };
 
 /// True when `text` looks like a TTGIR module rather than a single attribute: its first

@@ -70,6 +70,8 @@ struct ReportOptions {
   const OracleResults* oracle = nullptr;
   /// Worker threads over the files (0: the hardware's).
   unsigned threads = 0;
+  /// --triton: the Triton release that wrote the dumps; their encodings mean what it computes.
+  TritonVersion triton = kNewestTriton;
 };
 
 /// One finding: a reason for the op (or layout) to fail the conformance check.
@@ -132,6 +134,7 @@ struct Report {
   std::vector<KernelReport> kernels;
   std::string arch; ///< --arch, or "" when each module chose
   bool z3 = true;
+  TritonVersion triton = kNewestTriton; ///< whose semantics the layouts were read with
   std::string oracleSource, oracleGpu, oracleDate;
   double seconds = 0;
   [[nodiscard]] std::size_t findingCount() const;
@@ -150,7 +153,8 @@ collectInputs(const std::vector<std::string>& inputs);
 
 /// Reads one file as buildReport does: an Error when it cannot be read, is not a TTGIR module or
 /// is malformed.
-[[nodiscard]] Result<TtgirModule> readModule(const std::string& file);
+[[nodiscard]] Result<TtgirModule> readModule(const std::string& file,
+                                             TritonVersion triton = kNewestTriton);
 
 /// Receives each op's entry as soon as it is made; `kernel` has its layouts and module findings
 /// (not its ops).

@@ -38,8 +38,11 @@ struct ConversionPlan {
 };
 
 /// Both layouts must be distributed, over the same tensor (dims and sizes, any order), with the
-/// same numbers of lanes, warps and blocks; otherwise an Error that says which differ.
+/// same numbers of lanes, warps and blocks; otherwise an Error that says which differ. `triton`
+/// picks the release whose invertAndCompose chooses C where DST holds an element in several
+/// places (the kind does not depend on it).
 [[nodiscard]] Result<ConversionPlan> planConversion(const LinearLayout& src,
-                                                    const LinearLayout& dst);
+                                                    const LinearLayout& dst,
+                                                    TritonVersion triton = kNewestTriton);
 
 } // namespace llcheck

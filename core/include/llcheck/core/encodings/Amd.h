@@ -27,13 +27,17 @@ struct MfmaParams {
   std::vector<std::vector<uint64_t>> cgaBases;
 };
 
-/// #ttg.amd_wmma. The CTA layout is given as bases in units of one 16x16 instruction tile:
-/// registerBases (repetitions held by one lane) and warpBases, each basis one value per dim.
+/// #ttg.amd_wmma. Triton 3.9 gives the CTA layout as bases in units of one 16x16 instruction
+/// tile: registerBases (repetitions held by one lane) and warpBases, each basis one value per
+/// dim. Triton 3.6 gives warpsPerCTA and tilesPerWarp instead (warpsPerCTA non-empty), laid out
+/// as #ttg.amd_mfma lays its own (docs/triton-versions.md).
 struct WmmaParams {
   uint64_t version = 0;
   bool isTransposed = false;
   std::vector<std::vector<uint64_t>> registerBases;
   std::vector<std::vector<uint64_t>> warpBases;
+  std::vector<uint64_t> warpsPerCTA;  ///< Triton 3.6's form; empty for 3.9's
+  std::vector<uint64_t> tilesPerWarp; ///< Triton 3.6's form; empty: one tile per warp
   std::vector<uint64_t> instrShape{16, 16, 16};
   std::vector<std::vector<uint64_t>> cgaBases;
 };

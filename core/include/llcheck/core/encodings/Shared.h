@@ -9,6 +9,7 @@
 
 #include "llcheck/core/Error.h"
 #include "llcheck/core/LinearLayout.h"
+#include "llcheck/core/TritonVersion.h"
 
 #include <cstdint>
 #include <utility>
@@ -50,8 +51,11 @@ struct NvmmaSharedParams {
 [[nodiscard]] Result<std::vector<uint64_t>> tmaBlockShape(const NvmmaSharedParams& params,
                                                           const std::vector<uint64_t>& shapePerCTA);
 
+/// Unswizzled (swizzlingByteWidth 0) and transposed, Triton 3.9 makes dim0 the contiguous dim
+/// of the box; Triton 3.6 ignores `transposed` there (the last dim is contiguous).
 [[nodiscard]] Result<LinearLayout> nvmmaSharedToLinearLayout(const NvmmaSharedParams& params,
-                                                             const std::vector<uint64_t>& shape);
+                                                             const std::vector<uint64_t>& shape,
+                                                             TritonVersion triton = kNewestTriton);
 
 /// #ttg.shared_linear: the layout of the bases themselves; Triton requires the shape to be
 /// exactly the one the bases cover.
