@@ -19,15 +19,14 @@ struct ConversionRequest {
   int elementBits = 16;
   SharedMemoryModel model;
   bool json = false;
-  /// --triton: the release whose encodings SRC and DST were read with, and whose
-  /// invertAndCompose picks the conversion.
+  /// --triton: the release whose encodings SRC and DST were read with, whose
+  /// invertAndCompose picks the conversion, and whose lowering --lowering triton models.
   TritonVersion triton = kNewestTriton;
   /// convert: checks and proves the plan's properties (the command line's proveConvert); empty
   /// leaves "properties" out.
   ConvertProver properties = nullptr;
   /// --lowering triton: store and load are what Triton `triton` emits, llcheck's beside them.
   bool tritonLowering = false;
-  TritonVersion triton = kNewestTriton;
 };
 
 /// Each returns the exit status (0 ok, 1 a check failed or Z3 could not decide one, 2 bad

@@ -506,8 +506,8 @@ void ReportStream::writeMarkdown(std::ostream& os) {
      << summary.checked << " of " << summary.ops << " data-moving ops checked"
      << (summary.z3 ? " (properties proven by Z3)" : " (without Z3)")
      << (summary.oracleSource.empty() ? "" : ", measured on " + mdEscape(summary.oracleGpu)) << ", "
-     << fixed(summary.seconds, 1) << " s; encodings read with Triton " << tritonVersionName(summary.triton)
-     << "'s semantics.\n\n";
+     << fixed(summary.seconds, 1) << " s; encodings read with Triton "
+     << tritonVersionName(summary.triton) << "'s semantics.\n\n";
   os << "| check | count |\n| --- | ---: |\n";
   os << "| illegal layouts | " << summary.illegal << " |\n";
   for (const char* k :

@@ -485,7 +485,12 @@ Result<bool> tritonConvertNeedsSharedMemory(const LinearLayout& srcIn, const Lin
   auto dst = withDistributedInDims(dstIn);
   if (!dst.ok())
     return dst.error().within("DST");
-  auto comp = dst->invertAndCompose(*src);
+  // C with the rule that maps each dim DST and SRC share to itself (Triton 3.6's
+  // invertAndCompose; TritonVersion.h): what both releases' convert_layout lowering decides by.
+  // With 3.9's own invertAndCompose rule, 5 of the recorded 3.9 conversions
+  // (tests/triton/lowering: c0039, c0073, c0174, c0690, c0759, warps holding copies on both
+  // sides) would go through shared memory; 3.9's PTX for them has none.
+  auto comp = dst->invertAndCompose(*src, TritonVersion::v3_6);
   if (!comp.ok())
     return comp.error();
   // Triton's minimalCvtLayout: quotient by block, then warp; what cannot be quotiented moves.
