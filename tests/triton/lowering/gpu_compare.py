@@ -36,6 +36,25 @@ def ncu_rows(path):
     return [rows[i] for i in sorted(rows)]
 
 
+def ncu_rows_by_pid(path):
+    """Process ID -> [{metric: value}, ...] (one per launch of that process, in order)."""
+    rows = defaultdict(dict)
+    pids = {}
+    with open(path, newline="") as f:
+        lines = [ln for ln in f if ln.startswith('"')]
+    for r in csv.DictReader(lines):
+        try:
+            i = int(r["ID"])
+            rows[i][r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
+            pids[i] = int(r["Process ID"])
+        except (KeyError, ValueError):
+            continue
+    out = defaultdict(list)
+    for i in sorted(rows):
+        out[pids[i]].append(rows[i])
+    return out
+
+
 def metric(m, name):
     return m.get(name + ".sum", m.get(name))
 
@@ -100,6 +119,22 @@ def main():
         if len(rows) != len(launched):
             print(f"{version}: {len(rows)} ncu rows for {len(launched)} launches: the join is "
                   "by order, check ncu-*.err", file=sys.stderr)
+        # The padded-layout cases, one process each: joined by process id. A case whose
+        # process died (its launch faulted) has no record, or no row, and is reported so.
+        padded_run = os.path.join(args.run_dir, f"run-{version}-padded.jsonl")
+        padded_csv = os.path.join(args.run_dir, f"ncu-{version}-padded.csv")
+        faulted = []
+        if os.path.exists(padded_run) and os.path.exists(padded_csv):
+            by_pid = ncu_rows_by_pid(padded_csv)
+            for line in open(padded_run):
+                r = json.loads(line)
+                got = by_pid.get(r.get("pid"), [])
+                if r.get("launched") and len(got) == 1:
+                    launched.append(r)
+                    rows.append(got[0])
+                else:
+                    faulted.append(r["id"])
+        report.setdefault("faulted", {})[version] = faulted
         tally = defaultdict(lambda: [0, 0, 0])  # op side -> [wavefronts as predicted,
         out = []                                #   instructions as predicted, measured]
         for launch, m in zip(launched, rows):
@@ -130,7 +165,8 @@ def main():
             out.append(entry)
         report[version] = out
         bad = sum(1 for e in out if e["correct"] is False)
-        print(f"Triton {version}: {len(out)} kernels measured, {bad} with wrong data")
+        print(f"Triton {version}: {len(out)} kernels measured, {bad} with wrong data, "
+              f"{len(faulted)} padded cases not measured (their process ended: {faulted[:10]})")
         for k, (w, i, n) in sorted(tally.items()):
             print(f"  {k}: wavefronts as predicted {w} / {n}, instructions {i} / {n}")
     if args.out:

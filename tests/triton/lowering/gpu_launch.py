@@ -7,7 +7,15 @@ Compute's rows (one per launch, in order) can be joined with the cases:
 
 RESULT.json: {"triton", "gpu", "launches": [{"id", "launched", "correct", "wrong",
 "missing"}]} in launch order; ncu has one row per launch that has "launched" (a case that fails
-to load has "error" and no row).
+to load has "error" and no row). It is rewritten after every launch, so a kernel that brings the
+process down (a misaligned access makes the launch fail and ncu ends the program) leaves every
+earlier record.
+
+    gpu_launch.py PACK RESULT.json --skip-padded      every case but the padded-layout ones
+    gpu_launch.py PACK RESULT.jsonl --case ID         one case, appended as a JSON line with
+                                                      this process's id (ncu's "Process ID")
+
+run_gpu.sh runs the padded-layout cases one process each, so that one fault loses one case.
 """
 import json
 import os
@@ -32,15 +40,31 @@ def source_bits(x, dtype):
     return x.view(np.int64)
 
 
+def gpu_name():
+    props = cp.cuda.runtime.getDeviceProperties(0)
+    return props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
+
+
 def main():
     pack, result_path = sys.argv[1], sys.argv[2]
+    skip_padded = "--skip-padded" in sys.argv
+    only = sys.argv[sys.argv.index("--case") + 1] if "--case" in sys.argv else None
     with open(os.path.join(pack, "manifest.json")) as f:
         manifest = json.load(f)
     rng = np.random.default_rng(1)
     launches = []
+
+    def save():
+        if only is not None:
+            return
+        with open(result_path, "w") as f:
+            json.dump({"triton": manifest["triton"], "gpu": gpu_name(), "launches": launches}, f)
+
     # Padded-layout kernels last: a misaligned access faults and spoils the CUDA context.
     for case in sorted(manifest["cases"], key=lambda c: bool(c.get("padded"))):
         if "error" in case:
+            continue
+        if (only is not None and case["id"] != only) or (skip_padded and case.get("padded")):
             continue
         rec = {"id": case["id"]}
         try:
@@ -73,12 +97,14 @@ def main():
         except Exception as e:  # noqa: BLE001 - one case's failure is recorded, not fatal
             rec["error"] = f"{type(e).__name__}: {str(e)[:300]}"
         launches.append(rec)
+        save()
+        if only is not None:
+            rec["pid"] = os.getpid()
+            with open(result_path, "a") as f:
+                f.write(json.dumps(rec) + "\n")
         if len(launches) % 100 == 0:
             print(f"{len(launches)} launched", flush=True)
-    props = cp.cuda.runtime.getDeviceProperties(0)
-    name = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
-    with open(result_path, "w") as f:
-        json.dump({"triton": manifest["triton"], "gpu": name, "launches": launches}, f)
+    save()
     bad = [r["id"] for r in launches if not r.get("correct")]
     print(f"{len(launches)} launches, {len(bad)} not correct: {bad[:20]}")
 

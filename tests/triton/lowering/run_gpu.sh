@@ -37,9 +37,19 @@ metrics=$(IFS=,; echo "${keep[*]}")
 names='regex:^(local|convert|async)_kernel$'
 run() {  # version pack_dir
   ncu --csv --metrics "$metrics" --kernel-name "$names" \
-    python3 "$HERE/gpu_launch.py" "$2" "$OUT/run-$1.json" > "$OUT/ncu-$1.csv" 2> "$OUT/ncu-$1.err"
+    python3 "$HERE/gpu_launch.py" "$2" "$OUT/run-$1.json" --skip-padded > "$OUT/ncu-$1.csv" 2> "$OUT/ncu-$1.err"
   echo "$1: ncu exit $?; $(grep -c '_kernel' "$OUT/ncu-$1.csv") metric rows"
   tail -2 "$OUT/ncu-$1.err"
+  # The padded-layout cases one process each (a misaligned access ends only its own process),
+  # under one ncu session; joined by process id (run-$1-padded.jsonl has each case's pid).
+  padded=$(python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); print(" ".join(c["id"] for c in m["cases"] if c.get("padded") and "error" not in c))' "$2/manifest.json")
+  [ "$LIMIT" != 0 ] && padded=$(echo $padded | tr ' ' '\n' | head -n "$LIMIT" | tr '\n' ' ')
+  rm -f "$OUT/run-$1-padded.jsonl"
+  ncu --csv --metrics "$metrics" --kernel-name "$names" --target-processes all \
+    bash -c 'for id in $3; do python3 "$0" "$1" "$2" --case "$id"; done' \
+    "$HERE/gpu_launch.py" "$2" "$OUT/run-$1-padded.jsonl" "$padded" \
+    > "$OUT/ncu-$1-padded.csv" 2> "$OUT/ncu-$1-padded.err"
+  echo "$1 padded: ncu exit $?; $(wc -w <<< "$padded") cases; $(grep -c '_kernel' "$OUT/ncu-$1-padded.csv") metric rows"
 }
 ONLY="${ONLY:-}"
 limit_args=()
