@@ -350,7 +350,7 @@ int runVerify(const std::vector<std::string>& specs, const CommonOptions& o,
 
 struct ConversionOptions {
   CommonOptions common;
-  std::string src, dst, dtype, arch = "sm90";
+  std::string src, dst, dtype, arch = "sm90", hardware;
   std::string lowering = "llcheck";
   ProverChoice z3; ///< convert only
   bool noZ3 = false;
@@ -369,6 +369,12 @@ void addConversionOptions(CLI::App* cmd, ConversionOptions& o, const char* srcHe
       ->type_name("DTYPE");
   cmd->add_option("--arch", o.arch,
                   "Shared-memory model: sm90 (default), sm80, gfx942, gfx950 (see below)")
+      ->type_name("ARCH");
+  cmd->add_option("--hardware", o.hardware,
+                  "The GPU the code runs on, when it is not --arch's: its bank model counts the "
+                  "wavefronts, --arch's instructions (ldmatrix, stmatrix) are used. --arch sm80 "
+                  "--hardware sm90: code built for Ampere on an H100/H200")
+      ->check(CLI::IsMember({"sm80", "sm90"}))
       ->type_name("ARCH");
   cmd->add_option("--format", o.common.format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
@@ -392,6 +398,21 @@ int runConversionCommand(const ConversionOptions& o, bool convert) {
   if (!model.ok()) {
     printError(model.error().str());
     return kExitBadInput;
+  }
+  if (!o.hardware.empty() && o.hardware != o.arch) {
+    if (o.arch != "sm80" && o.arch != "sm90") {
+      printError("--hardware: " + o.hardware + " runs NVIDIA code; --arch is " + o.arch);
+      return kExitBadInput;
+    }
+    // The hardware's banks and phases; the target's instructions.
+    auto hw = sharedMemoryModel(o.hardware);
+    if (!hw.ok()) {
+      printError(hw.error().str());
+      return kExitBadInput;
+    }
+    hw->ldmatrix = model->ldmatrix;
+    hw->stmatrix = model->stmatrix;
+    model = std::move(hw);
   }
   auto bits = dtypeBits(o.dtype);
   if (!bits.ok()) {

@@ -75,10 +75,18 @@ def shim_36(attr, version):
     return attr
 
 
-def predict(binary, case, layouts, version):
+def hardware_of(gpu):
+    """The bank model of the GPU the kernels ran on: a kernel built for sm80 and run on an
+    H100/H200 takes Hopper's wavefronts (--hardware), with sm80's instructions."""
+    return "sm90" if any(h in gpu for h in ("H100", "H200", "GH200")) else None
+
+
+def predict(binary, case, layouts, version, hardware=None):
     shape = "x".join(str(s) for s in case["shape"])
     common = ["--shape", shape, "--dtype", DTYPE[case["dtype"]], "--arch", case["arch"],
               "--lowering", "triton", "--triton", version[:3]]
+    if hardware:
+        common += ["--hardware", hardware]
     if case["kind"] == "convert":
         j = llcheck_json(binary, ["convert", layouts["src"]["attr"], layouts["dst"]["attr"],
                                   "--no-z3"] + common)
@@ -152,7 +160,8 @@ def main():
                                   + (metric(m, "smsp__inst_executed_op_ldsm") or 0)}},
                      "sass": rec.get("sass", {}).get("totals")}
             if "layouts" in rec:
-                entry["predicted"] = predict(args.llcheck, case, rec["layouts"], version)
+                entry["predicted"] = predict(args.llcheck, case, rec["layouts"], version,
+                                             hardware_of(run.get("gpu", "")))
             for side in ("store", "load"):
                 pred = (entry.get("predicted") or {}).get(side)
                 meas = entry["measured"][side]
