@@ -127,7 +127,8 @@ void decodeMma(const Probe& p, const nlohmann::json& o, ProbeReport& r, Tiles& t
   r.layouts.push_back(compareMaps("accumulator (C/D)", encD, hwD, lD));
   r.layouts.push_back(compareMaps("operand A", encA, hwA, lA));
   r.layouts.push_back(compareMaps("operand B", encB, hwB, lB));
-  if (r.layouts[0].read && r.layouts[1].read && r.layouts[2].read) {
+  // The tiling checks start from tiles equal to llcheck's (a difference is reported above).
+  if (r.layouts[0].equal && r.layouts[1].equal && r.layouts[2].equal) {
     tiles.accumulator.emplace(p.id, *r.layouts[0].hardware);
     tiles.operandA.emplace(p.id, *r.layouts[1].hardware);
     tiles.operandB.emplace(p.id, *r.layouts[2].hardware);
@@ -176,6 +177,8 @@ void decodeWgmmaSS(const Probe& p, const nlohmann::json& o, ProbeReport& r, Tile
       "accumulator (D)", attr + " over " + shapeText({64, n}) + ", warps 0-3 (one warpgroup)", hw,
       expected));
   if (r.layouts.back().read)
+    tiles.wgmmaAccumulatorRead.emplace(p.id, *r.layouts.back().hardware);
+  if (r.layouts.back().equal)
     tiles.accumulator.emplace(p.id, *r.layouts.back().hardware);
 }
 
@@ -190,8 +193,8 @@ void decodeWgmmaRS(const Probe& p, const nlohmann::json& o, ProbeReport& r, Tile
   auto expected = restrictedEncoding(attr, shape2(64, k), ins, outs);
   // The accumulator's rows: as measured by the SS probe of the same type, else llcheck's.
   Result<LinearLayout> d = makeError("no accumulator");
-  auto measured = tiles.accumulator.find(ssId(p.elem, p.k));
-  if (measured != tiles.accumulator.end()) {
+  auto measured = tiles.wgmmaAccumulatorRead.find(ssId(p.elem, p.k));
+  if (measured != tiles.wgmmaAccumulatorRead.end()) {
     d = measured->second;
   } else {
     d = restrictedEncoding(mmaV3Parent({4, 1}, 8, p.k), shape2(64, 8), insD, tileOuts({64, 8}));
@@ -229,7 +232,7 @@ void decodeWgmmaRS(const Probe& p, const nlohmann::json& o, ProbeReport& r, Tile
   addError(r, anomalyText(o.value("anomalies", nlohmann::json::array())));
   r.layouts.push_back(compareMaps(
       "operand A (registers)", attr + " over " + shapeText({64, k}) + ", warps 0-3", hw, expected));
-  if (r.layouts.back().read)
+  if (r.layouts.back().equal)
     tiles.operandA.emplace(p.id, *r.layouts.back().hardware);
 }
 

@@ -46,9 +46,12 @@ namespace llcheck::hwlayout::detail {
 [[nodiscard]] int nativeKWidth(hwprobe::Elem e);
 [[nodiscard]] std::string instructionText(const hwprobe::Probe& p);
 
-/// What the decoders keep for the tiling checks: the measured tiles, by probe id.
+/// What the decoders keep, by probe id: the measured tiles equal to llcheck's (the tiling
+/// checks start from these), and every wgmma accumulator read (the A-in-registers probes read
+/// rows through it, equal to llcheck's or not).
 struct Tiles {
   std::map<std::string, LinearLayout> accumulator, operandA, operandB;
+  std::map<std::string, LinearLayout> wgmmaAccumulatorRead;
 };
 
 void decodeMma(const hwprobe::Probe& p, const nlohmann::json& observed, ProbeReport& report,
