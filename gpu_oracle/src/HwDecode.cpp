@@ -127,6 +127,18 @@ void decodeMma(const Probe& p, const nlohmann::json& o, ProbeReport& r, Tiles& t
   r.layouts.push_back(compareMaps("accumulator (C/D)", encD, hwD, lD));
   r.layouts.push_back(compareMaps("operand A", encA, hwA, lA));
   r.layouts.push_back(compareMaps("operand B", encB, hwB, lB));
+  if (!lA.ok() || !lB.ok() || !lD.ok()) {
+    // Each operand is read with the other two as llcheck lays them out: without all three,
+    // none can be read. Say which of llcheck's layouts is not one instruction.
+    const Result<LinearLayout>* own[3] = {&lD, &lA, &lB};
+    std::string why = !lD.ok()   ? "the accumulator: " + lD.error().str()
+                      : !lA.ok() ? "operand A: " + lA.error().str()
+                                 : "operand B: " + lB.error().str();
+    for (int i = 0; i < 3; ++i)
+      r.layouts[static_cast<std::size_t>(i)].problem =
+          own[i]->ok() ? "not read: it is read against llcheck's other two operands, and " + why
+                       : own[i]->error().str();
+  }
   // The tiling checks start from tiles equal to llcheck's (a difference is reported above).
   if (r.layouts[0].equal && r.layouts[1].equal && r.layouts[2].equal) {
     tiles.accumulator.emplace(p.id, *r.layouts[0].hardware);
