@@ -23,6 +23,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 mkdir -p "$OUT" || exit 2
 OUT=$(cd "$OUT" && pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/llcheck-hwprobes.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
 LOG="$OUT/run.log"
 : > "$LOG"
 say() { echo "$*" | tee -a "$LOG"; }
@@ -50,23 +51,28 @@ while read -r id family; do
 done < "$WORK/probes.txt"
 say "hwprobes: probes done after $(( $(date +%s) - START )) s"
 
+# compute-sanitizer: on PATH, else beside nvcc, else in the toolkit's own folder.
+SANITIZER=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer)}
+NVCC_DIR=$(dirname "$(command -v "$NVCC")")
+for c in "$NVCC_DIR/compute-sanitizer" "$NVCC_DIR/../compute-sanitizer/compute-sanitizer"; do
+  [ -z "$SANITIZER" ] && [ -x "$c" ] && SANITIZER=$c
+done
 if [ "$SANITIZE" = 1 ]; then
-  if command -v compute-sanitizer > /dev/null; then
-    compute-sanitizer --version 2>&1 | tail -1 > "$WORK/sanitize/version.txt"
+  if [ -n "$SANITIZER" ]; then
+    "$SANITIZER" --version 2>&1 | tail -1 > "$WORK/sanitize/version.txt"
     for family in $(awk '{print $2}' "$WORK/probes.txt" | sort -u); do
-      timeout 400 compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 \
+      timeout 400 "$SANITIZER" --tool memcheck --error-exitcode 9 --print-limit 20 \
         "$WORK/hwprobes" --family "$family" --out "$WORK/sanitize/$family.json" \
         > "$WORK/sanitize/$family.log" 2>&1
       echo $? > "$WORK/sanitize/$family.rc"
       say "  memcheck $family: exit $(cat "$WORK/sanitize/$family.rc"), $(grep -ho 'ERROR SUMMARY: [0-9]* error[s]*' "$WORK/sanitize/$family.log" | tail -1)"
     done
   else
-    say "hwprobes: no compute-sanitizer on PATH: the sanitizer pass is skipped"
+    say "hwprobes: no compute-sanitizer (PATH, beside nvcc, \$COMPUTE_SANITIZER): the sanitizer pass is skipped"
   fi
 fi
 
 python3 "$HERE/merge.py" "$WORK" "$OUT" --nvcc "nvcc $NVCC_VERSION" | tee -a "$LOG"
 STATUS=${PIPESTATUS[0]}
 say "hwprobes: $(( $(date +%s) - START )) s in all; results in $OUT/instructions.json"
-rm -rf "$WORK"
 exit "$STATUS"

@@ -326,9 +326,11 @@ void readSanitizer(const nlohmann::json& results, Report& r) {
     std::string line = family + ": ";
     auto errors = v.find("errors");
     auto exitStatus = v.find("exit");
+    // Clean: memcheck counted no error (its own exit status, 9, would say otherwise). A
+    // probe that failed under it exits 1 and is reported with the probe.
     bool clean = errors != v.end() && errors->is_number_integer() && errors->get<int>() == 0 &&
                  exitStatus != v.end() && exitStatus->is_number_integer() &&
-                 exitStatus->get<int>() == 0;
+                 exitStatus->get<int>() != 9;
     line += errors != v.end() && errors->is_number_integer()
                 ? std::to_string(errors->get<int>()) + " errors"
                 : std::string("no error summary");
