@@ -2,11 +2,13 @@
 """Writes wgmma_ops.inc: one inline-PTX wrapper per wgmma probe of InstructionProbes.h.
 
 A wgmma names every accumulator register in its operand list (128 of them for m64n256), so the
-wrappers are generated rather than written by hand. Run from the repository root after changing
-the probe list: python3 gpu_oracle/instructions/gen_wgmma.py
+wrappers are generated rather than written by hand. Run after changing the probe list:
+python3 gpu_oracle/instructions/gen_wgmma.py; with --check it only says whether wgmma_ops.inc is
+up to date (exit 1 if not).
 """
 import os
 import re
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HEADER = os.path.join(HERE, "..", "include", "llcheck", "gpu_oracle", "InstructionProbes.h")
@@ -104,8 +106,16 @@ def main():
     out.append(" \\\n".join(f'  X("wgmma.{kind}.m64n{n}k{k}.{t}", {functor_name(kind, n, k, t)}, {"true" if kind == "ss" else "false"})'
                             for kind, n, k, t in sorted(seen, key=lambda x: (x[0], x[3], x[1]))))
     out.append("\n")
-    open(os.path.join(HERE, "wgmma_ops.inc"), "w").write("".join(out))
+    path = os.path.join(HERE, "wgmma_ops.inc")
+    if "--check" in sys.argv[1:]:
+        if open(path).read() != "".join(out):
+            print(f"{path} is out of date: run {sys.argv[0]}")
+            return 1
+        print(f"{path} is up to date")
+        return 0
+    open(path, "w").write("".join(out))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
