@@ -593,35 +593,45 @@ std::set<std::vector<uint64_t>> origins(const Operand& op, uint64_t unit) {
   return out;
 }
 
-std::set<uint64_t> coordinate(const std::set<std::vector<uint64_t>>& s, std::size_t d) {
-  std::set<uint64_t> out;
-  for (const auto& v : s)
-    out.insert(v[d]);
-  return out;
-}
-
 /// Warp by warp: the accumulator's rows are the rows of A it holds, with all of K; its columns
 /// the columns of B, with all of K; the accumulator tiles cover the shape.
 std::string warpProblem(const Operand& d, const Operand* a, const Operand* b, uint64_t K) {
   const LinearLayout& ld = *d.layout;
+  std::size_t rank = d.tileSize.size(); // [batch.., M, N]
   uint64_t units = ld.getInDimSize(kWarp) >> d.tileWarpBits;
   std::set<std::vector<uint64_t>> covered;
   for (uint64_t u = 0; u < units; ++u) {
     auto od = origins(d, u);
     covered.insert(od.begin(), od.end());
-    auto rows = coordinate(od, 0), cols = coordinate(od, 1);
+    // The accumulator tiles' rows ([batch.., m]) and columns ([batch.., n]).
+    std::set<std::vector<uint64_t>> rows, cols;
+    for (const auto& o : od) {
+      std::vector<uint64_t> r(o.begin(), o.end() - 1), c(o.begin(), o.end());
+      c.erase(c.begin() + static_cast<std::ptrdiff_t>(rank - 2));
+      rows.insert(r);
+      cols.insert(c);
+    }
     auto check = [&](const Operand* op, bool isA) -> std::string {
       if (!op)
         return {};
       std::set<std::vector<uint64_t>> want;
-      for (uint64_t kk = 0; kk < K; kk += op->tileSize[isA ? 1 : 0])
-        for (uint64_t v : isA ? rows : cols)
-          want.insert(isA ? std::vector<uint64_t>{v, kk} : std::vector<uint64_t>{kk, v});
-      if (origins(*op, u) != want)
-        return "warp " + std::to_string(u << d.tileWarpBits) + " holds " +
-               std::to_string(origins(*op, u).size()) + " tiles of " + op->name + ", not the " +
-               std::to_string(want.size()) + " its accumulator tiles need (" +
-               (isA ? "their rows" : "their columns") + " and all of K)";
+      for (uint64_t kk = 0; kk < K; kk += op->tileSize[isA ? rank - 1 : rank - 2])
+        for (const auto& v : isA ? rows : cols) {
+          std::vector<uint64_t> w = v; // A: [batch.., m, k]; B: [batch.., k, n]
+          w.insert(isA ? w.end() : w.end() - 1, kk);
+          want.insert(w);
+        }
+      auto held = origins(*op, u);
+      std::string warp = "warp " + std::to_string(u << d.tileWarpBits);
+      for (const auto& w : want)
+        if (!held.count(w))
+          return warp + " does not hold the tile of " + op->name + " at " + describePoint(w) +
+                 ", which its accumulator tiles need (" + (isA ? "their rows" : "their columns") +
+                 ", all of K)";
+      for (const auto& h : held)
+        if (!want.count(h))
+          return warp + " holds the tile of " + op->name + " at " + describePoint(h) +
+                 ", which none of its accumulator tiles needs";
       return {};
     };
     if (auto e = check(a, true); !e.empty())
@@ -630,12 +640,26 @@ std::string warpProblem(const Operand& d, const Operand* a, const Operand* b, ui
       return e;
   }
   uint64_t want = 1;
-  for (std::size_t j = 0; j < d.tileSize.size(); ++j)
+  for (std::size_t j = 0; j < rank; ++j)
     want *= ld.getOutDimSize(dims::standardOut(static_cast<int>(j))) / d.tileSize[j];
   if (covered.size() != want)
     return "the accumulator tiles of all warps cover " + std::to_string(covered.size()) + " of " +
            std::to_string(want) + " tile positions";
   return {};
+}
+
+/// A measured 2-D tile with leading batch dims of size 1 (rank-3 encodings).
+LinearLayout withBatchDims(const LinearLayout& tile, std::size_t rank) {
+  if (rank == 2)
+    return tile;
+  std::vector<DimBases> bases = tile.getBases();
+  for (DimBases& db : bases)
+    for (auto& b : db.bases)
+      b.insert(b.begin(), rank - 2, 0);
+  std::vector<uint64_t> sizes(rank - 2, 1);
+  for (const DimSize& o : tile.getOutDims())
+    sizes.push_back(o.size);
+  return LinearLayout::create(bases, tileOuts(sizes), /*requireSurjective=*/false).value();
 }
 
 } // namespace
@@ -650,40 +674,62 @@ std::vector<TilingCheck> tilingChecks(const Tiles& tiles) {
         continue;
       int kw = nativeKWidth(p.elem);
       auto k0 = static_cast<uint64_t>(kw * 8);
-      const std::vector<std::vector<uint64_t>> warps = {{1, 1}, {2, 1}, {1, 2}, {2, 2}, {4, 1},
-                                                        {1, 4}, {4, 2}, {2, 4}, {8, 1}, {1, 8}};
-      const std::vector<std::vector<uint64_t>> shapes = {
+      // {warpsPerCTA} x {[batch..,] M, N, K}: rank 2, and rank 3 with a batch dim.
+      const std::vector<std::vector<uint64_t>> warps2 = {{1, 1}, {2, 1}, {1, 2}, {2, 2}, {4, 1},
+                                                         {1, 4}, {4, 2}, {2, 4}, {8, 1}, {1, 8}};
+      const std::vector<std::vector<uint64_t>> shapes2 = {
           {16, 8, k0}, {64, 64, 64}, {128, 32, 64}, {32, 128, 128}};
-      for (const auto& w : warps)
-        for (const auto& s : shapes) {
-          std::string parent = mmaV2Parent(w);
-          Operand od("the accumulator"), oa("operand A"), ob("operand B");
-          od.layout = encodingLayout(parent, {s[0], s[1]});
-          oa.layout = encodingLayout(dotOperand(0, parent, kw), {s[0], s[2]});
-          ob.layout = encodingLayout(dotOperand(1, parent, kw), {s[2], s[1]});
-          od.tile = &d->second, oa.tile = &a->second, ob.tile = &b->second;
-          od.tileRegBits = log2Exact(static_cast<uint64_t>(mmaDElems(p)));
-          oa.tileRegBits = log2Exact(static_cast<uint64_t>(mmaAElems(p)));
-          ob.tileRegBits = log2Exact(static_cast<uint64_t>(mmaBElems(p)));
-          auto m = static_cast<uint64_t>(p.m), n = static_cast<uint64_t>(p.n),
-               k = static_cast<uint64_t>(p.k);
-          od.tileSize = {m, n}, oa.tileSize = {m, k}, ob.tileSize = {k, n};
-          TilingCheck t;
-          t.family = familyName(p.family);
-          t.probe = p.id;
-          t.encoding = parent + " with its dot operands (kWidth " + std::to_string(kw) + ")";
-          t.shape = "C " + shapeText({s[0], s[1]}) + ", A " + shapeText({s[0], s[2]}) + ", B " +
-                    shapeText({s[2], s[1]});
-          t.problem = tileProblem(od);
-          if (t.problem.empty())
-            t.problem = tileProblem(oa);
-          if (t.problem.empty())
-            t.problem = tileProblem(ob);
-          if (t.problem.empty())
-            t.problem = warpProblem(od, &oa, &ob, s[2]);
-          t.ok = t.problem.empty();
-          out.push_back(std::move(t));
-        }
+      const std::vector<std::vector<uint64_t>> warps3 = {{1, 1, 1}, {2, 2, 1}, {4, 1, 1},
+                                                         {1, 2, 2}, {2, 1, 2}, {8, 1, 1}};
+      const std::vector<std::vector<uint64_t>> shapes3 = {
+          {4, 16, 8, k0}, {2, 64, 64, 64}, {8, 32, 16, 64}};
+      auto m = static_cast<uint64_t>(p.m), n = static_cast<uint64_t>(p.n),
+           k = static_cast<uint64_t>(p.k);
+      for (std::size_t rank : {std::size_t{2}, std::size_t{3}})
+        for (const auto& w : rank == 2 ? warps2 : warps3)
+          for (const auto& s : rank == 2 ? shapes2 : shapes3) {
+            std::vector<uint64_t> batch(s.begin(), s.end() - 3), ones(rank - 2, 1);
+            auto dims3 = [&](uint64_t x, uint64_t y) {
+              std::vector<uint64_t> v = batch;
+              v.push_back(x);
+              v.push_back(y);
+              return v;
+            };
+            auto tile3 = [&](uint64_t x, uint64_t y) {
+              std::vector<uint64_t> v = ones;
+              v.push_back(x);
+              v.push_back(y);
+              return v;
+            };
+            uint64_t M = s[s.size() - 3], N = s[s.size() - 2], K = s.back();
+            std::string parent = rank == 2 ? mmaV2Parent(w) : mmaV2ParentRank3(w);
+            LinearLayout td = withBatchDims(d->second, rank), ta = withBatchDims(a->second, rank),
+                         tb = withBatchDims(b->second, rank);
+            Operand od("the accumulator"), oa("operand A"), ob("operand B");
+            od.layout = encodingLayout(parent, dims3(M, N));
+            oa.layout = encodingLayout(dotOperand(0, parent, kw), dims3(M, K));
+            ob.layout = encodingLayout(dotOperand(1, parent, kw), dims3(K, N));
+            od.tile = &td, oa.tile = &ta, ob.tile = &tb;
+            od.tileRegBits = log2Exact(static_cast<uint64_t>(mmaDElems(p)));
+            oa.tileRegBits = log2Exact(static_cast<uint64_t>(mmaAElems(p)));
+            ob.tileRegBits = log2Exact(static_cast<uint64_t>(mmaBElems(p)));
+            od.tileSize = tile3(m, n), oa.tileSize = tile3(m, k), ob.tileSize = tile3(k, n);
+            TilingCheck t;
+            t.family = familyName(p.family);
+            t.probe = p.id;
+            t.encoding = parent + " with its dot operands (kWidth " + std::to_string(kw) + ")";
+            t.shape = "C " + shapeText(dims3(M, N)) + ", A " + shapeText(dims3(M, K)) + ", B " +
+                      shapeText(dims3(K, N));
+            t.problem = tileProblem(od);
+            if (t.problem.empty())
+              t.problem = tileProblem(oa);
+            if (t.problem.empty())
+              t.problem = tileProblem(ob);
+            if (t.problem.empty())
+              t.problem = warpProblem(od, &oa, &ob, K);
+            t.ok = t.problem.empty();
+            out.push_back(std::move(t));
+          }
     } else if (p.family == kWgmmaSS) {
       auto d = tiles.accumulator.find(p.id);
       if (d == tiles.accumulator.end())

@@ -40,6 +40,8 @@ namespace llcheck::hwlayout::detail {
 [[nodiscard]] int log2Exact(uint64_t v);
 [[nodiscard]] std::string attrText(const char* name, const std::string& body);
 [[nodiscard]] std::string mmaV2Parent(const std::vector<uint64_t>& warps);
+/// Rank 3 (a batch dim first): instrShape [1, 16, 8].
+[[nodiscard]] std::string mmaV2ParentRank3(const std::vector<uint64_t>& warps);
 [[nodiscard]] std::string mmaV3Parent(const std::vector<uint64_t>& warps, int n, int k);
 [[nodiscard]] std::string dotOperand(int opIdx, const std::string& parent, int kWidth);
 /// The native kWidth of an mma operand type: 32 bits of K per thread (1 for tf32 and f64).

@@ -246,6 +246,11 @@ std::string mmaV2Parent(const std::vector<uint64_t>& warps) {
                                     ", instrShape = [16, 8]");
 }
 
+std::string mmaV2ParentRank3(const std::vector<uint64_t>& warps) {
+  return attrText("nvidia_mma", "versionMajor = 2, versionMinor = 0, warpsPerCTA = " + list(warps) +
+                                    ", instrShape = [1, 16, 8]");
+}
+
 std::string mmaV3Parent(const std::vector<uint64_t>& warps, int n, int k) {
   return attrText("nvidia_mma", "versionMajor = 3, versionMinor = 0, warpsPerCTA = " + list(warps) +
                                     ", instrShape = [16, " + std::to_string(n) + ", " +
