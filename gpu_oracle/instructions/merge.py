@@ -68,7 +68,7 @@ def main():
         except (OSError, ValueError, KeyError, IndexError):
             pass
         if entry is None:
-            why = "timed out after 120 s" if rc == 124 else f"exit status {rc}"
+            why = {124: "timed out after 60 s", 125: "not run"}.get(rc, f"exit status {rc}")
             entry = {"id": pid, "family": family, "ok": False,
                      "error": f"the probe process wrote no result ({why}): "
                               + tail(os.path.join(work, "parts", pid + ".log"))}
