@@ -7,7 +7,7 @@
 # or hangs costs only itself), runs each probe family once more under compute-sanitizer
 # memcheck, and writes OUTDIR/instructions.json (what every probe observed, the GPU, driver,
 # CUDA and date, the sanitizer's verdict per family) and OUTDIR/run.log. Needs nvcc, python3
-# and, for the sanitizer pass, compute-sanitizer; about 2 minutes on an H100, never much more
+# and, for the sanitizer pass, compute-sanitizer; expected 1-3 minutes on an H100, never much more
 # than 5 (HWPROBES_SECONDS, default 280, bounds the build, the probes and memcheck together).
 # The layouts are rebuilt and compared elsewhere, without a GPU:
 #   llcheck hwlayout OUTDIR/instructions.json
