@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 60
 JOBS       ?= $(shell nproc)
 CMAKE_ARGS ?=
 
-.PHONY: all setup configure build install run test test-sanitize bench fuzz fuzz-parsers fuzz-laws nightly nightly-laws nightly-parsers format format-check clean hip-check
+.PHONY: all setup configure build install run test test-sanitize bench fuzz fuzz-parsers fuzz-laws nightly nightly-laws nightly-parsers format format-check clean hip-check hwprobes-check
 
 all: build
 
@@ -96,6 +96,15 @@ hip-check:
 	hipcc -std=c++17 $(addprefix --offload-arch=,$(HIP_ARCHS)) -Wall -Werror -x hip \
 	  -c gpu_oracle/runner/oracle_runner.cu -o $(BUILD)/oracle_runner_hip.o
 	@echo "hip-check: gpu_oracle/runner/oracle_runner.cu compiles for $(HIP_ARCHS)"
+
+# The instruction probes of `llcheck hwlayout` (gpu_oracle/instructions/probes.cu) compile for
+# Hopper (sm_90a, for wgmma) wherever nvcc is: compile-only, no GPU needed. On the GPU machine
+# `bash gpu_oracle/instructions/run.sh OUTDIR` builds and runs them.
+hwprobes-check:
+	@mkdir -p $(BUILD)
+	nvcc -O2 -std=c++17 -gencode arch=compute_90a,code=sm_90a -I gpu_oracle/include \
+	  -c gpu_oracle/instructions/probes.cu -o $(BUILD)/hwprobes.o
+	@echo "hwprobes-check: gpu_oracle/instructions/probes.cu compiles for sm_90a"
 
 fuzz-parsers: fuzz
 

@@ -5,6 +5,7 @@
 #include "ConversionCommands.h"
 #include "ConvertProofs.h"
 #include "FuzzCommand.h"
+#include "HwlayoutCommand.h"
 #include "OracleCommand.h"
 #include "Progress.h"
 #include "ReportCommand.h"
@@ -566,6 +567,8 @@ int run(int argc, char** argv) {
 
   cli::OracleOptions oracleOpts;
   CLI::App* oracleCmd = cli::addOracleCommand(app, oracleOpts);
+  cli::HwlayoutOptions hwlayoutOpts;
+  CLI::App* hwlayoutCmd = cli::addHwlayoutCommand(app, hwlayoutOpts);
   cli::FuzzCommand fuzzCmd(app);
   cli::ReportCommandOptions reportOpts;
   CLI::App* reportCmd = cli::addReportCommand(app, reportOpts);
@@ -573,13 +576,13 @@ int run(int argc, char** argv) {
 
   // CLI11 reports an unknown first word only as "A subcommand is required"; name it.
   const std::vector<std::string> commands = {"layout",         "verify", "batch",  "convert",
-                                             "bank-conflicts", "gather", "oracle", "fuzz",
-                                             "report",         "sweep"};
+                                             "bank-conflicts", "gather", "oracle", "hwlayout",
+                                             "fuzz",           "report", "sweep"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(commands.begin(), commands.end(), std::string(argv[1])) == commands.end()) {
     printError("unknown command '" + utf8Prefix(argv[1], 64) +
-               "' (commands: layout, verify, batch, convert, bank-conflicts, gather, oracle, fuzz, "
-               "report, sweep; run 'llcheck --help')");
+               "' (commands: layout, verify, batch, convert, bank-conflicts, gather, oracle, "
+               "hwlayout, fuzz, report, sweep; run 'llcheck --help')");
     return kExitBadInput;
   }
   try {
@@ -622,6 +625,13 @@ int run(int argc, char** argv) {
   if (*oracleCmd) {
     std::string message;
     int status = cli::runOracle(oracleOpts, message);
+    if (!message.empty())
+      printError(message);
+    return status;
+  }
+  if (*hwlayoutCmd) {
+    std::string message;
+    int status = cli::runHwlayout(hwlayoutOpts, std::cout, message);
     if (!message.empty())
       printError(message);
     return status;
