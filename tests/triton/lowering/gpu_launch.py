@@ -14,6 +14,11 @@ earlier record.
     gpu_launch.py PACK RESULT.json --skip-padded      every case but the padded-layout ones
     gpu_launch.py PACK RESULT.jsonl --case ID         one case, appended as a JSON line with
                                                       this process's id (ncu's "Process ID")
+    gpu_launch.py PACK RESULT.jsonl --cases ID,ID.. [--repeat N]
+                                                      these cases in this order, each N times
+                                                      (default 1), one JSON line per launch,
+                                                      written before ("start") and after it: the
+                                                      last "start" without an end is a fault
 
 run_gpu.sh runs the padded-layout cases one process each, so that one fault loses one case.
 """
@@ -45,12 +50,69 @@ def gpu_name():
     return props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
 
 
+def launch_case(pack, case, rng):
+    """One launch of one case: the record of run_gpu.sh's RESULT.json."""
+    rec = {"id": case["id"]}
+    try:
+        mod = cp.RawModule(path=os.path.join(pack, case["file"]))
+        fn = mod.get_function(case["kernel"])
+        shared = case["shared_bytes"]
+        if shared > 48 * 1024:
+            fn.max_dynamic_shared_size_bytes = shared
+        m, n = case["shape"]
+        dt = DTYPES[case["dtype"]]
+        if dt in (np.int8, np.int64):
+            host = rng.integers(-100, 100, size=(m, n)).astype(dt)
+        else:
+            host = rng.standard_normal((m, n)).astype(dt)
+        x = cp.asarray(host)
+        wide = dt == np.int64
+        slots = case["threads"] * m * n
+        out = cp.full(slots, SENTINEL64 if wide else SENTINEL32,
+                      dtype=cp.int64 if wide else cp.int32)
+        args = [x, out] + [np.uint64(0)] * (case["params"] - 2)
+        fn((1, 1, 1), (case["threads"], 1, 1), tuple(args), shared_mem=shared)
+        rec["launched"] = True
+        cp.cuda.Device().synchronize()
+        got = cp.asnumpy(out).reshape(case["threads"], m * n)
+        want = source_bits(host.reshape(-1), case["dtype"])
+        written = got != (SENTINEL64 if wide else SENTINEL32)
+        wrong = int((written & (got != want[None, :])).sum())
+        missing = int((~written.any(axis=0)).sum())
+        rec.update(correct=wrong == 0 and missing == 0, wrong=wrong, missing=missing)
+    except Exception as e:  # noqa: BLE001 - one case's failure is recorded, not fatal
+        rec["error"] = f"{type(e).__name__}: {str(e)[:300]}"
+    return rec
+
+
+def run_listed(pack, manifest, ids, repeat, result_path):
+    """--cases: each listed case `repeat` times in one process, a line before and after each."""
+    by_id = {c["id"]: c for c in manifest["cases"] if "error" not in c}
+    rng = np.random.default_rng(1)
+    with open(result_path, "a") as f:
+        for case_id in ids:
+            if case_id not in by_id:
+                continue
+            for k in range(repeat):
+                f.write(json.dumps({"id": case_id, "start": k, "pid": os.getpid()}) + "\n")
+                f.flush()
+                rec = launch_case(pack, by_id[case_id], rng)
+                rec.update(repeat=k, pid=os.getpid())
+                f.write(json.dumps(rec) + "\n")
+                f.flush()
+
+
 def main():
     pack, result_path = sys.argv[1], sys.argv[2]
     skip_padded = "--skip-padded" in sys.argv
     only = sys.argv[sys.argv.index("--case") + 1] if "--case" in sys.argv else None
+    listed = (sys.argv[sys.argv.index("--cases") + 1].split(",") if "--cases" in sys.argv
+              else None)
+    repeat = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 1
     with open(os.path.join(pack, "manifest.json")) as f:
         manifest = json.load(f)
+    if listed is not None:
+        return run_listed(pack, manifest, listed, repeat, result_path)
     rng = np.random.default_rng(1)
     launches = []
 
