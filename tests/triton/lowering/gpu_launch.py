@@ -100,6 +100,10 @@ def run_listed(pack, manifest, ids, repeat, result_path):
                 rec.update(repeat=k, pid=os.getpid())
                 f.write(json.dumps(rec) + "\n")
                 f.flush()
+                if "error" in rec and "CUDA" in rec["error"]:
+                    # A fault spoils the CUDA context for every later case: end here, and let
+                    # the caller start a fresh process after this case.
+                    sys.exit(3)
 
 
 def main():

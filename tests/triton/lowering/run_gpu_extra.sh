@@ -16,7 +16,7 @@ padded=$(python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); print("
 # (1) Faults, without ncu: run the remaining cases until every one ended or faulted.
 rm -f "$OUT/faults-$V.jsonl"
 remaining="$padded"
-for attempt in $(seq 1 40); do
+for attempt in $(seq 1 90); do
   [ -z "$remaining" ] && break
   python3 "$HERE/gpu_launch.py" "$PACK" "$OUT/faults-$V.jsonl" --cases "$remaining" > /dev/null 2>&1
   remaining=$(python3 - "$OUT/faults-$V.jsonl" "$padded" <<'PY'
@@ -30,6 +30,7 @@ for line in open(sys.argv[1]):
         ended.add(r["id"])
 faulted = {i for i in started if i not in ended}
 print(",".join(i for i in sys.argv[2].split(",") if i and i not in ended and i not in faulted))
+# (a case whose launch raised a CUDA error ended the process: it is `ended`, with its error)
 PY
 )
 done
