@@ -282,7 +282,7 @@ std::vector<Chunk> emittedAccesses(const CvtMap& m, const std::vector<IntervalPa
 
 AccessCount chunkCount(const CvtMap& m, const std::vector<IntervalPad>& padding,
                        const std::vector<Chunk>& chunks, SharedAccessKind kind,
-                       const SharedMemoryModel& model, int elemBytes) {
+                       const SharedMemoryModel& model, int elemBytes, uint64_t* misaligned) {
   AccessCount a;
   auto eb = static_cast<uint64_t>(elemBytes);
   uint64_t maxPerPhase = 0;
@@ -295,6 +295,8 @@ AccessCount chunkCount(const CvtMap& m, const std::vector<IntervalPad>& padding,
         uint64_t lin = xorOf(m.warps, w) ^ xorOf(m.lanes, t) ^ c.start;
         uint64_t byte = (padding.empty() ? lin : paddedOffset(padding, lin)) * eb;
         auto bytes = static_cast<uint64_t>(c.bytes);
+        if (misaligned && byte % bytes != 0)
+          ++*misaligned;
         uint64_t unit = std::max<uint64_t>(static_cast<uint64_t>(model.bankBytes), 1);
         for (uint64_t word = byte / unit; word <= (byte + bytes - 1) / unit; ++word)
           wordsOfBank[{phase.reduce(t), word % static_cast<uint64_t>(model.banks)}].insert(word);
@@ -377,7 +379,12 @@ Result<TritonAccess> lowerSide(const CvtMap& m, const std::vector<IntervalPad>& 
   a.instructionsPerWarp = chunks.size() * rounds;
   for (const auto& [b, n] : perWidth)
     a.widthsPerWarp[b * 8] = n * rounds;
-  a.count = chunkCount(m, padding, chunks, kind, model, eb);
+  a.count = chunkCount(m, padding, chunks, kind, model, eb, &a.misalignedAccesses);
+  a.misalignedAccesses *= rounds;
+  if (a.misalignedAccesses > 0)
+    a.why.push_back(std::to_string(a.misalignedAccesses) +
+                    " lane accesses are not aligned to their width (the padding moves them): the "
+                    "GPU faults (misaligned address)");
   a.count.instructions *= rounds;
   a.count.wavefronts *= rounds;
   a.count.idealWavefronts *= rounds;
@@ -467,7 +474,12 @@ Result<TritonAccess> tritonAsyncCopy(const LinearLayout& src, const LinearLayout
   // Inline PTX: LLVM merges nothing.
   std::vector<detail::Chunk> chunks =
       detail::emittedAccesses(m, padding, v, /*permute=*/false, elemBytes, /*merge=*/false);
-  a.count = detail::chunkCount(m, padding, chunks, SharedAccessKind::Store, model, elemBytes);
+  a.count = detail::chunkCount(m, padding, chunks, SharedAccessKind::Store, model, elemBytes,
+                               &a.misalignedAccesses);
+  if (a.misalignedAccesses > 0)
+    a.why.push_back(std::to_string(a.misalignedAccesses) +
+                    " lane copies are not aligned to their width (the padding moves them): the "
+                    "GPU faults (misaligned address)");
   // Lanes and warps that hold copies are predicated off: a copied lane writes the same words
   // as its original (no extra wavefront), a copied warp writes nothing.
   uint64_t owners = 0;
@@ -499,6 +511,8 @@ nlohmann::json toJson(const TritonAccess& a) {
     j["matrices"] = a.matrices;
   if (a.copyBytes > 0)
     j["copy_bytes"] = a.copyBytes;
+  if (a.misalignedAccesses > 0)
+    j["misaligned_accesses"] = a.misalignedAccesses;
   j["why"] = a.why;
   return j;
 }

@@ -52,9 +52,12 @@ struct Chunk {
                                                  const std::vector<IntervalPad>& padding, int v,
                                                  bool permute, int elemBytes, bool merge);
 /// The bank model's count of those accesses, by their addresses, all warps.
+/// `misaligned` (when given) counts the lane accesses whose byte address is not a multiple of
+/// their width (padding can move a vector off its alignment; the GPU faults on them).
 [[nodiscard]] AccessCount chunkCount(const CvtMap& m, const std::vector<IntervalPad>& padding,
                                      const std::vector<Chunk>& chunks, SharedAccessKind kind,
-                                     const SharedMemoryModel& model, int elemBytes);
+                                     const SharedMemoryModel& model, int elemBytes,
+                                     uint64_t* misaligned = nullptr);
 /// Whether LLVM sees (and merges) this release's ld/st.shared.
 [[nodiscard]] bool llvmMergesAccesses(TritonVersion version, SharedAccessKind kind);
 

@@ -103,6 +103,10 @@ struct TritonAccess {
   AccessCount count;
   /// The rules that decided it, one short line each (for text output and reports).
   std::vector<std::string> why;
+  /// Lane accesses (all warps) whose byte address is not a multiple of their width: a padded
+  /// layout can move Triton's vectors off their alignment, and the GPU then faults
+  /// (CUDA_ERROR_MISALIGNED_ADDRESS; 15 of the recorded padded kernels, both releases).
+  uint64_t misalignedAccesses = 0;
 };
 
 /// local_alloc / local_store (kind Store) or local_load (Load) of REG to/from SHARED.
