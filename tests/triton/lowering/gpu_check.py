@@ -2,7 +2,7 @@
 """Triton's own kernels on an H200 (tests/triton/lowering, run_gpu.sh and run_gpu_extra.sh)
 against llcheck's model of Triton's lowering (`--lowering triton --triton V --hardware sm90`).
 
-    gpu_check.py collect RUN --padded DIR --repeats DIR -o data/gpu-h200.json
+    gpu_check.py collect RUN --padded DIR --repeats DIR... -o data/gpu-h200.json
                                                (after a GPU run: the counters)
     gpu_check.py check data/gpu-h200.json [--llcheck build/cli/llcheck]
 
@@ -61,11 +61,12 @@ def collect(args):
             kernels[r["id"]] = {"correct": r.get("correct"), "runs": [measured(m)]}
         faulted = [r["id"] for r in jsonl(os.path.join(args.padded, f"faults-{v}.jsonl"))
                    if "start" not in r and "error" in r]
-        reps = [r for r in jsonl(os.path.join(args.repeats, f"repeat-{v}.jsonl"))
-                if "start" not in r and r.get("launched")]
-        for r, m in zip(reps, gc.ncu_rows(os.path.join(args.repeats, f"ncu-{v}-repeat.csv"))):
-            if r["id"] in kernels:
-                kernels[r["id"]]["runs"].append(measured(m))
+        for repeats in args.repeats:
+            reps = [r for r in jsonl(os.path.join(repeats, f"repeat-{v}.jsonl"))
+                    if "start" not in r and r.get("launched")]
+            for r, m in zip(reps, gc.ncu_rows(os.path.join(repeats, f"ncu-{v}-repeat.csv"))):
+                if r["id"] in kernels:
+                    kernels[r["id"]]["runs"].append(measured(m))
         out["versions"][v] = {"kernels": kernels, "faulted": sorted(set(faulted))}
     with open(args.o, "w") as f:
         json.dump(out, f, separators=(",", ":"))
@@ -165,7 +166,8 @@ def main():
     c = sub.add_parser("collect")
     c.add_argument("run")
     c.add_argument("--padded", required=True, help="run_gpu_extra.sh's output with the padded cases")
-    c.add_argument("--repeats", required=True, help="run_gpu_extra.sh's output with the repeats")
+    c.add_argument("--repeats", nargs="+", required=True,
+                   help="outputs with repeated launches (repeat-V.jsonl, ncu-V-repeat.csv)")
     c.add_argument("-o", required=True)
     k = sub.add_parser("check")
     k.add_argument("data")

@@ -1,0 +1,21 @@
+"""Triton 3.6's and 3.9's own kernels as an H200 ran them (data/gpu-h200.json, gpu_check.py
+collect) against llcheck's model of their lowering: every measured side exact, or of a kind
+gpu_check.py names (the counter varying between launches of the one kernel, a stable offset of
+at most 4, a difference listed with its reason), and every faulting kernel predicted as a
+misaligned access. No GPU or Triton needed."""
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+
+
+def test_h200_counters_against_the_lowering_model():
+    llcheck = os.environ.get("LLCHECK", os.path.join(REPO, "build", "cli", "llcheck"))
+    proc = subprocess.run([sys.executable, os.path.join(HERE, "gpu_check.py"), "check",
+                           os.path.join(HERE, "data", "gpu-h200.json"), "--llcheck", llcheck],
+                          capture_output=True, text=True)
+    print(proc.stdout)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert "async load" in proc.stdout and "15 faulted" in proc.stdout
