@@ -424,7 +424,8 @@ Result<Report> checkResults(const nlohmann::json& results, const CheckOptions& o
     }
     r.probes.push_back(std::move(pr));
   }
-  r.tilings = detail::tilingChecks(tiles);
+  if (options.tilings)
+    r.tilings = detail::tilingChecks(tiles);
   readSanitizer(results, r);
   return r;
 }

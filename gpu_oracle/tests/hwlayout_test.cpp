@@ -27,8 +27,10 @@ const nlohmann::json& emulated() {
   return j;
 }
 
-Report check(const nlohmann::json& results) {
-  auto r = checkResults(results);
+Report check(const nlohmann::json& results, bool tilings = true) {
+  CheckOptions o;
+  o.tilings = tilings;
+  auto r = checkResults(results, o);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().str());
   return r.ok() ? *r : Report{};
 }
@@ -199,7 +201,7 @@ TEST(HwLayoutMutation, AMissingProductIsCaught) {
   nlohmann::json j = emulated();
   auto& hits = observedOf(j, "mma.m16n8k16.f16")["hits"];
   hits.erase(hits.begin() + 17);
-  Report r = check(j);
+  Report r = check(j, /*tilings=*/false);
   EXPECT_FALSE(passed(r));
   EXPECT_NE(text(r).find("mma.m16n8k16.f16"), std::string::npos);
 }
@@ -213,7 +215,7 @@ TEST(HwLayoutMutation, SwappedAccumulatorSlotsAreCaught) {
     else if (h[1] == 5)
       h[1] = 0;
   }
-  Report r = check(j);
+  Report r = check(j, /*tilings=*/false);
   EXPECT_FALSE(passed(r));
   std::string t = text(r);
   EXPECT_NE(t.find("DIFFERS mma.m16n8k8.tf32 accumulator"), std::string::npos) << t;
@@ -231,7 +233,7 @@ TEST(HwLayoutMutation, ALinearButDifferentAccumulatorNamesTheBasis) {
     q["n"][s] = (n & ~int64_t{4}) | (bm << 2);
     q["k"][s] = q["m"][s].get<int64_t>() % 16;
   }
-  Report r = check(j);
+  Report r = check(j, /*tilings=*/false);
   EXPECT_FALSE(passed(r));
   std::string t = text(r);
   EXPECT_NE(t.find("DIFFERS wgmma.ss.m64n16k16.f16 accumulator (D)"), std::string::npos) << t;
@@ -246,7 +248,7 @@ TEST(HwLayoutMutation, ASwizzleOffByOneBitIsCaught) {
   for (int lin = 0; lin < static_cast<int>(shared.size()); ++lin)
     bytes[static_cast<std::size_t>(lin ^ (((lin >> 7) & 3) << 4))] = lin;
   shared = bytes;
-  Report r = check(j);
+  Report r = check(j, /*tilings=*/false);
   EXPECT_FALSE(passed(r));
   EXPECT_NE(text(r).find("DIFFERS tma.2d.sw128.u16 shared layout"), std::string::npos);
 }
@@ -255,7 +257,7 @@ TEST(HwLayoutMutation, LdmatrixBytesFromTheWrongRowAreCaught) {
   nlohmann::json j = emulated();
   auto& regs = observedOf(j, "ldmatrix.x4")["registers"];
   regs[40] = regs[40].get<int>() + 16;
-  Report r = check(j);
+  Report r = check(j, /*tilings=*/false);
   EXPECT_FALSE(passed(r));
 }
 
@@ -267,8 +269,9 @@ TEST(HwLayoutMutation, AFailedProbeFailsUnlessKnown) {
       p["error"] = "illegal instruction";
       p.erase("observed");
     }
-  EXPECT_FALSE(passed(check(j)));
+  EXPECT_FALSE(passed(check(j, /*tilings=*/false)));
   CheckOptions o;
+  o.tilings = false;
   o.known = {{"cp.async.ca.4", "no such instruction on this GPU"}};
   auto r = checkResults(j, o);
   ASSERT_TRUE(r.ok());
@@ -278,7 +281,7 @@ TEST(HwLayoutMutation, AFailedProbeFailsUnlessKnown) {
 TEST(HwLayoutMutation, SanitizerErrorsFail) {
   nlohmann::json j = emulated();
   j["sanitizer"] = {{"tool", "memcheck"}, {"families", {{"tma", {{"exit", 9}, {"errors", 2}}}}}};
-  Report r = check(j);
+  Report r = check(j, /*tilings=*/false);
   EXPECT_FALSE(passed(r));
   EXPECT_NE(text(r).find("PROBLEM compute-sanitizer memcheck, tma: 2 errors (exit 9)"),
             std::string::npos)
@@ -288,7 +291,7 @@ TEST(HwLayoutMutation, SanitizerErrorsFail) {
 TEST(HwLayoutMutation, AMissingProbeFails) {
   nlohmann::json j = emulated();
   j["probes"].erase(j["probes"].begin());
-  Report r = check(j);
+  Report r = check(j, /*tilings=*/false);
   EXPECT_FALSE(passed(r));
   ASSERT_EQ(r.missing.size(), 1u);
   EXPECT_EQ(r.missing[0], kProbes[0].id);

@@ -131,6 +131,9 @@ struct CheckOptions {
   /// Known differences: {"<probe id>" or "<probe id>/<what>": "reason"}. A listed probe that
   /// failed or a listed layout that differs does not fail the check.
   nlohmann::json known = nlohmann::json::object();
+  /// Whether to lay each encoding over larger shapes and warp grids (the tiling checks: most of
+  /// the time a check takes). Tests of one probe's decoding leave them out.
+  bool tilings = true;
 };
 
 /// Decodes every probe of `results` (the JSON run.sh writes, or the emulation's), compares it
