@@ -93,13 +93,23 @@ def triton_formula(rec, words=False):
     return (1 << (rank(tile) - rank([t & low for t in tile]))) - 1
 
 
-def enumerate_per_phase(rec, v):
-    """Wavefronts per phase minus 1, by enumerating byte addresses, for a v-element vector."""
+def pairs_lanes(rec, v):
+    """True when a load of v-element vectors pairs lanes on an H200: 8 or 16 bytes per lane, and
+    lane 1 or lane 2 does not move the address (so every lane reads lane^1's, or lane^2's)."""
+    _regs, lanes, _warps = offsets(rec)
+    return v * rec["bitwidth"] // 8 > 4 and any(i < len(lanes) and lanes[i] == 0 for i in (0, 1))
+
+
+def enumerate_per_phase(rec, v, paired=False):
+    """Wavefronts per phase minus 1, by enumerating byte addresses, for a v-element vector; with
+    paired, a load that pairs lanes (pairs_lanes) is served in half as many phases."""
     _regs, lanes, _warps = offsets(rec)
     bw = rec["bitwidth"]
     nbytes = v * bw // 8
     words_per_lane = max(1, nbytes // 4)
     phases = max(1, nbytes // 4)
+    if paired and pairs_lanes(rec, v):
+        phases = max(1, phases // 2)
     per = len(lanes) and (1 << len(lanes)) // phases
     worst = 0
     for p in range(phases):

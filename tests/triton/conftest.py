@@ -79,3 +79,5 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line("bank conflicts per phase (test_bank_conflicts.py):")
     for line in SUMMARY.get("bank_lines", []):
         terminalreporter.write_line(line)
+    if SUMMARY.get("paired_line"):
+        terminalreporter.write_line(SUMMARY["paired_line"])

@@ -22,6 +22,14 @@ ds_read_b128), so the comparison uses llcheck's "load" (REG reading SHARED):
 
     triton == load.wavefronts / load.ideal_wavefronts - 1        (--arch sm90, per phase)
 
+Triton's formula groups lanes into phases by the access width alone (step 3). On an H200, loads
+of 8 or 16 bytes whose lanes pair up on one address (lane^1 or lane^2 reads the same word) serve
+twice the lanes per phase (gpu_oracle/wavefront_rule, measured); llcheck's sm90 model applies
+that rule, Triton's formula does not. The comparison with Triton therefore runs llcheck with
+`--hardware sm80` (sm90's instructions, the bank model without paired lanes: Triton's phases);
+test_paired_lanes_match_enumeration checks llcheck's sm90 count, paired lanes included, against
+the enumeration on every case where a pair exists.
+
 Both vectorise to at most 16 bytes and drop broadcast registers; llcheck allows any change of
 register basis where Triton allows a permutation. Where llcheck and Triton disagree the case
 must be listed in bank_known_differences.json under a class of disagreement, with the class's
@@ -92,16 +100,17 @@ def _shape_arg(shape):
     return "x".join(str(s) for s in shape)
 
 
-def run_llcheck(answers, workers=2):
-    """llcheck bank-conflicts --format json on every case Triton answered: the cases are written
-    to a file per worker and one shell loop per worker runs them."""
+def run_llcheck(answers, workers=2, hardware="sm80"):
+    """llcheck bank-conflicts --arch sm90 --hardware HARDWARE --format json on every case Triton
+    answered: the cases are written to a file per worker and one shell loop per worker runs them.
+    HARDWARE sm80 counts with Triton's phases, sm90 with the paired-lane rule (docstring)."""
     llcheck = conftest.llcheck_binary()
     cases = [a for a in answers if "triton" in a]
     shards = [cases[i::workers] for i in range(workers)]
     results = {}
     script = ('while IFS="$(printf \'\\t\')" read -r id reg shared shape dtype; do '
               'out=$("$0" bank-conflicts "$reg" "$shared" --shape "$shape" --dtype "$dtype" '
-              '--arch sm90 --format json 2>&1); '
+              '--arch sm90 --hardware "$2" --format json 2>&1); '
               'printf "%s\\t%s\\t%s\\n" "$id" "$?" "$(printf %s "$out" | tr "\\n" " ")"; '
               'done < "$1"')
     with tempfile.TemporaryDirectory() as tmp:
@@ -113,7 +122,7 @@ def run_llcheck(answers, workers=2):
                     f.write("\t".join([a["id"], a["reg_attr"], a["shared_attr"],
                                        _shape_arg(a["shape"]),
                                        bank_grid.DTYPES[a["bitwidth"]]]) + "\n")
-            procs.append(subprocess.Popen(["sh", "-c", script, llcheck, path],
+            procs.append(subprocess.Popen(["sh", "-c", script, llcheck, path, hardware],
                                           stdout=subprocess.PIPE, text=True))
         outs = [None] * len(procs)
 
@@ -201,6 +210,33 @@ def test_llcheck_matches_enumeration(triton_bank_answers, llcheck_bank_answers, 
         if ours_as_triton(ours) != want:
             wrong.append(f"{a['id']}: llcheck {ours_as_triton(ours)}, enumeration {want}")
     assert not wrong, "\n".join(wrong[:20])
+
+
+def test_paired_lanes_match_enumeration(triton_bank_answers, llcheck_bank_answers, same_layouts):
+    """On the cases whose loads pair lanes (8 or 16 bytes per lane, lane^1 or lane^2 on the same
+    address), llcheck's sm90 count is the enumeration with twice the lanes per phase, and the
+    classic count (--hardware sm80) is the enumeration without."""
+    paired = [a for a in triton_bank_answers
+              if "error" not in llcheck_bank_answers[a["id"]] and same_layouts[a["id"]]
+              and ref.pairs_lanes(a, vector(llcheck_bank_answers[a["id"]], a))]
+    assert len(paired) >= 20, f"only {len(paired)} cases pair lanes: the grid lost them"
+    sm90 = run_llcheck(paired, hardware="sm90")
+    wrong, changed = [], 0
+    for a in paired:
+        ours = sm90[a["id"]]
+        v = vector(ours, a)
+        assert v == vector(llcheck_bank_answers[a["id"]], a), a["id"]
+        want = ref.enumerate_per_phase(a, v, paired=True)
+        if "error" in ours or ours_as_triton(ours) != want:
+            wrong.append(f"{a['id']}: llcheck sm90 {ours.get('error') or ours_as_triton(ours)}, "
+                         f"enumeration with paired lanes {want}")
+        changed += want != ref.enumerate_per_phase(a, v)
+    assert not wrong, "\n".join(wrong[:20])
+    # The rule must matter somewhere, or this test checks nothing the other one does not.
+    assert changed > 0, "pairing changes no count on this grid"
+    conftest.SUMMARY["paired_line"] = (f"paired lanes: {len(paired)} cases pair lanes, "
+                                       f"{changed} counted differently from Triton's phases, "
+                                       f"all equal to the enumeration")
 
 
 def test_bank_conflicts_match_triton(triton_bank_answers, llcheck_bank_answers, same_layouts):
