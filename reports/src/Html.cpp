@@ -295,6 +295,24 @@ std::string costText(const json& pred) {
   }
   if (s.empty() && pred.contains("wavefronts"))
     s = std::to_string(pred["wavefronts"].get<uint64_t>()) + " wavefronts";
+  if (pred.contains("misaligned_accesses"))
+    s += "<br><span class=\"bad\">" + std::to_string(pred["misaligned_accesses"].get<uint64_t>()) +
+         " misaligned lane accesses</span>";
+  if (pred.contains("lowering") && pred["lowering"] == "triton" && pred.contains("triton")) {
+    s += "<br><span class=\"dim\">Triton " + xmlEscape(pred["triton"].get<std::string>()) +
+         "'s lowering";
+    if (pred.contains("llcheck") && pred["llcheck"].is_object()) {
+      std::string mine;
+      for (const char* side : {"store", "load"}) {
+        std::string t = sideText(pred["llcheck"], side);
+        if (!t.empty())
+          mine += (mine.empty() ? "" : ", ") + xmlEscape(t);
+      }
+      if (!mine.empty())
+        s += "; llcheck's instruction: " + mine;
+    }
+    s += "</span>";
+  }
   return s.empty() ? "<span class=\"dim\">-</span>" : s;
 }
 

@@ -511,8 +511,8 @@ void ReportStream::writeMarkdown(std::ostream& os) {
   os << "| check | count |\n| --- | ---: |\n";
   os << "| illegal layouts | " << summary.illegal << " |\n";
   for (const char* k :
-       {"illegal_layout", "above_optimum", "above_admissible_optimum", "above_optimum_side",
-        "measured_mismatch", "unknown_property", "not_understood"})
+       {"illegal_layout", "misaligned_access", "above_optimum", "above_admissible_optimum",
+        "above_optimum_side", "measured_mismatch", "unknown_property", "not_understood"})
     os << "| findings: " << k << " | " << (fk.count(k) ? fk[k] : 0) << " |\n";
   os << "| **findings** | **" << summary.findings.size() << "** |\n\n";
   os << "Ops by plan:";

@@ -4,10 +4,12 @@
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/conversion/BankConflicts.h"
+#include "llcheck/core/conversion/Contiguity.h"
 #include "llcheck/core/conversion/ConversionPlan.h"
 #include "llcheck/core/conversion/Ldmatrix.h"
 #include "llcheck/core/conversion/OptimalSwizzle.h"
 #include "llcheck/core/conversion/SharedMemory.h"
+#include "llcheck/core/conversion/TritonLowering.h"
 #include "llcheck/core/conversion/WarpShuffle.h"
 
 #include <algorithm>
@@ -44,6 +46,10 @@ bool endsWith(const std::string& s, const std::string& p) {
 // a corpus of ever new layouts does not grow memory file after file (report streams files).
 
 constexpr std::size_t kMaxCached = 4096;
+
+/// A predicted misaligned access faults on the GPU: below an illegal layout (1e9), above wrong
+/// data and measured mismatches (2e6, 1e6 + excess).
+constexpr double kMisalignedSeverity = 1e8;
 
 std::string layoutKey(const LinearLayout& l) {
   return dumpJson(toJson(l));
@@ -343,9 +349,10 @@ public:
       if (!op.src)
         continue;
       if (isStoreOp(op.name) && op.src->layout >= 0 && op.dst.layout >= 0)
-        writers_[op.dst.layout].insert(op.src->layout);
+        writers_[op.dst.layout].insert(
+            {op.src->layout, op.name == "ttg.async_copy_global_to_local"});
       if (isLoadOp(op.name) && op.src->layout >= 0 && op.dst.layout >= 0)
-        readers_[op.src->layout].insert(op.dst.layout);
+        readers_[op.src->layout].insert({op.dst.layout, false});
     }
     for (const TtgirOp& op : m_.ops) {
       if (sink)
@@ -487,8 +494,21 @@ private:
     return e;
   }
 
-  /// convert_layout and the other register-to-register ops: llcheck's plan.
+  /// convert_layout and the other register-to-register ops: llcheck's plan and optimum, and
+  /// on NVIDIA what Triton emits as `predicted`.
   void conversion(OpEntry& e, const TtgirOp& op, const LayoutEntry& src, const LayoutEntry& dst) {
+    llcheckConversion(e, op, src, dst);
+    if (!e.notAnalysed.empty() || !e.predicted.is_object())
+      return;
+    if (tritonLowering())
+      tritonConversion(e, src, dst, e.plan.value("kind", ""));
+    else
+      e.predicted["lowering"] = "llcheck";
+  }
+
+  /// llcheck's plan: what it predicts and its optimum (the same: llcheck's own best).
+  void llcheckConversion(OpEntry& e, const TtgirOp& op, const LayoutEntry& src,
+                         const LayoutEntry& dst) {
     auto plan = planConversion(*src.layout, *dst.layout, o_.triton);
     if (!plan.ok()) {
       notAnalysed(e, "no conversion plan: " + plan.error().str());
@@ -553,6 +573,84 @@ private:
                      "llcheck's optimal shared layout");
   }
 
+  /// convert_layout on NVIDIA: `predicted` becomes what Triton emits (no shared memory, or its
+  /// own scratch layout with its instructions), llcheck's plan moves to `predicted.llcheck`,
+  /// and Triton's cost above llcheck's optimum is the finding `above_optimum`.
+  void tritonConversion(OpEntry& e, const LayoutEntry& src, const LayoutEntry& dst,
+                        const std::string& planKind) {
+    json mine = e.predicted;
+    if (!mine.is_object())
+      return;
+    mine["lowering"] = "llcheck";
+    json t = {{"lowering", "triton"}, {"triton", tritonVersionName(o_.triton)}};
+    auto needs = tritonConvertNeedsSharedMemory(*src.layout, *dst.layout);
+    std::optional<TritonConversion> tc;
+    std::string error;
+    if (!needs.ok()) {
+      error = needs.error().str();
+    } else if (*needs) {
+      auto c = tritonConvertLayout(*src.layout, *dst.layout, model_,
+                                   TritonLoweringOptions{o_.triton, e.elementBits});
+      if (c.ok())
+        tc = std::move(*c);
+      else
+        error = c.error().str();
+    }
+    if (!error.empty()) {
+      // Not modelled (e.g. layouts Triton's swizzling does not take): llcheck's plan stays.
+      e.predicted["lowering"] = "llcheck";
+      e.predicted["triton_error"] =
+          "Triton " + tritonVersionName(o_.triton) + "'s lowering is not modelled here: " + error;
+      return;
+    }
+    uint64_t optimum = e.optimum.is_object() ? e.optimum.value("wavefronts", uint64_t{0}) : 0;
+    if (!tc) {
+      t["shared_memory"] = false;
+      t["wavefronts"] = 0;
+      t["of"] = "Triton " + tritonVersionName(o_.triton) +
+                "'s lowering: no shared memory (no data crosses warps)";
+      t["llcheck"] = mine;
+      e.predicted = t;
+      return;
+    }
+    uint64_t total = tc->store.count.wavefronts + tc->load.count.wavefronts;
+    t["shared_memory"] = true;
+    t["store"] = toJson(tc->store);
+    t["load"] = toJson(tc->load);
+    t["wavefronts"] = total;
+    t["vector_bits"] = tc->store.count.vectorBits;
+    t["rounds"] = tc->rounds;
+    t["triton_conflicts"] = tc->tritonConflicts;
+    t["shared"] = toJson(tc->scratch);
+    t["of"] = "Triton " + tritonVersionName(o_.triton) +
+              "'s lowering: its own scratch layout and instructions";
+    t["llcheck"] = mine;
+    e.predicted = t;
+    addMisaligned(e, tc->store.misalignedAccesses, tc->store.name,
+                  "store of layout " + std::to_string(src.id) + " into Triton's scratch layout");
+    addMisaligned(e, tc->load.misalignedAccesses, tc->load.name,
+                  "load of layout " + std::to_string(dst.id) + " from Triton's scratch layout");
+    if (total <= optimum)
+      return;
+    std::string ours = planKind == "shared_memory"
+                           ? "llcheck's optimal shared layout takes " +
+                                 std::to_string(e.optimum["store"]["wavefronts"].get<uint64_t>()) +
+                                 " + " +
+                                 std::to_string(e.optimum["load"]["wavefronts"].get<uint64_t>()) +
+                                 " (" + e.optimum["store"]["instruction"].get<std::string>() +
+                                 ", " + e.optimum["load"]["instruction"].get<std::string>() + ")"
+                           : "llcheck's plan needs no shared memory (" + planKind + ")";
+    e.findings.push_back(
+        {"above_optimum",
+         "layout " + std::to_string(src.id) + " -> layout " + std::to_string(dst.id) + ": Triton " +
+             tritonVersionName(o_.triton) + " goes through shared memory (its scratch layout" +
+             (tc->rounds > 1 ? ", " + std::to_string(tc->rounds) + " rounds" : std::string()) +
+             ") and takes " + std::to_string(tc->store.count.wavefronts) + " + " +
+             std::to_string(tc->load.count.wavefronts) + " wavefronts (" + tc->store.name + ", " +
+             tc->load.name + "); " + ours,
+         static_cast<double>(total - optimum)});
+  }
+
   struct Side {
     AccessCount count;
     std::string instruction;
@@ -560,11 +658,25 @@ private:
     /// or ":ldmatrix-trans" (make_cases.py has no stmatrix round trips).
     std::string oracleVariant;
     bool matrix = false;
+    /// The side's JSON: the access object A with its instruction (Triton's: with
+    /// instructions_per_warp, why, misaligned_accesses).
+    json access;
+    /// Triton's lowering (true) or llcheck's best instruction (false).
+    bool triton = false;
+    uint64_t misaligned = 0;
+    /// Why Triton's lowering could not be modelled (then this is llcheck's side).
+    std::string tritonError;
   };
+
+  /// Whether `predicted` follows Triton's lowering: the NVIDIA bank models (TritonLowering.h
+  /// models sm80 and sm90).
+  [[nodiscard]] bool tritonLowering() const {
+    return model_.arch == "sm80" || model_.arch == "sm90";
+  }
 
   /// The cheapest way the compiler can move REG to (from) SHARED: ld/st.shared at the widest
   /// vector, or, where the architecture has them and they divide the layouts, ldmatrix /
-  /// stmatrix (.trans for 16-bit elements), as Triton's lowering picks them.
+  /// stmatrix (.trans for 16-bit elements): llcheck's own choice.
   Result<Side> side(const LayoutEntry& reg, const LayoutEntry& shared, bool store) {
     auto r = bankConflicts(*reg.layout, *shared.layout, shared.padding, elementBits_, model_);
     if (!r.ok())
@@ -594,7 +706,91 @@ private:
         }
       }
     }
+    best.access = accessJson(best.count, best.instruction);
     return best;
+  }
+
+  /// The pointers' contiguity Triton's AxisInfo would give an async copy of REG: TTGIR does not
+  /// show it, so the pointers are taken as a row-major tensor of REG's shape, 16-byte aligned:
+  /// the thread's run of consecutive elements (Contiguity.h), at most one row and 16 bytes.
+  int asyncMaxElements(const LayoutEntry& reg) const {
+    int most = 16 / std::max(1, elementBits_ / 8);
+    ContiguityOptions co;
+    co.elementBits = elementBits_;
+    auto c = contiguity(*reg.layout, co);
+    uint64_t run = c.ok() ? c->elements : 1;
+    if (!reg.shape.empty())
+      run = std::min<uint64_t>(run, reg.shape.back());
+    return static_cast<int>(std::min<uint64_t>(run, static_cast<uint64_t>(most)));
+  }
+
+  /// What the compiler emits for REG to (from) SHARED: on NVIDIA, Triton's lowering
+  /// (tritonLocalAccess, tritonAsyncCopy for `async` copies); elsewhere, or where Triton's
+  /// lowering is not modelled for these layouts, llcheck's own choice (side()).
+  Result<Side> compilerSide(const LayoutEntry& reg, const LayoutEntry& shared, bool store,
+                            bool async) {
+    if (!tritonLowering())
+      return side(reg, shared, store);
+    TritonLoweringOptions options{o_.triton, elementBits_};
+    Result<TritonAccess> t =
+        async ? tritonAsyncCopy(*reg.layout, *shared.layout, shared.padding, asyncMaxElements(reg),
+                                model_, options)
+              : tritonLocalAccess(*reg.layout, *shared.layout, shared.padding,
+                                  store ? SharedAccessKind::Store : SharedAccessKind::Load, model_,
+                                  options);
+    if (!t.ok()) {
+      auto mine = side(reg, shared, store);
+      if (mine.ok())
+        mine->tritonError = "Triton " + tritonVersionName(o_.triton) +
+                            "'s lowering is not modelled here: " + t.error().str();
+      return mine;
+    }
+    Side s;
+    s.count = t->count;
+    s.instruction = t->name;
+    s.matrix = t->instruction != SharedInstruction::Vector;
+    s.access = toJson(*t);
+    s.triton = true;
+    s.misaligned = t->misalignedAccesses;
+    return s;
+  }
+
+  /// `predicted` of one side: the compiler's, with llcheck's own choice beside it.
+  json predictedJson(const Side& compiler, const Side& mine, const char* sideName) const {
+    json p = {{sideName, compiler.access},
+              {"vector_bits", compiler.count.vectorBits},
+              {"wavefronts", compiler.count.wavefronts},
+              {"lowering", compiler.triton ? "triton" : "llcheck"}};
+    if (compiler.misaligned > 0)
+      p["misaligned_accesses"] = compiler.misaligned;
+    if (compiler.triton) {
+      p["triton"] = tritonVersionName(o_.triton);
+      p["of"] = "Triton " + tritonVersionName(o_.triton) +
+                "'s lowering through the compiler's shared layout";
+      p["llcheck"] = {{sideName, mine.access},
+                      {"vector_bits", mine.count.vectorBits},
+                      {"wavefronts", mine.count.wavefronts},
+                      {"of", "llcheck's best instruction through the compiler's shared layout"}};
+    } else {
+      p["of"] = "the compiler's shared layout";
+      if (!compiler.tritonError.empty())
+        p["triton_error"] = compiler.tritonError;
+    }
+    return p;
+  }
+
+  /// The finding `misaligned_access` when Triton's lowering of one side (`what`) moves vectors
+  /// off their alignment (a padded layout): the GPU faults.
+  void addMisaligned(OpEntry& e, uint64_t misaligned, const std::string& instruction,
+                     const std::string& what) const {
+    if (misaligned == 0)
+      return;
+    e.findings.push_back({"misaligned_access",
+                          what + ": Triton " + tritonVersionName(o_.triton) + " emits " +
+                              instruction + ", and " + std::to_string(misaligned) +
+                              " lane accesses are not aligned to their width (the padding moves "
+                              "them): the GPU faults (misaligned address)",
+                          kMisalignedSeverity + static_cast<double>(misaligned)});
   }
 
   /// local_alloc / local_store / async copies (store) and local_load (load) through the
@@ -603,11 +799,13 @@ private:
                     const LayoutEntry& shared, bool store) {
     elementBits_ = e.elementBits;
     const char* sideName = store ? "store" : "load";
+    const bool async = op.name == "ttg.async_copy_global_to_local";
     auto mine = side(reg, shared, store);
-    if (!mine.ok()) {
+    auto compiler = mine.ok() ? compilerSide(reg, shared, store, async) : mine;
+    if (!compiler.ok()) {
       notAnalysed(e, std::string("no ") + sideName + " prediction for layout " +
                          std::to_string(reg.id) + " through shared layout " +
-                         std::to_string(shared.id) + ": " + mine.error().str());
+                         std::to_string(shared.id) + ": " + compiler.error().str());
       return;
     }
     e.plan = {{"kind", store ? "shared_store" : "shared_load"},
@@ -616,11 +814,19 @@ private:
     if (!shared.padding.empty())
       e.plan["note"] =
           "padded shared layout: counted address by address, one instruction of each bank pattern";
-    e.predicted = {{sideName, accessJson(mine->count, mine->instruction)},
-                   {"vector_bits", mine->count.vectorBits},
-                   {"wavefronts", mine->count.wavefronts},
-                   {"of", "the compiler's shared layout"}};
+    e.predicted = predictedJson(*compiler, *mine, sideName);
+    if (async && compiler->triton)
+      e.predicted["pointer_contiguity"] = {
+          {"elements", asyncMaxElements(reg)},
+          {"of", "assumed: TTGIR does not show Triton's AxisInfo; the pointers as a row-major "
+                 "tensor, 16-byte aligned (the thread's run of consecutive elements, at most a "
+                 "row and 16 bytes)"}};
+    addMisaligned(e, compiler->misaligned, compiler->instruction,
+                  std::string(sideName) + " of layout " + std::to_string(reg.id) +
+                      (store ? " into" : " from") + " shared layout " + std::to_string(shared.id) +
+                      " (" + shared.encoding + ")");
     std::string origin = "ttgir:" + oraclePath_ + ":" + std::to_string(op.line) + ":" + op.name;
+    // llcheck's oracle ran llcheck's instruction through the compiler's shared layout.
     if (!oraclePath_.empty() && (!mine->matrix || !store))
       attachMeasured(e, o_.oracle, origin + mine->oracleVariant,
                      {{sideName, mine->count.wavefronts}},
@@ -631,39 +837,48 @@ private:
     json conversions = json::array();
     double worst = 0;
     std::string worstMessage;
-    for (int p : partners) {
+    for (const auto& [p, partnerAsync] : partners) {
       const LayoutEntry* other = layoutAt(k_, p);
       if (!other || !other->layout)
         continue;
       const LayoutEntry& a = store ? reg : *other;
       const LayoutEntry& b = store ? *other : reg;
-      auto st = side(a, shared, true);
-      auto ld = side(b, shared, false);
+      bool aAsync = store ? async : partnerAsync;
+      auto st = compilerSide(a, shared, true, aAsync);
+      auto ld = compilerSide(b, shared, false, false);
       auto sw = swizzleCached(*a.layout, *b.layout, e.elementBits, model_);
       if (!st.ok() || !ld.ok() || !sw->ok())
         continue;
       const OptimalSwizzle& s = **sw;
-      uint64_t compiler = st->count.wavefronts + ld->count.wavefronts;
+      uint64_t compilerCost = st->count.wavefronts + ld->count.wavefronts;
       uint64_t best = s.store.count.wavefronts + s.load.count.wavefronts;
-      conversions.push_back({{"src", a.id},
-                             {"dst", b.id},
-                             {"compiler",
-                              {{"store", st->count.wavefronts},
-                               {"load", ld->count.wavefronts},
-                               {"wavefronts", compiler},
-                               {"store_instruction", st->instruction},
-                               {"load_instruction", ld->instruction}}},
-                             {"optimal", swizzleSummary(s)}});
+      json c = {{"store", st->count.wavefronts},
+                {"load", ld->count.wavefronts},
+                {"wavefronts", compilerCost},
+                {"store_instruction", st->instruction},
+                {"load_instruction", ld->instruction},
+                {"lowering", st->triton && ld->triton ? "triton" : "llcheck"}};
+      if (st->triton || ld->triton) {
+        auto lst = side(a, shared, true);
+        auto lld = side(b, shared, false);
+        if (lst.ok() && lld.ok())
+          c["llcheck"] = {{"store", lst->count.wavefronts},
+                          {"load", lld->count.wavefronts},
+                          {"wavefronts", lst->count.wavefronts + lld->count.wavefronts},
+                          {"store_instruction", lst->instruction},
+                          {"load_instruction", lld->instruction}};
+      }
+      conversions.push_back(
+          {{"src", a.id}, {"dst", b.id}, {"compiler", c}, {"optimal", swizzleSummary(s)}});
       // The finding is kept on the reading op, so that one conversion is one finding.
-      if (!store && compiler > best && static_cast<double>(compiler - best) > worst) {
-        worst = static_cast<double>(compiler - best);
+      if (!store && compilerCost > best && static_cast<double>(compilerCost - best) > worst) {
+        worst = static_cast<double>(compilerCost - best);
         worstMessage = "layout " + std::to_string(a.id) + " -> shared layout " +
                        std::to_string(shared.id) + " -> layout " + std::to_string(b.id) +
                        " takes " + std::to_string(st->count.wavefronts) + " + " +
                        std::to_string(ld->count.wavefronts) + " wavefronts (" + st->instruction +
-                       ", " + ld->instruction +
-                       "); llcheck's optimal shared "
-                       "layout takes " +
+                       ", " + ld->instruction + (st->triton ? "; Triton's lowering" : "") +
+                       "); llcheck's optimal shared layout takes " +
                        std::to_string(s.store.count.wavefronts) + " + " +
                        std::to_string(s.load.count.wavefronts) + " (" + s.store.name + ", " +
                        s.load.name + ")";
@@ -683,7 +898,7 @@ private:
       e.optimum = {{"error", sw->error().str()}};
       return;
     }
-    if (store && admissibleStore(e, reg, shared, *mine))
+    if (store && admissibleStore(e, reg, shared, *compiler, async))
       return;
     const SideAccess& best = store ? (*sw)->store : (*sw)->load;
     e.optimum = {{sideName, accessJson(best.count, best.name)},
@@ -693,23 +908,25 @@ private:
                             " wavefronts of any shared layout (no local_" +
                             (store ? "load reads" : "alloc/local_store writes") +
                             " this shared layout in the module)"}};
-    if (mine->count.wavefronts > best.count.wavefronts)
+    if (compiler->count.wavefronts > best.count.wavefronts)
       e.findings.push_back(
           {"above_optimum_side",
            std::string(sideName) + " of layout " + std::to_string(reg.id) + " into shared layout " +
                std::to_string(shared.id) + " (" + shared.encoding + ") takes " +
-               std::to_string(mine->count.wavefronts) + " wavefronts (" + mine->instruction +
+               std::to_string(compiler->count.wavefronts) + " wavefronts (" +
+               compiler->instruction + (compiler->triton ? ", Triton's lowering" : "") +
                "); the best shared layout for this " + sideName + " takes " +
                std::to_string(best.count.wavefronts) + " (" + best.name +
                "); its reader (e.g. an MMA) may need the compiler's layout",
-           static_cast<double>(mine->count.wavefronts - best.count.wavefronts)});
+           static_cast<double>(compiler->count.wavefronts - best.count.wavefronts)});
   }
 
   /// A store into a shared layout that MMA or TMA reads: its cost against every #ttg.nvmma_shared
-  /// layout those readers accept (admissibleNvmma). Fills e.optimum["admissible"] and adds
+  /// layout those readers accept (admissibleNvmma), each costed as the compiler's store is (on
+  /// NVIDIA, Triton's lowering into that layout). Fills e.optimum["admissible"] and adds
   /// `above_admissible_optimum` when one of them is cheaper; false when the readers are unknown.
   bool admissibleStore(OpEntry& e, const LayoutEntry& reg, const LayoutEntry& shared,
-                       const Side& mine) {
+                       const Side& mine, bool async) {
     const TtgirLayout* t = shared.id >= 0 && shared.id < static_cast<int>(m_.layouts.size())
                                ? &m_.layouts[static_cast<std::size_t>(shared.id)]
                                : nullptr;
@@ -725,6 +942,7 @@ private:
     for (const std::string& attr : candidates) {
       SpecOptions so;
       so.shape = shared.shape;
+      so.triton = o_.triton;
       auto l = loadSpec(attr, so);
       if (!l.ok()) {
         tried.push_back({{"attribute", attr}, {"error", l.error().str()}});
@@ -733,14 +951,19 @@ private:
       LayoutEntry candidate = shared;
       candidate.layout = l->layout;
       candidate.padding = l->padding;
-      auto c = side(reg, candidate, true);
+      // Costed the way the compiler's own store is: Triton's lowering where mine is.
+      auto c = mine.triton ? compilerSide(reg, candidate, true, async) : side(reg, candidate, true);
       if (!c.ok()) {
         tried.push_back({{"attribute", attr}, {"error", c.error().str()}});
         continue;
       }
-      tried.push_back({{"attribute", attr},
-                       {"store", accessJson(c->count, c->instruction)},
-                       {"wavefronts", c->count.wavefronts}});
+      json entry = {{"attribute", attr}, {"store", c->access}, {"wavefronts", c->count.wavefronts}};
+      if (c->triton) {
+        entry["lowering"] = "triton";
+        if (auto own = side(reg, candidate, true); own.ok())
+          entry["llcheck"] = {{"store", own->access}, {"wavefronts", own->count.wavefronts}};
+      }
+      tried.push_back(entry);
       if (!best || c->count.wavefronts < best->second.count.wavefronts)
         best = std::make_pair(attr, *c);
     }
@@ -755,13 +978,17 @@ private:
                         "layout's readers accept only #ttg.nvmma_shared; see admissible)"},
                  {"admissible",
                   {{"readers", consumers.names},
-                   {"of", "every #ttg.nvmma_shared layout the readers accept (swizzle 0/32/64/128 "
-                          "bytes that fits the contiguous dimension; MN- or K-major for 16-bit "
-                          "MMA operands): each tried"},
+                   {"of", std::string("every #ttg.nvmma_shared layout the readers accept "
+                                      "(swizzle 0/32/64/128 bytes that fits the contiguous "
+                                      "dimension; MN- or K-major for 16-bit MMA operands), each "
+                                      "tried") +
+                              (mine.triton ? " and costed with Triton " +
+                                                 tritonVersionName(o_.triton) + "'s lowering"
+                                           : std::string())},
                    {"candidates", tried},
                    {"best",
                     {{"attribute", best->first},
-                     {"store", accessJson(best->second.count, best->second.instruction)},
+                     {"store", best->second.access},
                      {"wavefronts", best->second.count.wavefronts}}}}}};
     uint64_t have = mine.count.wavefronts, can = best->second.count.wavefronts;
     if (have > can) {
@@ -792,7 +1019,9 @@ private:
   KernelReport k_;
   SharedMemoryModel model_;
   std::string oraclePath_;
-  std::map<int, std::set<int>> writers_, readers_;
+  /// Register layouts that write (read) each shared layout, and whether the write is an async
+  /// copy (cp.async).
+  std::map<int, std::set<std::pair<int, bool>>> writers_, readers_;
   int elementBits_ = 16;
 };
 

@@ -20,13 +20,24 @@ What it does:
    report, and the oracle's measured counters for the same pair of layouts (joined only when the
    oracle case's SRC and DST layouts are identical to the report's, bit for bit);
 3. for the shared-memory kernels, runs `llcheck report` on their TTGIR too and joins, per kernel,
-   Triton's measured store and load wavefronts with llcheck's prediction for the kernel's own
-   shared layout S (the local_alloc and local_load ops) and llcheck's optimum for the same A and
-   B; a side that differs from the prediction must be explained (within the counter's noise, or
-   fewer instructions executed than the PTX issues, each executed one as predicted), or --check
-   fails;
-4. writes OUT/conformance.json and OUT/README.md (GPU, driver, date, the summary tables, every
-   conversion where Triton is not at llcheck's optimum, every shared kernel not as predicted).
+   Triton's measured store and load wavefronts with llcheck's prediction of what Triton emits
+   for the kernel's own shared layout S (`predicted` of the local_alloc and local_load ops:
+   Triton's lowering, TritonLowering.h) and llcheck's optimum for the same A and B;
+4. for every kernel of both sets and each side, compares the measured wavefronts with that
+   prediction (for a conversion, `predicted` of its convert_layout op): a side that differs must
+   be explained (within the counter's noise, or redundant warps that exit early, below), or
+   --check fails;
+5. writes OUT/conformance.json and OUT/README.md (GPU, driver, date, the summary tables, every
+   conversion where Triton is not at llcheck's optimum, every kernel not as predicted).
+
+Redundant warps that exit early: where the layout the kernel stores to global memory (the
+convert's DST, the local_load's result) holds copies in some warps (a zero warp basis), Triton
+masks those warps' global stores; their last shared loads are then dead and ptxas places a
+predicated EXIT before them, so the GPU executes warps x N - exiting x L warp-level loads (N per
+warp in the PTX, L after the EXIT). The exiting warps are counted from the layout (warp ids with
+a bit on a zero basis); L is not in the committed data (no SASS was kept), so it is inferred as
+(issued - executed) / exiting and must be a whole number from 1 to N, and the wavefronts must be
+the prediction's share of the executed loads.
 
     python3 reports/triton/make_report.py [--llcheck build/cli/llcheck] [--out reports/triton-3.6.x]
     python3 reports/triton/make_report.py --extract DIR   # only write the TTGIR files
@@ -121,15 +132,43 @@ def load_shared():
     return [(c, counters[i]) for i, c in enumerate(launched)], doc["triton"]
 
 
-def side_verdict(measured, executed, issued, predicted):
-    """How Triton's measured wavefronts on one side relate to llcheck's prediction."""
+def exiting_warps(layout, warps=WARPS):
+    """Warps of the CTA whose id has a bit on a zero warp basis of `layout` (Layout JSON): they
+    hold only copies of what other warps hold, so Triton masks their global stores."""
+    bases = next((d["bases"] for d in layout["ins"] if d["name"] == "warp"), [])
+    zero = sum(1 << i for i, b in enumerate(bases) if not any(b))
+    return sum(1 for w in range(warps) if w & zero)
+
+
+def side_verdict(measured, executed, issued, predicted, exiting):
+    """How Triton's measured wavefronts on one side relate to llcheck's prediction: the verdict
+    and, for redundant warps that exit early, {"exiting_warps", "loads_after_exit"}."""
     if measured == predicted:
-        return "as predicted"
+        return "as predicted", None
     if 0 < measured - predicted <= COUNTER_NOISE:
-        return "within the counter's noise"
-    if executed < issued and measured * issued == predicted * executed:
-        return "fewer instructions executed"
-    return "differs"
+        return "within the counter's noise", None
+    if executed < issued and exiting and (issued - executed) % exiting == 0:
+        after = (issued - executed) // exiting
+        if 1 <= after <= issued // WARPS and measured * issued == predicted * executed:
+            return "redundant warps exit early", {"exiting_warps": exiting,
+                                                  "loads_after_exit": after}
+    return "differs", None
+
+
+def overall(verdicts):
+    return ("as predicted" if all(v == "as predicted" for v in verdicts) else
+            ", ".join(sorted({v for v in verdicts if v != "as predicted"})))
+
+
+def executed_count(m, side):
+    return int(sum(m.get(name, 0) for name in EXECUTED[side]))
+
+
+def ptx_count(ptx, side):
+    """Warp-level shared-memory instructions the PTX issues on one side (every warp issues each
+    per-thread instruction)."""
+    prefix = "st" if side == "store" else "ld"
+    return WARPS * sum(n for name, n in ptx.items() if name.startswith(prefix))
 
 
 def oracle_measurement(index, src, dst, dtype):
@@ -164,7 +203,7 @@ def shared_rows(cases, report, index):
                "legal": all(layouts[i]["legality"]["holds"] for i in
                             (alloc["plan"]["register_layout"], alloc["plan"]["shared_layout"],
                              load["plan"]["register_layout"])),
-               "ptx": ptx, "triton": {}, "llcheck": {},
+               "ptx": ptx, "triton": {}, "predicted": {}, "llcheck": {},
                "optimum": {"store": optimal["store"]["wavefronts"],
                            "load": optimal["load"]["wavefronts"],
                            "store_instruction": optimal["store"]["instruction"],
@@ -172,28 +211,61 @@ def shared_rows(cases, report, index):
         row["llcheck_measured"] = oracle_measurement(
             index, layouts[alloc["plan"]["register_layout"]]["layout"],
             layouts[load["plan"]["register_layout"]]["layout"], row["dtype"])
+        # The layout the kernel stores to global memory: the local_load's result.
+        exiting = exiting_warps(layouts[load["plan"]["register_layout"]]["layout"])
         verdicts = []
-        for side, prefix, op, metric in (("store", "st", alloc, compare.ST),
-                                         ("load", "ld", load, compare.LD)):
+        for side, op, metric in (("store", alloc, compare.ST), ("load", load, compare.LD)):
             predicted = op["predicted"][side]
-            executed = int(sum(m.get(name, 0) for name in EXECUTED[side]))
-            issued = WARPS * sum(n for name, n in ptx.items() if name.startswith(prefix))
+            mine = op["predicted"]["llcheck"][side]
+            executed = executed_count(m, side)
+            issued = ptx_count(ptx, side)
             measured = int(m.get(metric, 0))
-            verdict = side_verdict(measured, executed, issued, predicted["wavefronts"])
+            verdict, exit_ = side_verdict(measured, executed, issued, predicted["wavefronts"],
+                                          exiting)
             row["triton"][side] = {"wavefronts": measured, "instructions_executed": executed,
                                    "instructions_in_ptx": issued}
-            row["llcheck"][side] = {"wavefronts": predicted["wavefronts"],
-                                    "instruction": predicted["instruction"],
-                                    "instructions": predicted["instructions"]}
+            row["predicted"][side] = {"wavefronts": predicted["wavefronts"],
+                                      "instruction": predicted["instruction"],
+                                      "instructions": predicted["instructions"]}
+            row["llcheck"][side] = {"wavefronts": mine["wavefronts"],
+                                    "instruction": mine["instruction"],
+                                    "instructions": mine["instructions"]}
             row[side + "_verdict"] = verdict
+            if exit_:
+                row[side + "_exit"] = exit_
             verdicts.append(verdict)
-        row["verdict"] = ("as predicted" if all(v == "as predicted" for v in verdicts) else
-                          ", ".join(sorted({v for v in verdicts if v != "as predicted"})))
+        row["lowering"] = alloc["predicted"]["lowering"]
+        row["verdict"] = overall(verdicts)
         row["excess_over_optimum"] = (row["triton"]["store"]["wavefronts"]
                                       + row["triton"]["load"]["wavefronts"]
                                       - row["optimum"]["store"] - row["optimum"]["load"])
         rows.append(row)
     return rows
+
+
+def predicted_conversion(op, layouts, ptx, m):
+    """What llcheck predicts Triton's lowering of a convert_layout measures (`predicted` of the
+    op), side by side with the counters, and the verdict of each side."""
+    p = op["predicted"] or {}
+    through = bool(p.get("shared_memory"))
+    out = {"lowering": p.get("lowering"), "shared_memory": through, "rounds": p.get("rounds"),
+           "store": {}, "load": {}}
+    exiting = exiting_warps(layouts[op["dst"]]["layout"])
+    verdicts = []
+    for side, metric in (("store", compare.ST), ("load", compare.LD)):
+        a = p.get(side, {}) if through else {}
+        predicted = a.get("wavefronts", 0)
+        executed, issued = executed_count(m, side), ptx_count(ptx, side)
+        verdict, exit_ = side_verdict(int(m.get(metric, 0)), executed, issued, predicted,
+                                      exiting)
+        out[side] = {"wavefronts": predicted, "instruction": a.get("instruction"),
+                     "instructions": a.get("instructions", 0), "instructions_executed": executed,
+                     "instructions_in_ptx": issued, "verdict": verdict}
+        if exit_:
+            out[side]["exit"] = exit_
+        verdicts.append(verdict)
+    out["verdict"] = overall(verdicts)
+    return out
 
 
 def run_report(llcheck, work, folder, out_name, version):
@@ -282,6 +354,7 @@ def main():
         rows.append({"id": c["id"], "shape": c["shape"], "dtype": dtype,
                      "correct": c.get("correct") in (True, "True"), "verdict": verdict,
                      "excess": t_total - o_total, "triton": triton, "llcheck": ours,
+                     "predicted": predicted_conversion(op, layouts, ptx, m),
                      "llcheck_measured": measured})
 
     info = gpu_info()
@@ -299,11 +372,16 @@ def main():
     write_readme(out, doc)
     counts = collections.Counter(r["verdict"] for r in rows)
     print(f"{len(rows)} conversions: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    counts = collections.Counter(r["predicted"]["verdict"] for r in rows)
+    print(f"{len(rows)} conversions against Triton's predicted lowering: "
+          + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     shared = doc["shared"]["kernels"]
     counts = collections.Counter(r["verdict"] for r in shared)
     print(f"{len(shared)} shared-memory kernels: "
           + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     unexplained = [r["id"] for r in shared if "differs" in r["verdict"] or not r["correct"]]
+    unexplained += [r["id"] for r in rows if "differs" in r["predicted"]["verdict"]
+                    or not r["correct"]]
     if unexplained:
         print("measured differently from llcheck's prediction, unexplained: "
               + ", ".join(unexplained))
@@ -361,32 +439,72 @@ def summary_table(rows):
     return "\n".join(lines)
 
 
-def shared_summary_table(rows):
-    lines = ["| Triton's measured store + load wavefronts, against llcheck's prediction for the "
-             "kernel's shared layout | kernels |", "| --- | ---: |"]
-    for verdict, n in sorted(collections.Counter(r["verdict"] for r in rows).items(),
-                             key=lambda kv: (kv[0] != "as predicted", kv[0])):
+def access_kind(name):
+    """An instruction's kind and width, whoever spells it: ("matrix", "x4") for
+    "ldmatrix.x4.b16" and "ldmatrix.sync.aligned.m8n8.x4.shared.b16", ("vector", 64) for
+    "st.shared.v4.b16" and "st.shared.v2.b32"."""
+    if "matrix" in name:
+        return ("matrix.trans" if ".trans" in name else "matrix",
+                next(p for p in name.split(".") if p in ("x1", "x2", "x4")))
+    parts = name.split(".")
+    if not parts[-1][1:].isdigit():
+        return ("other", name)  # e.g. cp.async
+    lanes = next((int(p[1:]) for p in parts if p in ("v2", "v4", "v8")), 1)
+    return ("vector", lanes * int(parts[-1][1:]))
+
+
+def verdict_counts(verdicts):
+    return sorted(collections.Counter(verdicts).items(),
+                  key=lambda kv: (kv[0] != "as predicted", kv[0]))
+
+
+def exit_text(rows, side_of):
+    """'executed of issued (exiting warps x loads after the exit)' for each distinct case."""
+    seen = set()
+    for r in rows:
+        side = side_of(r)
+        e = side.get("exit")
+        if e:
+            seen.add(f"{side['instructions_executed']} of {side['instructions_in_ptx']} "
+                     f"({e['exiting_warps']} x {e['loads_after_exit']})")
+    return ", ".join(sorted(seen))
+
+
+EXIT_CAUSE = ("Triton masks the global stores of the warps that hold only copies (a zero warp "
+              "basis of the stored layout), so their last shared loads are dead and ptxas puts "
+              "a predicated `@P0 EXIT` before them: the GPU executes warps x N - exiting warps x "
+              "(loads after the EXIT) warp-level loads, each with the predicted wavefronts. "
+              "The exiting warps are counted from the layout; the loads after the EXIT are "
+              "inferred from the counters (the committed data has no SASS) and must be a whole "
+              "number from 1 to N")
+
+
+def shared_summary_table(rows, version):
+    lines = ["| Triton's measured store + load wavefronts, against llcheck's prediction of "
+             f"Triton {version}'s lowering for the kernel's shared layout | kernels |",
+             "| --- | ---: |"]
+    for verdict, n in verdict_counts(r["verdict"] for r in rows):
         lines.append(f"| {verdict} | {n} |")
-    lines += ["", "| shared layout S | kernels | Triton measured | llcheck predicted for S | "
-              "llcheck's optimum (any shared layout) |", "| --- | ---: | ---: | ---: | ---: |"]
+    lines += ["", "| shared layout S | kernels | Triton measured | llcheck's prediction of "
+              "Triton's lowering for S | llcheck's own instruction for S | llcheck's optimum "
+              "(any shared layout) |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
     by_layout = collections.OrderedDict()
     for r in rows:
         by_layout.setdefault(r["shared"], []).append(r)
     for shared, sel in by_layout.items():
-        t = sum(r["triton"]["store"]["wavefronts"] + r["triton"]["load"]["wavefronts"]
-                for r in sel)
-        p = sum(r["llcheck"]["store"]["wavefronts"] + r["llcheck"]["load"]["wavefronts"]
-                for r in sel)
+        def total(key):
+            return sum(r[key]["store"]["wavefronts"] + r[key]["load"]["wavefronts"] for r in sel)
         o = sum(r["optimum"]["store"] + r["optimum"]["load"] for r in sel)
-        lines.append(f"| `{shared}` | {len(sel)} | {t} | {p} | {o} |")
+        lines.append(f"| `{shared}` | {len(sel)} | {total('triton')} | {total('predicted')} | "
+                     f"{total('llcheck')} | {o} |")
     return lines
 
 
-def shared_section(shared):
+def shared_section(shared, version):
     rows = shared["kernels"]
     g = shared["gpu"]
     s = shared["report"]
-    fewer = [r for r in rows if "fewer instructions executed" in r["verdict"]]
+    exits = [r for r in rows if "redundant warps exit early" in r["verdict"]]
     joined = [r for r in rows if r["llcheck_measured"]]
     oracle_cases = {r["llcheck_measured"]["case"]: r for r in joined}
     off = sorted((case, r) for case, r in oracle_cases.items()
@@ -396,23 +514,37 @@ def shared_section(shared):
                        f"{r['llcheck_measured']['store']} + {r['llcheck_measured']['load']} "
                        f"against {r['optimum']['store']} + {r['optimum']['load']} (the oracle's "
                        f"verdict: {r['llcheck_measured']['agreement']})" for case, r in off)
+    sides = [(r, side) for r in rows for side in ("store", "load")]
+    same_count = sum(1 for r, side in sides
+                     if r["predicted"][side]["instructions"]
+                     == r["triton"][side]["instructions_in_ptx"])
+    other_instr = sum(1 for r, side in sides
+                      if access_kind(r["predicted"][side]["instruction"])
+                      != access_kind(r["llcheck"][side]["instruction"]))
+    other_cost = sum(1 for r, side in sides
+                     if r["predicted"][side]["wavefronts"] != r["llcheck"][side]["wavefronts"])
     text = ["## Shared memory through the kernel's own layout (`allocate_shared_memory` + `.load`)",
             "",
             f"{len(rows)} Gluon kernels (`reports/triton/probe_shared.py`; one CTA of 4 warps): "
             "load a 64x64 tensor in register layout A, `gl.allocate_shared_memory(dtype, shape, "
             "S, x)` into the shared layout S the kernel names, `.load(B)`, store. Measured on "
             f"{g['gpu']} (driver {g['driver']}), Triton {g.get('triton', '')}, {g.get('date', '')}"
-            " with the same counters. Beside Triton's measurement: the bank model's prediction "
-            "for S (`llcheck report`'s `predicted` on the `local_alloc` and `local_load` ops of "
-            "Triton's TTGIR, with llcheck's choice of instruction), and llcheck's optimum for A "
-            "and B over every shared layout. A side not as predicted must be within the "
-            "counter's noise (1 to 4 extra wavefronts, as llcheck's oracle sees on its own "
-            "kernels) or have executed fewer warp-level instructions than the PTX issues with "
-            "each executed one as predicted; anything else fails `make_report.py --check`.", "",
-            *shared_summary_table(rows), "",
+            " with the same counters. Beside Triton's measurement: llcheck's prediction of what "
+            f"Triton {version} emits for S (`llcheck report --triton {version}`'s `predicted` on "
+            "the `local_alloc` and `local_load` ops of Triton's TTGIR: its lowering as "
+            "`TritonLowering.h` models it), llcheck's own instruction for S (`predicted.llcheck`)"
+            ", and llcheck's optimum for A and B over every shared layout. A side not as "
+            "predicted must be within the counter's noise (1 to 4 extra wavefronts, as llcheck's "
+            "oracle sees on its own kernels) or be explained by redundant warps that exit early "
+            "(below); anything else fails `make_report.py --check`.", "",
+            *shared_summary_table(rows, version), "",
             f"All {len(rows)} kernels delivered their data intact: "
             f"{all(r['correct'] for r in rows)}. Every layout legal: "
-            f"{all(r['legal'] for r in rows)}. `llcheck report` on their TTGIR: "
+            f"{all(r['legal'] for r in rows)}. The predicted instruction count equals the PTX's "
+            f"(per thread, times 4 warps) on {same_count} of {len(sides)} sides; Triton's "
+            f"access differs from llcheck's own instruction on {other_instr} sides (another "
+            "kind or width: e.g. `ldmatrix` where llcheck counts `ld.shared.b32`), its "
+            f"wavefronts on {other_cost}. `llcheck report` on their TTGIR: "
             f"{s['ops_checked']} ops checked, {s['findings']} findings "
             f"({', '.join(f'{k} {v}' for k, v in s['findings_by_kind'].items()) or 'none'}; "
             "summary in `llcheck-report-shared.md`): the shared layouts these kernels name are "
@@ -422,22 +554,20 @@ def shared_section(shared):
             f"kernels ({len(oracle_cases)} oracle cases: the same layouts and element type, bit "
             f"for bit) and measured the optimum's wavefronts in "
             f"{len(oracle_cases) - len(off)} of the {len(oracle_cases)}{off_text}.", ""]
-    if fewer:
-        counts = sorted({f"{r['triton']['load']['instructions_executed']} of "
-                         f"{r['triton']['load']['instructions_in_ptx']}" for r in fewer})
-        text += [f"\"Fewer instructions executed\": {len(fewer)} loads into a layout two warps "
-                 "hold copies of (the mma v2 dot operands, warps [2, 2]), where the H100 executed "
-                 f"2 fewer warp-level shared loads than the PTX issues ({', '.join(counts)}); "
-                 "the wavefronts measured are exactly the prediction's share of the executed "
-                 "ones. The same effect as the conversions into `row8w` above.", ""]
+    if exits:
+        text += [f"\"Redundant warps exit early\": {len(exits)} loads into a layout two warps "
+                 "hold copies of (the mma v2 dot operands, warps [2, 2]). " + EXIT_CAUSE + ". "
+                 "Here: executed of issued (exiting warps x loads after the EXIT): "
+                 f"{exit_text(exits, lambda r: dict(r['triton']['load'], exit=r.get('load_exit')))}"
+                 ". The same effect as the conversions into `row8w` above.", ""]
     text += ["### Every kernel not as predicted", "",
-             "| kernel | Triton measured: store + load | llcheck predicted for S | verdict | "
-             "instructions executed / in the PTX (load) | Triton's PTX (per thread) |",
-             "| --- | --- | --- | --- | --- | --- |"]
+             "| kernel | Triton measured: store + load | llcheck's prediction of Triton's "
+             "lowering | verdict | load instructions executed / in the PTX | Triton's PTX (per "
+             "thread) |", "| --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         if r["verdict"] == "as predicted":
             continue
-        t, p = r["triton"], r["llcheck"]
+        t, p = r["triton"], r["predicted"]
         ptx = ", ".join(f"{k} x{v}" for k, v in r["ptx"].items())
         text.append(f"| {r['id']} | {t['store']['wavefronts']} + {t['load']['wavefronts']} | "
                     f"{p['store']['wavefronts']} + {p['load']['wavefronts']} "
@@ -448,9 +578,52 @@ def shared_section(shared):
     return text
 
 
+def prediction_section(rows, version):
+    """Triton's measured conversions against llcheck's prediction of Triton's lowering."""
+    through = [r for r in rows if r["predicted"]["shared_memory"]]
+    exits = [r for r in rows if "redundant warps exit early" in r["predicted"]["verdict"]]
+    text = ["## Triton's measured cost against llcheck's prediction of its lowering", "",
+            f"`predicted` of each `convert_layout` op (`llcheck report --triton {version}`): "
+            f"Triton {version}'s lowering as `TritonLowering.h` models it, whether it goes "
+            "through shared memory and, where it does, its own scratch layout and instructions. "
+            f"Triton goes through shared memory in {len(through)} of the {len(rows)} (llcheck's "
+            f"plan needs it in {sum(1 for r in rows if r['llcheck']['kind'] == 'shared_memory')})"
+            ". Each side is as predicted, within the counter's noise, or explained by redundant "
+            "warps that exit early; anything else fails `make_report.py --check`.", "",
+            "| Triton measured, against llcheck's prediction of its lowering | conversions | "
+            "Triton store + load wavefronts | predicted |", "| --- | ---: | ---: | ---: |"]
+    for verdict, n in verdict_counts(r["predicted"]["verdict"] for r in rows):
+        sel = [r for r in rows if r["predicted"]["verdict"] == verdict]
+        t = sum(r["triton"]["store"] + r["triton"]["load"] for r in sel)
+        p = sum(r["predicted"]["store"]["wavefronts"] + r["predicted"]["load"]["wavefronts"]
+                for r in sel)
+        text.append(f"| {verdict} | {n} | {t} | {p} |")
+    if exits:
+        text += ["", f"\"Redundant warps exit early\": {len(exits)} conversions into `row8w`, "
+                 "which holds every element in two warps. " + EXIT_CAUSE + ". Here: executed "
+                 "of issued (exiting warps x loads after the EXIT): "
+                 f"{exit_text(exits, lambda r: r['predicted']['load'])}."]
+    text += ["", "### Every conversion not as predicted", "",
+             "| conversion | Triton measured: store + load | predicted (Triton's lowering) | "
+             "verdict | load instructions executed / in the PTX |",
+             "| --- | --- | --- | --- | --- |"]
+    for r in rows:
+        p = r["predicted"]
+        if p["verdict"] == "as predicted":
+            continue
+        text.append(f"| {r['id']} | {r['triton']['store']} + {r['triton']['load']} | "
+                    f"{p['store']['wavefronts']} + {p['load']['wavefronts']} "
+                    f"({p['store']['instruction']}, {p['load']['instruction']}) | "
+                    f"{p['verdict']} | {p['load']['instructions_executed']} / "
+                    f"{p['load']['instructions_in_ptx']} |")
+    text.append("")
+    return text
+
+
 def write_readme(out, doc):
     rows = doc["conversions"]
     g = doc["gpu"]
+    version = ".".join(doc["triton"].split(".")[:2])
     joined = [r for r in rows if r["llcheck_measured"]]
     oracle_equal = sum(1 for r in joined if r["llcheck_measured"]["store"] == r["llcheck"]["store"]
                        and r["llcheck_measured"]["load"] == r["llcheck"]["load"])
@@ -478,7 +651,8 @@ def write_readme(out, doc):
             f"{all(r['llcheck']['legal'] for r in rows)}. "
             f"`llcheck report` on the {s['files']} TTGIR modules: {s['layouts']} layouts, "
             f"{s['ops_checked']} ops checked, {s['findings']} findings "
-            f"({', '.join(f'{k} {v}' for k, v in s['findings_by_kind'].items()) or 'none'}).", "",
+            f"({', '.join(f'{k} {v}' for k, v in s['findings_by_kind'].items()) or 'none'}: "
+            f"Triton {version}'s predicted lowering above llcheck's optimum).", "",
             f"llcheck's own measurement of its optimum is available for {len(joined)} of the "
             f"conversions (the oracle's sweep ran the same layout pairs); it equals the predicted "
             f"optimum on {oracle_equal} of them"
@@ -490,23 +664,28 @@ def write_readme(out, doc):
                       if (r['llcheck_measured']['store'], r['llcheck_measured']['load'])
                       != (r['llcheck']['store'], r['llcheck']['load'])) + ".", "",
             "\"Below llcheck's optimum\" are the conversions into `row8w`, whose elements are held "
-            "by two warps: the H100 executed fewer warp-level loads than the model's \"every warp "
-            "issues every instruction\" (see gpu_oracle/triton_convert/README.md).", "",
+            "by two warps: redundant warps exit early (next section), so the GPU executes fewer "
+            "warp-level loads than the PTX issues.", "",
+            *prediction_section(rows, version),
             "## Every conversion where Triton is not at llcheck's optimum", "",
-            "| conversion | Triton: store + load | llcheck optimum | llcheck measured | "
-            "Triton's PTX (per thread) |",
-            "| --- | --- | --- | --- | --- |"]
+            "| conversion | Triton: store + load | predicted (Triton's lowering) | llcheck optimum "
+            "| llcheck measured | Triton's PTX (per thread) |",
+            "| --- | --- | --- | --- | --- | --- |"]
     for r in sorted(rows, key=lambda r: -abs(r["excess"])):
         if r["verdict"] == "at the optimum":
             continue
-        o, t, lm = r["llcheck"], r["triton"], r["llcheck_measured"]
+        o, t, lm, p = r["llcheck"], r["triton"], r["llcheck_measured"], r["predicted"]
         plan = (f"{o['store']} + {o['load']} ({o['store_instruction']}, {o['load_instruction']})"
                 if o["kind"] == "shared_memory" else f"0 + 0 ({o['kind']})")
+        pred = (f"{p['store']['wavefronts']} + {p['load']['wavefronts']}"
+                + (f", {p['rounds']} rounds" if (p["rounds"] or 1) > 1 else "")
+                if p["shared_memory"] else "0 + 0 (no shared memory)")
         meas = f"{lm['store']} + {lm['load']}" if lm else "-"
         ptx = ", ".join(f"{k} x{v}" for k, v in t["ptx"].items())
-        text.append(f"| {r['id']} | {t['store']} + {t['load']} | {plan} | {meas} | {ptx} |")
+        text.append(f"| {r['id']} | {t['store']} + {t['load']} | {pred} | {plan} | {meas} "
+                    f"| {ptx} |")
     text.append("")
-    text += shared_section(doc["shared"])
+    text += shared_section(doc["shared"], version)
     with open(os.path.join(out, "README.md"), "w") as f:
         f.write("\n".join(text))
 

@@ -1,26 +1,40 @@
 // Conformance reports for a compiler backend's TTGIR dumps (`llcheck report`): every layout of
 // every kernel with its properties (as `llcheck verify` establishes them), every op that moves
 // data between layouts with its plan, the legality of the layouts the compiler chose, the
-// predicted shared-memory wavefronts of the compiler's shared layout next to llcheck's optimum
-// for the same conversion, and, when GPU oracle results are given, the measured counters beside
+// predicted shared-memory wavefronts of what the compiler emits next to llcheck's optimum for
+// the same conversion, and, when GPU oracle results are given, the measured counters beside
 // the predictions. The analysis lives here; Outputs.h writes it as JSON, Markdown, JUnit XML and
 // HTML.
 //
+// # What the compiler emits (`predicted`)
+//
+// On NVIDIA targets (the sm80 and sm90 bank models), each op's `predicted` is what Triton
+// (ReportOptions::triton) emits for it, by TritonLowering.h: local_alloc / local_store
+// (tritonLocalAccess, Store), local_load (Load), async_copy_global_to_local (tritonAsyncCopy,
+// the pointers taken as a row-major tensor 16-byte aligned: TTGIR does not show their
+// contiguity), convert_layout (tritonConvertNeedsSharedMemory, then tritonConvertLayout: Triton's
+// own scratch layout and instructions, or no shared traffic). llcheck's own best instruction for
+// the same op (ld/st.shared at the widest vector or ldmatrix/stmatrix; for convert_layout, its
+// plan) stays beside it as `predicted.llcheck`, and the GPU oracle's counters, which measured
+// llcheck's instruction, are compared with that. A Triton access that a padded layout moves off
+// its alignment is the finding "misaligned_access" (the GPU faults). On AMD targets `predicted`
+// is llcheck's own best instruction, as before (`lowering`: "llcheck"); so is it where Triton's
+// lowering is not modelled for an op's layouts (`triton_error` says why).
+//
 // # What "the same conversion" is for each op
 //
-// - ttg.convert_layout SRC -> DST: TTGIR does not show the shared layout Triton will pick when
-//   it lowers the op (that happens in the LLVM lowering), so the prediction is llcheck's plan
-//   (no-op, register permutation, warp shuffles, or shared memory with the optimal swizzle,
-//   paper 5.4 and 9.2). What Triton's lowering really costs is measured by
-//   gpu_oracle/triton_convert and reported by reports/triton/.
+// - ttg.convert_layout SRC -> DST: the optimum is llcheck's plan (no-op, register permutation,
+//   warp shuffles, or shared memory with the optimal swizzle, paper 5.4 and 9.2); Triton's
+//   predicted store + load above it is the finding "above_optimum".
 // - ttg.local_alloc / ttg.local_store / ttg.async_copy_global_to_local write a register layout A
 //   into the compiler's shared layout S; ttg.local_load reads S into a register layout B. The
 //   kernel's conversion through S is A -> S -> B for every writer A and reader B of the same
-//   shared layout (encoding and shape) in the module: its predicted cost is the bank model's
+//   shared layout (encoding and shape) in the module: its predicted cost is the compiler's
 //   store of A plus load of B through S, its optimum optimalSwizzle(A, B). A shared layout that
 //   nothing in the module reads with local_load is read straight from shared memory: where the
 //   module shows the reader (ttng.warp_group_dot, ttng.tc_gen5_mma, a TMA store), the store is
-//   compared with every #ttg.nvmma_shared layout that reader accepts (finding
+//   compared with every #ttg.nvmma_shared layout that reader accepts, each costed as the
+//   compiler's store is (Triton's lowering into that layout on NVIDIA; finding
 //   "above_admissible_optimum", with the layout and both costs), the fewest wavefronts of any
 //   shared layout kept as a lower bound; where it does not, with that lower bound alone
 //   (finding "above_optimum_side": a cost, since the unknown reader may need the layout).
@@ -70,17 +84,19 @@ struct ReportOptions {
   const OracleResults* oracle = nullptr;
   /// Worker threads over the files (0: the hardware's).
   unsigned threads = 0;
-  /// --triton: the Triton release that wrote the dumps; their encodings mean what it computes.
+  /// --triton: the Triton release that wrote the dumps; their encodings mean what it computes,
+  /// and on NVIDIA each op's `predicted` is what its lowering emits.
   TritonVersion triton = kNewestTriton;
 };
 
 /// One finding: a reason for the op (or layout) to fail the conformance check.
 struct Finding {
-  /// "illegal_layout", "above_optimum", "above_optimum_side", "measured_mismatch",
-  /// "not_understood", "unknown_property".
+  /// "illegal_layout", "misaligned_access", "above_optimum", "above_admissible_optimum",
+  /// "above_optimum_side", "measured_mismatch", "not_understood", "unknown_property".
   std::string kind;
   std::string message;
-  /// How bad, for the summary's order: excess wavefronts (or 1e9 for illegal layouts).
+  /// How bad, for the summary's order: excess wavefronts (1e9 for illegal layouts, 1e8 and up
+  /// for a misaligned access).
   double severity = 0;
 };
 
