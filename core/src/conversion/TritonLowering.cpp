@@ -280,6 +280,17 @@ std::vector<Chunk> emittedAccesses(const CvtMap& m, const std::vector<IntervalPa
   return out;
 }
 
+std::optional<Error> checkEnumerable(const CvtMap& m, int v, int elemBytes) {
+  auto log2 = static_cast<int>(m.registers.size() + m.warps.size()) - v;
+  if (log2 <= kMaxEnumeratedInstructionsLog2)
+    return std::nullopt;
+  return makeError("Triton's lowering is counted instruction by instruction, and these " +
+                   std::to_string(elemBytes << v) + "-byte accesses take 2^" +
+                   std::to_string(log2) + " instructions per CTA; the bound is 2^" +
+                   std::to_string(kMaxEnumeratedInstructionsLog2) +
+                   " (more than a CTA's shared memory holds: Triton would not compile it)");
+}
+
 AccessCount chunkCount(const CvtMap& m, const std::vector<IntervalPad>& padding,
                        const std::vector<Chunk>& chunks, SharedAccessKind kind,
                        const SharedMemoryModel& model, int elemBytes, uint64_t* misaligned) {
@@ -361,6 +372,8 @@ Result<TritonAccess> lowerSide(const CvtMap& m, const std::vector<IntervalPad>& 
   int v = vectorLog2(m, maxLog2, permute);
   int eb = options.elementBits / 8;
   bool merge = llvmMergesAccesses(options.version, kind);
+  if (auto tooMany = checkEnumerable(m, v, eb))
+    return *tooMany;
   std::vector<Chunk> chunks = emittedAccesses(m, padding, v, permute, eb, merge);
   std::map<int, uint64_t> perWidth; // bytes -> instructions per warp (one round)
   for (const Chunk& c : chunks)
@@ -471,6 +484,8 @@ Result<TritonAccess> tritonAsyncCopy(const LinearLayout& src, const LinearLayout
   a.warps = uint64_t{1} << m.warps.size();
   a.instructionsPerWarp = uint64_t{1} << (static_cast<int>(m.registers.size()) - v);
   a.widthsPerWarp[a.copyBytes * 8] = a.instructionsPerWarp;
+  if (auto tooMany = detail::checkEnumerable(m, v, elemBytes))
+    return *tooMany;
   // Inline PTX: LLVM merges nothing.
   std::vector<detail::Chunk> chunks =
       detail::emittedAccesses(m, padding, v, /*permute=*/false, elemBytes, /*merge=*/false);

@@ -58,6 +58,13 @@ struct Chunk {
                                      const std::vector<Chunk>& chunks, SharedAccessKind kind,
                                      const SharedMemoryModel& model, int elemBytes,
                                      uint64_t* misaligned = nullptr);
+/// The most instructions per CTA (log2) whose addresses emittedAccesses/chunkCount go through
+/// one by one: 2^15 is 1 MiB of 1-byte accesses, several times what a CTA's shared memory holds
+/// (228 KiB on sm90), so every access Triton can compile is counted; larger ones are refused
+/// instead of enumerated for minutes.
+inline constexpr int kMaxEnumeratedInstructionsLog2 = 15;
+/// An Error when 2^v-element accesses of m would take more instructions than that bound.
+[[nodiscard]] std::optional<Error> checkEnumerable(const CvtMap& m, int v, int elemBytes);
 /// Whether LLVM sees (and merges) this release's ld/st.shared.
 [[nodiscard]] bool llvmMergesAccesses(TritonVersion version, SharedAccessKind kind);
 
