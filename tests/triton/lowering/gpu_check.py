@@ -4,7 +4,10 @@ against llcheck's model of Triton's lowering (`--lowering triton --triton V --ha
 
     gpu_check.py collect RUN --padded DIR --repeats DIR... -o data/gpu-h200.json
                                                (after a GPU run: the counters)
-    gpu_check.py check data/gpu-h200.json [--llcheck build/cli/llcheck]
+    gpu_check.py collect-isolated RUN -o data/gpu-h200-isolated.json
+                                               (after run_gpu_isolate.sh: both variants)
+    gpu_check.py check data/gpu-h200.json [--isolated data/gpu-h200-isolated.json]
+                                          [--llcheck build/cli/llcheck]
 
 `collect` keeps, per version and kernel, what ncu measured (store and load wavefronts and
 warp-level instructions; every repeat of the kernels launched again), whether the data came
@@ -16,6 +19,11 @@ through, and the kernels that faulted. `check` predicts every side with llcheck 
   offset      a stable excess of 1 to 4 wavefronts in every launch (the oracle's "within the
               counter's noise");
   listed      a difference with its reason in gpu_known_differences.json;
+  isolated    (with --isolated) not exact as launched, but every launch of the same kernel
+              with ISOLATE (kernels.py: each phase's shared-memory accesses finish, then a CTA
+              barrier, before the next phase's global traffic) measured exactly the prediction.
+              The extra wavefronts came from the kernel's own global loads and stores overlapping
+              other warps' shared-memory accesses in the L1TEX pipeline, not from the layouts;
 and fails on any other difference, on a listed reason that no longer differs, and on a faulted
 kernel the model does not predict as misaligned.
 """
@@ -76,6 +84,36 @@ def collect(args):
                                            for v, d in out["versions"].items()))
 
 
+def collect_isolated(args):
+    out = {"gpu": open(os.path.join(args.run, "gpu.txt")).read().strip().splitlines()
+           if os.path.exists(os.path.join(args.run, "gpu.txt")) else args.gpu, "versions": {}}
+    for v in ("3.6", "3.9"):
+        kernels = defaultdict(lambda: {"plain": [], "isolated": []})
+        for variant in ("plain", "isolated"):
+            recs = [r for r in jsonl(os.path.join(args.run, f"{variant}-{v}.jsonl"))
+                    if "start" not in r and r.get("launched")]
+            rows = gc.ncu_rows(os.path.join(args.run, f"ncu-{v}-{variant}.csv"))
+            if len(recs) != len(rows):
+                sys.exit(f"{v} {variant}: {len(recs)} launches, {len(rows)} ncu rows")
+            for r, m in zip(recs, rows):
+                if r.get("correct") is False:
+                    sys.exit(f"{v} {variant} {r['id']}: the data came out wrong")
+                kernels[r["id"]][variant].append(measured(m))
+        if kernels:
+            out["versions"][v] = {"kernels": dict(kernels)}
+    with open(args.o, "w") as f:
+        json.dump(out, f, separators=(",", ":"))
+        f.write("\n")
+    print(f"wrote {args.o}: " + ", ".join(f"{v}: {len(d['kernels'])} kernels"
+                                           for v, d in out["versions"].items()))
+
+
+def exact_isolated(pred, isolated, side):
+    """Every isolated launch measured exactly the prediction (wavefronts and instructions)."""
+    return bool(isolated) and all(r[side] == [pred["wavefronts"], pred["instructions"]]
+                                  for r in isolated)
+
+
 def classify(pred, runs, side):
     first = runs[0][side]
     values = [r[side][0] for r in runs]
@@ -100,8 +138,11 @@ def check(args):
     # by core/tests/tritonLowering_test.cpp): their counts differ for that reason.
     static = {side: name for name, cls in json.load(open(os.path.join(
         HERE, "known_differences.json")))["classes"].items() for side in cls["cases"]}
+    iso = json.load(open(args.isolated))["versions"] if args.isolated else {}
     failures, used = [], set()
     for v, d in data["versions"].items():
+        iso_kernels = iso.get(v, {}).get("kernels", {})
+        iso_tally = defaultdict(int)
         recorded = {r["id"]: r for r in json.load(open(os.path.join(HERE, "data",
                                                                     f"triton-{v}.json")))["cases"]}
         tally = defaultdict(lambda: defaultdict(int))
@@ -124,6 +165,16 @@ def check(args):
                     continue  # cp.async's shared side: no ncu metric on this GPU
                 kind = classify(p, k["runs"], side)
                 key = f"{v}/{cid}/{side}"
+                if cid in iso_kernels:
+                    again = iso_kernels[cid]
+                    iso_tally["sides"] += 1
+                    iso_tally["exact as launched"] += kind == "exact"
+                    iso_tally["exact isolated"] += exact_isolated(p, again["isolated"], side)
+                    iso_tally["plain exact again"] += exact_isolated(p, again["plain"], side)
+                    if kind == "exact" and not exact_isolated(p, again["isolated"], side):
+                        iso_tally["exact, not isolated"] += 1
+                    if kind != "exact" and exact_isolated(p, again["isolated"], side):
+                        kind = "isolated"
                 if kind is None and key in static:
                     kind = "listed"
                     used.add(key)
@@ -148,10 +199,21 @@ def check(args):
               f"{len(d['faulted'])} faulted (misaligned vectors in padded layouts, each predicted)")
         for side, counts in sorted(tally.items()):
             n = sum(counts.values())
-            row = ", ".join(f"{c} {counts[c]}" for c in ("exact", "a repeat", "varies", "offset",
-                                                          "listed", "DIFFERS") if counts[c])
+            row = ", ".join(f"{c} {counts[c]}" for c in ("exact", "isolated", "a repeat",
+                                                          "varies", "offset", "listed",
+                                                          "DIFFERS") if counts[c])
+            both = counts["exact"] + counts["isolated"]
             print(f"  {side:<14} {n:4d} sides: {row} "
-                  f"({100.0 * counts['exact'] / n:.1f}% exact)")
+                  f"({100.0 * counts['exact'] / n:.1f}% exact as launched"
+                  + (f", {100.0 * both / n:.1f}% with the isolated launches" if iso_kernels
+                     else "") + ")")
+        if iso_kernels:
+            t = iso_tally
+            print(f"  isolated re-measurement: {len(iso_kernels)} kernels, {t['sides']} sides, "
+                  f"each launched again as emitted and with ISOLATE: exact in every launch "
+                  f"{t['plain exact again']} as emitted, {t['exact isolated']} isolated; "
+                  f"{t['exact, not isolated']} sides exact as first launched are not exact in "
+                  f"every isolated launch")
     for key in sorted(set(known) - used - set(static)):
         failures.append(f"{key}: listed in gpu_known_differences.json, not measured or no longer "
                         "different")
@@ -169,12 +231,21 @@ def main():
     c.add_argument("--repeats", nargs="+", required=True,
                    help="outputs with repeated launches (repeat-V.jsonl, ncu-V-repeat.csv)")
     c.add_argument("-o", required=True)
+    ci = sub.add_parser("collect-isolated")
+    ci.add_argument("run")
+    ci.add_argument("--gpu", nargs="*", default=[], help="the GPU's lines when RUN has no gpu.txt")
+    ci.add_argument("-o", required=True)
     k = sub.add_parser("check")
     k.add_argument("data")
+    k.add_argument("--isolated", help="run_gpu_isolate.sh's re-measurement (collect-isolated)")
     k.add_argument("--llcheck", default=os.path.join(HERE, "..", "..", "..", "build", "cli",
                                                      "llcheck"))
     args = ap.parse_args()
-    return collect(args) if args.cmd == "collect" else check(args)
+    if args.cmd == "collect":
+        return collect(args)
+    if args.cmd == "collect-isolated":
+        return collect_isolated(args)
+    return check(args)
 
 
 if __name__ == "__main__":

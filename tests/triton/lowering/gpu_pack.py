@@ -67,6 +67,11 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--only-arch", choices=["sm80", "sm90"])
     p.add_argument("--limit", type=int, default=0, help="the first N cases only")
+    p.add_argument("--ids", help="only these cases (comma-separated ids)")
+    p.add_argument("--isolate", action="store_true",
+                   help="compile local and convert kernels with ISOLATE (kernels.py's _settle: "
+                        "each phase's shared-memory accesses finish before the next phase's "
+                        "global traffic starts)")
     p.add_argument("--tar", action="store_true", help="also write OUT.tar.xz")
     p.add_argument("-j", "--jobs", type=int, default=max(1, (os.cpu_count() or 2) - 1))
     args = p.parse_args()
@@ -74,6 +79,11 @@ def main():
         cases = json.load(f)["cases"]
     if args.only_arch:
         cases = [c for c in cases if c["arch"] == args.only_arch]
+    if args.ids:
+        wanted = set(args.ids.split(","))
+        cases = [c for c in cases if c["id"] in wanted]
+    if args.isolate:
+        cases = [dict(c, isolate=True) if c["kind"] in ("local", "convert") else c for c in cases]
     if args.limit:
         cases = cases[:args.limit]
     os.makedirs(args.out, exist_ok=True)

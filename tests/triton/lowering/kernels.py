@@ -26,6 +26,8 @@ from triton.experimental.gluon.language.nvidia.ampere import async_copy as _ac
 
 # 3.6 spells it async_copy_global_to_shared; 3.9 renamed it async_load (the old name raises).
 _async_copy = getattr(_ac, "async_load", None) or _ac.async_copy_global_to_shared
+# 3.6 spells the CTA barrier thread_barrier; 3.9 barrier.
+_barrier = getattr(gl, "barrier", None) or gl.thread_barrier
 
 BITS = {"int8": 8, "float16": 16, "float32": 32, "int64": 64}
 PTR = {"int8": "*i8", "float16": "*fp16", "float32": "*fp32", "int64": "*i64"}
@@ -96,19 +98,50 @@ def _live_store(out_ptr, y, M: gl.constexpr, N: gl.constexpr, B: gl.constexpr,
 
 
 @gluon.jit
+def _settle(y, BITS: gl.constexpr):
+    """Waits, in every thread, until y's registers hold their values (an inline asm with a
+    side effect reads them all), then at a CTA barrier: no warp starts the next phase's global
+    traffic while another still has shared-memory accesses of this one in flight."""
+    if BITS == 64:
+        v = y.to(gl.int64, bitcast=True)
+        gl.inline_asm_elementwise("mov.b64 $0, $1;", "=l,l", [v], dtype=gl.int64,
+                                  is_pure=False, pack=1)
+    else:
+        if BITS == 32:
+            v = y.to(gl.int32, bitcast=True)
+        elif BITS == 16:
+            v = y.to(gl.int16, bitcast=True).to(gl.int32)
+        else:
+            v = y.to(gl.int32)
+        gl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [v], dtype=gl.int32,
+                                  is_pure=False, pack=1)
+    _barrier()
+
+
+@gluon.jit
 def local_kernel(src_ptr, out_ptr, M: gl.constexpr, N: gl.constexpr, A: gl.constexpr,
-                 S: gl.constexpr, B: gl.constexpr, BITS: gl.constexpr):
+                 S: gl.constexpr, B: gl.constexpr, BITS: gl.constexpr,
+                 ISOLATE: gl.constexpr = False):
     x = gl.load(src_ptr + _offsets(M, N, A))
+    if ISOLATE:
+        _settle(x, BITS)
     smem = gl.allocate_shared_memory(src_ptr.dtype.element_ty, [M, N], S, x)
     y = smem.load(B)
+    if ISOLATE:
+        _settle(y, BITS)
     _live_store(out_ptr, y, M, N, B, BITS)
 
 
 @gluon.jit
 def convert_kernel(src_ptr, out_ptr, M: gl.constexpr, N: gl.constexpr, A: gl.constexpr,
-                   S: gl.constexpr, B: gl.constexpr, BITS: gl.constexpr):
+                   S: gl.constexpr, B: gl.constexpr, BITS: gl.constexpr,
+                   ISOLATE: gl.constexpr = False):
     x = gl.load(src_ptr + _offsets(M, N, A))
+    if ISOLATE:
+        _settle(x, BITS)
     y = gl.convert_layout(x, B)
+    if ISOLATE:
+        _settle(y, BITS)
     _live_store(out_ptr, y, M, N, B, BITS)
 
 
@@ -131,7 +164,7 @@ def constexprs(case):
     shared = case.get("shared")
     return {"M": M, "N": N, "A": gluon_layout(case["src"]),
             "S": gluon_layout(shared) if shared else None, "B": gluon_layout(case["dst"]),
-            "BITS": BITS[case["dtype"]]}
+            "BITS": BITS[case["dtype"]], **({"ISOLATE": True} if case.get("isolate") else {})}
 
 
 def compile_case(case):
@@ -140,7 +173,7 @@ def compile_case(case):
     from triton.experimental.gluon._runtime import GluonASTSource
     fn = KERNELS[case["kind"]]
     sig = {"src_ptr": PTR[case["dtype"]], "out_ptr": OUT_PTR[BITS[case["dtype"]]]}
-    for k in ("M", "N", "A", "S", "B", "BITS"):
+    for k in constexprs(case):
         sig[k] = "constexpr"
     # Both pointers 16-byte aligned, as a launch with torch tensors specialises them.
     attrs = {(0, ): [["tt.divisibility", 16]], (1, ): [["tt.divisibility", 16]]}
