@@ -84,8 +84,14 @@ $(FUZZ_BUILD)/build.ninja: | setup
 	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
 	  -DLLCHECK_SANITIZE=ON -DLLCHECK_FUZZ=ON -DLLCHECK_BUILD_TESTS=OFF -DLLCHECK_BUILD_BENCH=OFF $(CMAKE_ARGS)
 
+# Only the six fuzz targets (and the core library they link) are built. FUZZ_BUILD may name a
+# tree configured without them, e.g. the sanitizer tree (`make fuzz FUZZ_BUILD=build-sanitize`,
+# as .ci/run does, so CI compiles the sources with clang and the sanitizers once): they are
+# switched on there first.
+FUZZ_EXECUTABLES = fuzz_layout_json fuzz_triton_text fuzz_attribute fuzz_shape fuzz_ttgir fuzz_cute
 fuzz: setup $(FUZZ_BUILD)/build.ninja
-	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	cmake -S . -B $(FUZZ_BUILD) -DLLCHECK_FUZZ=ON > /dev/null
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_EXECUTABLES)
 	bash scripts/run-fuzzers.sh $(FUZZ_BUILD)/fuzz $(FUZZ_SECONDS) $(FUZZ_RUNS) $(FUZZ_PROCESSES)
 
 # The GPU oracle's kernel source must build for AMD too: compile it with Debian's hipcc (ROCm
