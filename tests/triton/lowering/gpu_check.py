@@ -114,6 +114,25 @@ def exact_isolated(pred, isolated, side):
                                   for r in isolated)
 
 
+def score_predictor(tally, answer, pred, first, side, llcheck_exact):
+    """Triton's predictor on one measured side, on its own measure: the excess wavefronts per
+    phase, i.e. the measured wavefronts over the phases of the instructions the GPU executed
+    (llcheck's ideal for Triton's emitted instruction, where its instruction count is the
+    measured one), minus 1."""
+    if answer is None:
+        return
+    tally["sides"] += 1
+    if "error" in answer or side not in answer:
+        tally["refused"] += 1
+        return
+    tally["answered"] += 1
+    tally["llcheck exact"] += llcheck_exact
+    wavefronts, instructions = first
+    ideal = pred.get("ideal_wavefronts")
+    if ideal and instructions == pred["instructions"] and wavefronts == ideal * (1 + answer[side]):
+        tally["triton exact"] += 1
+
+
 def classify(pred, runs, side):
     first = runs[0][side]
     values = [r[side][0] for r in runs]
@@ -143,6 +162,10 @@ def check(args):
     for v, d in data["versions"].items():
         iso_kernels = iso.get(v, {}).get("kernels", {})
         iso_tally = defaultdict(int)
+        predictor_path = os.path.join(HERE, "data", f"triton-predictor-{v}.json")
+        predictor = (json.load(open(predictor_path))["cases"] if os.path.exists(predictor_path)
+                     else {})
+        scored = defaultdict(lambda: defaultdict(int))
         recorded = {r["id"]: r for r in json.load(open(os.path.join(HERE, "data",
                                                                     f"triton-{v}.json")))["cases"]}
         tally = defaultdict(lambda: defaultdict(int))
@@ -165,6 +188,8 @@ def check(args):
                     continue  # cp.async's shared side: no ncu metric on this GPU
                 kind = classify(p, k["runs"], side)
                 key = f"{v}/{cid}/{side}"
+                score_predictor(scored[f"{case['kind']} {side}"], predictor.get(cid), p,
+                                k["runs"][0][side], side, kind == "exact")
                 if cid in iso_kernels:
                     again = iso_kernels[cid]
                     iso_tally["sides"] += 1
@@ -207,6 +232,15 @@ def check(args):
                   f"({100.0 * counts['exact'] / n:.1f}% exact as launched"
                   + (f", {100.0 * both / n:.1f}% with the isolated launches" if iso_kernels
                      else "") + ")")
+        for side, t in sorted(scored.items()):
+            if not t["sides"]:
+                continue
+            print(f"  Triton's get_shared_bank_conflicts, {side}: answers {t['answered']} of "
+                  f"{t['sides']} sides ({t['refused']} refused: padded layouts, nvmma blocks too "
+                  f"small for the swizzle); equals the measured excess per phase on "
+                  f"{t['triton exact']} ({100.0 * t['triton exact'] / max(t['answered'], 1):.1f}%)"
+                  f"; llcheck exact (as launched) on the same {t['answered']}: {t['llcheck exact']} "
+                  f"({100.0 * t['llcheck exact'] / max(t['answered'], 1):.1f}%)")
         if iso_kernels:
             t = iso_tally
             print(f"  isolated re-measurement: {len(iso_kernels)} kernels, {t['sides']} sides, "

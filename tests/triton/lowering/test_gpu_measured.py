@@ -22,3 +22,4 @@ def test_h200_counters_against_the_lowering_model():
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert "async load" in proc.stdout and "15 faulted" in proc.stdout
     assert "isolated re-measurement" in proc.stdout
+    assert "get_shared_bank_conflicts, local load" in proc.stdout
