@@ -11,7 +11,7 @@ packages=(
 
 # --hip: Debian's hipcc too (only `make hip-check` needs it).
 # --chromium: Debian's chromium too (only the report.html rendering test needs it, and skips
-# without it): ~120 MB to download and ~410 MB on disk, too heavy for every CI run.
+# without it): ~120 MB to download and ~410 MB on disk; .ci/run asks for it, `make test` not.
 for arg in "$@"; do
   case "$arg" in
   --hip) packages+=(hipcc) ;;
