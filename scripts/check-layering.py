@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""The layering check: every #include in the C++ sources respects the folders' dependency rule,
+the way LLVM guards its library layering. Each folder's CMakeLists.txt states its rule; this
+script makes the rule executable, so that a forbidden include fails CI instead of slowly
+eroding the structure.
+
+    check-layering.py REPO          check; exit 1 naming every forbidden include
+    check-layering.py --self-test   plants forbidden includes in a scratch tree and checks that
+                                    each one is caught (and that a clean tree passes)
+
+An include names another folder when it is "llcheck/<lib>/..." (a library's public headers) or
+when, quoted, it resolves to a file of that folder (relative to the including file, or through
+a folder's include or source directory). Third-party headers are confined too: z3++.h to
+prover/, CLI11 to cli/, rapidcheck to fuzz/ (and bench/, which times the laws), pybind11 to
+python/, GoogleTest to the tests folders, Google Benchmark to bench/, CUDA and HIP to
+gpu_oracle/.
+
+Known exceptions are listed in EXCEPTIONS with their reason; an exception that no longer occurs
+fails the check too, so that fixing one removes it from the list.
+"""
+import os
+import re
+import sys
+import tempfile
+
+# Folder -> the folders its sources may include (its own always). Front ends are on top.
+ALLOWED = {
+    "core": set(),
+    "prover": {"core"},
+    "gpu_oracle": {"core"},
+    "reports": {"core", "prover"},
+    "fuzz": {"core", "prover"},
+    "cli": {"core", "prover", "gpu_oracle", "reports", "fuzz"},
+    "python": {"core"},
+    "bench": {"core", "prover", "fuzz"},
+}
+# A folder's tests may also use the test support of the folders below (core/tests holds the
+# brute-force evaluators and the bank simulator that prover's tests share).
+TEST_SUPPORT = {"core"}
+# Where a quoted include can resolve, per folder (besides the including file's directory).
+SEARCH = {
+    "core": ["core/include", "core/src", "core/tests"],
+    "prover": ["prover/include", "prover/src", "prover/tests"],
+    "gpu_oracle": ["gpu_oracle/include", "gpu_oracle/src", "gpu_oracle/tests"],
+    "reports": ["reports/include", "reports/src", "reports/tests"],
+    "fuzz": ["fuzz", "fuzz/tests"],
+    "cli": ["cli"],
+    "python": ["python/src"],
+    "bench": ["bench"],
+}
+PUBLIC = {"llcheck/core/": "core", "llcheck/prover/": "prover", "llcheck/gpu_oracle/": "gpu_oracle",
+          "llcheck/reports/": "reports"}
+THIRD_PARTY = [  # (header prefix, folders allowed to include it)
+    ("z3++.h", {"prover"}), ("z3.h", {"prover"}),
+    ("CLI/", {"cli"}),
+    ("rapidcheck", {"fuzz", "bench"}),
+    ("pybind11/", {"python"}),
+    ("gtest/", {"tests"}), ("gmock/", {"tests"}),
+    ("benchmark/", {"bench"}),
+    ("cuda", {"gpu_oracle"}), ("hip/", {"gpu_oracle"}),
+]
+EXCEPTIONS = {
+    # (file, include): reason. Issue 20 removes these.
+    ("python/src/module.cpp", "../../cli/ConversionCommands.h"):
+        "the Python module reuses the command line's JSON printers (python/CMakeLists.txt)",
+    ("python/src/module.cpp", "../../cli/TritonFlag.h"):
+        "the Python module parses --triton's version names with the command line's helper",
+}
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+SOURCES = (".h", ".hpp", ".cpp", ".cu")
+
+
+def folder_of(rel):
+    top = rel.split("/", 1)[0]
+    return top if top in ALLOWED else None
+
+
+def resolve(repo, rel_file, header):
+    """The folder a quoted include resolves to, or None (a system or third-party header)."""
+    here = os.path.dirname(os.path.join(repo, rel_file))
+    candidates = [os.path.normpath(os.path.join(here, header))]
+    for folder, dirs in SEARCH.items():
+        candidates += [os.path.join(repo, d, header) for d in dirs]
+    for path in candidates:
+        if os.path.isfile(path):
+            return folder_of(os.path.relpath(path, repo).replace(os.sep, "/"))
+    return None
+
+
+def violations(repo):
+    found, seen_exceptions = [], set()
+    for folder in ALLOWED:
+        for root, _dirs, files in os.walk(os.path.join(repo, folder)):
+            for name in sorted(files):
+                if not name.endswith(SOURCES):
+                    continue
+                rel = os.path.relpath(os.path.join(root, name), repo).replace(os.sep, "/")
+                in_tests = "/tests/" in "/" + rel
+                with open(os.path.join(repo, rel), errors="replace") as f:
+                    text = f.read()
+                for m in INCLUDE.finditer(text):
+                    quote, header = m.groups()
+                    line = text.count("\n", 0, m.start()) + 1
+                    target = next((lib for p, lib in PUBLIC.items() if header.startswith(p)), None)
+                    if target is None and quote == '"':
+                        target = resolve(repo, rel, header)
+                    problem = None
+                    if target is not None and target != folder:
+                        allowed = ALLOWED[folder] | (TEST_SUPPORT if in_tests else set())
+                        if target not in allowed:
+                            problem = f"{folder}/ may not include {target}/"
+                    for prefix, where in THIRD_PARTY:
+                        if header.startswith(prefix):
+                            ok = folder in where or ("tests" in where and in_tests)
+                            if not ok:
+                                problem = f"{header} is confined to {', '.join(sorted(where))}"
+                    if problem is None:
+                        continue
+                    if (rel, header) in EXCEPTIONS:
+                        seen_exceptions.add((rel, header))
+                        continue
+                    close = '"' if quote == '"' else ">"
+                    found.append(f"{rel}:{line}: #include {quote}{header}{close}: {problem}")
+    for key, reason in EXCEPTIONS.items():
+        if key not in seen_exceptions and os.path.exists(os.path.join(repo, key[0])):
+            found.append(f"{key[0]}: the listed exception '#include {key[1]}' ({reason}) no "
+                         "longer occurs: remove it from EXCEPTIONS in scripts/check-layering.py")
+    return found
+
+
+def self_test():
+    """A scratch tree with one allowed and several forbidden includes."""
+    planted = {
+        "core/src/A.cpp": '#include "llcheck/prover/Prover.h"\n',
+        "core/src/B.cpp": "#include <z3++.h>\n",
+        "prover/src/C.cpp": '#include "llcheck/reports/Report.h"\n',
+        "reports/src/D.cpp": '#include "../../cli/Batch.h"\n',
+        "gpu_oracle/src/E.cpp": "#include <gtest/gtest.h>\n",
+    }
+    clean = {
+        "core/include/llcheck/core/X.h": "#include <vector>\n",
+        "prover/src/P.cpp": '#include "llcheck/core/X.h"\n#include <z3++.h>\n',
+        "prover/tests/T.cpp": '#include "TestLayouts.h"\n#include <gtest/gtest.h>\n',
+        "core/tests/TestLayouts.h": "\n",
+        "cli/Batch.h": "\n",
+    }
+    with tempfile.TemporaryDirectory() as repo:
+        for files in (clean, planted):
+            for rel, text in files.items():
+                os.makedirs(os.path.dirname(os.path.join(repo, rel)), exist_ok=True)
+                with open(os.path.join(repo, rel), "w") as f:
+                    f.write(text)
+            got = violations(repo)
+            if files is clean:
+                assert got == [], f"a clean tree was refused: {got}"
+        caught = {v.split(":", 1)[0] for v in got}
+        missed = set(planted) - caught
+        assert not missed, f"forbidden includes not caught: {sorted(missed)}"
+        assert len(got) == len(planted), got
+    print(f"check-layering self-test: {len(planted)} forbidden includes caught, a clean tree passes")
+    return 0
+
+
+def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
+    if len(sys.argv) != 2:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    found = violations(sys.argv[1])
+    for v in found:
+        print(f"layering: {v}")
+    if found:
+        print(f"layering: {len(found)} forbidden includes (rule: scripts/check-layering.py)")
+        return 1
+    print(f"layering: every include respects the rule ({len(ALLOWED)} folders, "
+          f"{len(EXCEPTIONS)} listed exceptions)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
