@@ -67,37 +67,36 @@ public:
       std::optional<ProofResult> r = prove(*z3_);
       if (r) {
         p["proof"] = r->toJson();
-        switch (r->outcome) {
-        case Outcome::Proven:
-          if (algebraHolds) {
+        prover::MergedVerdict v = prover::mergeWithZ3(name, algebraHolds, algebraDetail, *r);
+        switch (v.status) {
+        case prover::MergedVerdict::Status::Holds:
+          by.push_back("z3");
+          z3Proven = true;
+          break;
+        case prover::MergedVerdict::Status::Fails:
+          if (v.z3Agrees) {
+            // Z3's counterexample is the one shown: it is checked against the layouts.
             by.push_back("z3");
-            z3Proven = true;
+            p["counterexample"] = r->counterexample;
+            detail = "z3: " + r->detail;
           } else {
-            detail += "; z3 proves it holds: the algebra and z3 disagree";
+            p["unknown"] = v.note;
           }
           break;
-        case Outcome::Refuted:
+        case prover::MergedVerdict::Status::Unknown:
+          p["unknown"] = v.note;
           p["holds"] = false;
-          p["counterexample"] = r->counterexample;
-          detail = "z3: " + r->detail + (algebraHolds ? " (the algebra says it holds)" : "");
-          status = "NO";
+          status = "unknown";
+          detail = v.note + "; the algebra alone says it holds";
+          out_.unknowns.push_back(name);
           break;
-        case Outcome::Error:
-          if (r->contradictsAlgebra) {
-            p["holds"] = false;
-            detail = "z3 contradicts the algebra: " + r->detail;
-            status = "NO";
-            break;
-          }
-          [[fallthrough]];
-        case Outcome::Unknown:
-          p["unknown"] = std::string("z3 ") + prover::outcomeName(r->outcome) + ": " + r->detail;
-          if (algebraHolds) {
-            p["holds"] = false;
-            status = "unknown";
-            detail = p["unknown"].get<std::string>() + "; the algebra alone says it holds";
-            out_.unknowns.push_back(name);
-          }
+        case prover::MergedVerdict::Status::Disagree:
+          // Neither answer is claimed: two engines disagree, which is a bug in llcheck.
+          p["holds"] = false;
+          p["disagreement"] = v.note;
+          status = "DISAGREE";
+          detail = "INTERNAL DISAGREEMENT (a bug in llcheck): " + v.note;
+          out_.disagreements.push_back(v.note);
           break;
         }
       }
@@ -105,7 +104,7 @@ public:
     p["by"] = by;
     if (!detail.empty())
       p["detail"] = detail;
-    if (status == "NO")
+    if (status == "NO" || status == "DISAGREE")
       out_.failed = true;
     out_.properties[name] = p;
     std::string byText;
@@ -113,7 +112,8 @@ public:
       byText += (byText.empty() ? "" : ", ") + b;
     std::string line = "  " + name;
     line += std::string(std::max<std::size_t>(19 - name.size(), 1), ' ') + status +
-            std::string(9 - status.size(), ' ') + "[" + byText + "]  " + statement;
+            std::string(std::max<std::size_t>(9 - status.size(), 1), ' ') + "[" + byText +
+            "]  " + statement;
     if (!detail.empty())
       line += "\n" + std::string(4, ' ') + detail;
     out_.text += line + "\n";

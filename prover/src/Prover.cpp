@@ -567,6 +567,31 @@ ProofResult proveSharedRoundTrip(const LinearLayout& src, const LinearLayout& sh
   return timed([&](Context& ctx) { return sharedRoundTrip(ctx, src, shared, dst, o); });
 }
 
+MergedVerdict mergeWithZ3(const std::string& property, bool algebraHolds,
+                          const std::string& algebraDetail, const ProofResult& z3) {
+  using Status = MergedVerdict::Status;
+  switch (z3.outcome) {
+  case Outcome::Proven:
+    if (algebraHolds)
+      return {Status::Holds, true, ""};
+    return {Status::Disagree, false,
+            property + ": algebra says it is violated (" + algebraDetail + "), z3 proves it holds"};
+  case Outcome::Refuted:
+    if (!algebraHolds)
+      return {Status::Fails, true, ""};
+    return {Status::Disagree, false,
+            property + ": algebra says it holds, z3 refutes it: " + z3.detail};
+  case Outcome::Error:
+    if (z3.contradictsAlgebra)
+      return {Status::Disagree, false, property + ": z3 contradicts the algebra: " + z3.detail};
+    break;
+  case Outcome::Unknown:
+    break;
+  }
+  return {algebraHolds ? Status::Unknown : Status::Fails, false,
+          std::string("z3 ") + outcomeName(z3.outcome) + ": " + z3.detail};
+}
+
 void addProofs(VerifyReport& report, const ProverOptions& o) {
   const LinearLayout& l = report.layout;
   ProofResult inj = proveInjective(l, o), surj = proveSurjective(l, o);
@@ -588,33 +613,21 @@ void addProofs(VerifyReport& report, const ProverOptions& o) {
       return;
     PropertyResult& p = *it;
     p.proof = r.toJson();
-    auto addBy = [&p] {
-      auto pos = std::find(p.by.begin(), p.by.end(), "algebra");
-      p.by.insert(pos == p.by.end() ? p.by.end() : pos + 1, "z3");
-    };
-    switch (r.outcome) {
-    case Outcome::Proven:
-      if (p.holds)
-        addBy();
-      else
-        report.disagreements.push_back(name + ": algebra says it is violated (" + p.detail +
-                                       "), z3 proves it holds");
+    MergedVerdict v = mergeWithZ3(name, p.holds, p.detail, r);
+    switch (v.status) {
+    case MergedVerdict::Status::Disagree:
+      report.disagreements.push_back(v.note);
       break;
-    case Outcome::Refuted:
-      if (!p.holds)
-        addBy();
-      else
-        report.disagreements.push_back(name +
-                                       ": algebra says it holds, z3 refutes it: " + r.detail);
-      break;
-    case Outcome::Error:
-      if (r.contradictsAlgebra) {
-        report.disagreements.push_back(name + ": z3 contradicts the algebra: " + r.detail);
+    case MergedVerdict::Status::Holds:
+    case MergedVerdict::Status::Fails:
+      if (v.z3Agrees) {
+        auto pos = std::find(p.by.begin(), p.by.end(), "algebra");
+        p.by.insert(pos == p.by.end() ? p.by.end() : pos + 1, "z3");
         break;
       }
       [[fallthrough]];
-    case Outcome::Unknown:
-      p.unknown = std::string("z3 ") + outcomeName(r.outcome) + ": " + r.detail;
+    case MergedVerdict::Status::Unknown:
+      p.unknown = v.note;
       if (p.holds) {
         // Never "holds" on a timeout: the claim is withdrawn, the algebra's view kept as a note.
         p.holds = false;

@@ -92,6 +92,22 @@ struct ProofResult {
 [[nodiscard]] ProofResult proveSharedRoundTrip(const LinearLayout& src, const LinearLayout& shared,
                                                const LinearLayout& dst, const ProverOptions& o);
 
+/// The one rule that joins the algebra's answer for a property with Z3's, for every command
+/// (verify, convert, report). Z3 deciding the same way confirms (`z3Agrees`); Z3 deciding the
+/// other way, or failing because its answer contradicts the algebra, is a disagreement between
+/// two engines: a bug in llcheck, reported as such and never turned into "holds" or "fails".
+/// An undecided Z3 (timeout, resource limit, error) withdraws a "holds" (Unknown: nothing is
+/// claimed) and leaves the algebra's "fails" standing.
+struct MergedVerdict {
+  enum class Status { Holds, Fails, Unknown, Disagree };
+  Status status = Status::Unknown;
+  bool z3Agrees = false;
+  /// Unknown (or Fails with Z3 undecided): "z3 timeout: ..."; Disagree: what the engines said.
+  std::string note;
+};
+[[nodiscard]] MergedVerdict mergeWithZ3(const std::string& property, bool algebraHolds,
+                                        const std::string& algebraDetail, const ProofResult& z3);
+
 /// Adds Z3's verdicts to a report of core's verify(). Each property Z3 decided the same way as
 /// the algebra gets "z3" in `by`; a different answer is recorded in report.disagreements; an
 /// unknown (or a Z3 failure) sets the property's `unknown`, so it is never reported as holding
