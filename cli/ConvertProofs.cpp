@@ -112,8 +112,8 @@ public:
       byText += (byText.empty() ? "" : ", ") + b;
     std::string line = "  " + name;
     line += std::string(std::max<std::size_t>(19 - name.size(), 1), ' ') + status +
-            std::string(std::max<std::size_t>(9 - status.size(), 1), ' ') + "[" + byText +
-            "]  " + statement;
+            std::string(std::max<std::size_t>(9 - status.size(), 1), ' ') + "[" + byText + "]  " +
+            statement;
     if (!detail.empty())
       line += "\n" + std::string(4, ' ') + detail;
     out_.text += line + "\n";

@@ -19,11 +19,11 @@ struct ConvertProofs {
   nlohmann::json properties = nlohmann::json::object();
   /// One line per property, for the text output, after a "properties:" heading line.
   std::string text;
-  bool failed = false;               ///< a property is refuted, or two engines disagree
+  bool failed = false;                    ///< a property is refuted, or two engines disagree
   std::vector<std::string> disagreements; ///< algebra and Z3 answered differently (a bug)
-  std::vector<std::string> unknowns; ///< properties Z3 could not decide
-  std::string unknownMessage;        ///< for stderr when unknowns is not empty
-  bool swizzleBoundByZ3 = false;     ///< Lemma 9.5's bound proven by Z3 as well
+  std::vector<std::string> unknowns;      ///< properties Z3 could not decide
+  std::string unknownMessage;             ///< for stderr when unknowns is not empty
+  bool swizzleBoundByZ3 = false;          ///< Lemma 9.5's bound proven by Z3 as well
 };
 
 /// Checks and proves the properties of a plan (and, through shared memory, of its swizzle).

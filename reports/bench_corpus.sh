@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The speed figure of `llcheck report` (README, bench/README.md): several hundred TTGIR files on
+# The speed figure of `llcheck report` (docs/report.md, bench/README.md): several hundred TTGIR files on
 # 2 cores, without the oracle. The corpus: the 438 modules Triton 3.6 produced for
 # gpu_oracle/triton_convert (extracted from its committed cases.json) and the 64 of corpus/ttgir.
 #

@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """The documentation test: docs/ and the README say what the tool does.
 
-1. Every example in docs/*.md is real: each ```console block holds `$ llcheck ...` commands, each
-   followed by its output; the command is run (from the repository root, `llcheck` being the
-   binary under test) and its stdout and stderr must be exactly the text shown.
-2. Every subcommand that `llcheck --help` lists has a page docs/<name>.md and a section in the
-   README, and every option that `llcheck <name> --help` lists appears on its page and in the
-   README.
+docs/ is the single home of the command reference; the README is the short front page.
+
+1. Every example in docs/*.md and the README is real: each ```console block holds `$ llcheck ...`
+   commands, each followed by its output; the command is run (from the repository root,
+   `llcheck` being the binary under test) and its stdout and stderr must be exactly the text
+   shown.
+2. Every subcommand that `llcheck --help` lists has a page docs/<name>.md, whose title names its
+   operands, and the README links to that page; every option that `llcheck <name> --help` lists
+   appears on its page.
+3. Every relative link of the README and docs/*.md leads to a file that exists and, for a
+   Markdown file, to a heading it has (`#anchor`, as GitHub makes them).
 
     check_docs.py LLCHECK REPO            check
     check_docs.py LLCHECK REPO --update   rewrite each example's output from the tool
@@ -57,13 +62,17 @@ def examples(text):
         yield m.start(1), m.end(1), pairs
 
 
+def pages(repo):
+    """The README and every docs/*.md, as (name relative to the repository, path)."""
+    docs = os.path.join(repo, "docs")
+    found = [("README.md", os.path.join(repo, "README.md"))]
+    found += [("docs/" + n, os.path.join(docs, n)) for n in sorted(os.listdir(docs)) if n.endswith(".md")]
+    return found
+
+
 def check_examples(llcheck, repo, update):
     failures, count = [], 0
-    docs = os.path.join(repo, "docs")
-    for name in sorted(os.listdir(docs)):
-        if not name.endswith(".md"):
-            continue
-        path = os.path.join(docs, name)
+    for name, path in pages(repo):
         text = open(path).read()
         pieces, last = [], 0
         for start, end, pairs in examples(text):
@@ -72,7 +81,7 @@ def check_examples(llcheck, repo, update):
                 got = run(llcheck, repo, command)
                 count += 1
                 if not same(got, shown):
-                    failures.append(f"docs/{name}: `{command}` prints\n{got}\nbut the page shows\n{shown}")
+                    failures.append(f"{name}: `{command}` prints\n{got}\nbut the page shows\n{shown}")
                 block += command + "\n" + (shown if same(got, shown) else got)
             pieces.append(text[last:start] + block)
             last = end
@@ -101,9 +110,59 @@ def positionals(llcheck, command):
     return [w.rstrip(".") for w in usage.split("[OPTIONS]", 1)[-1].split()]
 
 
+# A Markdown link's target: [text](target) or [text](target "title"); images alike.
+LINK = re.compile(r"\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def prose(text):
+    """The lines of a Markdown text outside fenced code blocks."""
+    inside = False
+    for line in text.splitlines():
+        if FENCE.match(line):
+            inside = not inside
+            continue
+        if not inside:
+            yield line
+
+
+def links(text):
+    return [target for line in prose(text) for target in LINK.findall(line)]
+
+
+def anchors(text):
+    """The anchors GitHub gives the headings of a Markdown text: lower case, punctuation other
+    than '-' and '_' dropped, spaces as '-', a repeated one suffixed -1, -2, ..."""
+    seen, found = {}, set()
+    for line in prose(text):
+        m = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if not m:
+            continue
+        slug = re.sub(r"[^\w\- ]", "", m.group(1).lower()).replace(" ", "-")
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        found.add(slug if n == 0 else f"{slug}-{n}")
+    return found
+
+
+def check_links(repo):
+    failures = []
+    for name, path in pages(repo):
+        for target in links(open(path).read()):
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target):  # https:, mailto:, ...
+                continue
+            file, _, anchor = target.partition("#")
+            dest = os.path.normpath(os.path.join(os.path.dirname(path), file)) if file else path
+            if not os.path.exists(dest):
+                failures.append(f"{name}: the link {target} leads to no file")
+            elif anchor and dest.endswith(".md") and anchor not in anchors(open(dest).read()):
+                failures.append(f"{name}: the link {target}: {file or name} has no heading #{anchor}")
+    return failures
+
+
 def check_help(llcheck, repo):
     failures = []
-    readme = open(os.path.join(repo, "README.md")).read()
+    readme_links = {target.partition("#")[0] for target in links(open(os.path.join(repo, "README.md")).read())}
     commands = subcommands(llcheck)
     if len(commands) < 8:
         failures.append(f"llcheck --help lists only {commands}")
@@ -112,20 +171,20 @@ def check_help(llcheck, repo):
         if not os.path.exists(page):
             failures.append(f"llcheck {c}: no page docs/{c}.md")
             continue
+        if f"docs/{c}.md" not in readme_links:
+            failures.append(f"llcheck {c}: the README does not link to docs/{c}.md")
         text = open(page).read()
         for opt in options(llcheck, c):
             if opt not in text:
                 failures.append(f"llcheck {c} --help lists {opt}, docs/{c}.md does not mention it")
-            if opt not in readme:
-                failures.append(f"llcheck {c} --help lists {opt}, the README does not mention it")
-        headings = re.findall(r"^##+ .*`llcheck " + re.escape(c) + r"\b.*$", readme, re.M)
-        if not headings:
-            failures.append(f"llcheck {c}: no README section headed `llcheck {c} ...`")
+        title = next((line for line in text.splitlines() if line.startswith("# ")), "")
+        if f"llcheck {c}" not in title:
+            failures.append(f"llcheck {c}: docs/{c}.md's title does not name `llcheck {c} ...`")
+            continue
         for arg in positionals(llcheck, c):
-            if not any(f"llcheck {c} {arg}" in h or f" {arg}" in h.split(f"llcheck {c}", 1)[1]
-                       for h in headings):
-                failures.append(f"llcheck {c} --help names the operand {arg}; the README heading "
-                                f"does not")
+            if not (f"llcheck {c} {arg}" in title or f" {arg}" in title.split(f"llcheck {c}", 1)[1]):
+                failures.append(f"llcheck {c} --help names the operand {arg}; the title of "
+                                f"docs/{c}.md does not")
     return failures, commands
 
 
@@ -134,11 +193,11 @@ def main():
     update = "--update" in sys.argv[3:]
     failures, count = check_examples(llcheck, repo, update)
     help_failures, commands = check_help(llcheck, repo)
-    failures += help_failures
+    failures += help_failures + check_links(repo)
     for f in failures:
         print("FAIL", f)
     print(f"docs: {count} examples run, {len(commands)} subcommands checked against "
-          f"docs/ and the README: {len(failures)} failures")
+          f"docs/ and the README, links checked: {len(failures)} failures")
     return 1 if failures else 0
 
 
