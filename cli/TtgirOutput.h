@@ -1,5 +1,5 @@
 // Printing a TTGIR module read by core's readTtgir for `llcheck layout FILE.ttgir`: the text
-// listing and the JSON document (schema in README.md). Kept apart from llcheck.cpp so the
+// listing and the JSON document (schema in docs/layout.md). Kept apart from llcheck.cpp so the
 // command-line wiring stays small.
 #pragma once
 

@@ -359,7 +359,7 @@ struct ConversionOptions {
 
 void addConversionOptions(CLI::App* cmd, ConversionOptions& o, const char* srcHelp,
                           const char* dstHelp, bool bankConflicts = false) {
-  // bank-conflicts names its operands REG and SHARED, as its description and the README do.
+  // bank-conflicts names its operands REG and SHARED, as its description and docs/bank-conflicts.md do.
   cmd->add_option(bankConflicts ? "REG" : "SRC", o.src, srcHelp)->required();
   cmd->add_option(bankConflicts ? "SHARED" : "DST", o.dst, dstHelp)->required();
   addCommonOptions(cmd, o.common);
@@ -519,7 +519,7 @@ int run(int argc, char** argv) {
   std::string batchFile, batchTriton;
   CLI::App* batch = app.add_subcommand(
       "batch", "Print the linear layouts of many attributes, one JSON object per line (see "
-               "README: 'llcheck batch')");
+               "docs/batch.md)");
   batch
       ->add_option("FILE", batchFile,
                    "JSON lines {\"id\", \"attr\", \"shape\", \"num_warps\", "

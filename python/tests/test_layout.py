@@ -38,7 +38,7 @@ def random_layout(rng, ins, outs):
 
 
 def test_from_spec_matches_triton_example():
-    # The README's example: Triton's printed form of this blocked layout.
+    # The docs' example (docs/spec.md): Triton's printed form of this blocked layout.
     L = Layout.from_spec(BLOCKED, shape=[64, 16])
     assert L.in_dims == {"register": 8, "lane": 32, "warp": 4, "block": 1}
     assert L.out_dims == {"dim0": 64, "dim1": 16}

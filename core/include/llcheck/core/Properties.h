@@ -31,7 +31,7 @@ struct PropertyResult {
   std::vector<std::string> by;
   /// Required for exit status 0 (the layout kind's legality, or --require).
   bool required = false;
-  /// JSON null when the property holds; otherwise a concrete witness (see the README).
+  /// JSON null when the property holds; otherwise a concrete witness (see docs/verify.md).
   nlohmann::json counterexample;
   /// One human line: why it fails, or a note.
   std::string detail;

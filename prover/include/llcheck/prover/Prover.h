@@ -44,7 +44,7 @@ enum class Outcome {
 
 struct ProofResult {
   Outcome outcome = Outcome::Error;
-  /// Refuted: the counterexample, in the shape verify prints (see README, `llcheck verify`).
+  /// Refuted: the counterexample, in the shape verify prints (see docs/verify.md).
   nlohmann::json counterexample;
   /// Refuted: why, in one line. Unknown and Error: the reason (and the limit).
   std::string detail;

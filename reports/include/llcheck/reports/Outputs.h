@@ -1,4 +1,4 @@
-// The four forms of a conformance report (Report.h): report.json (the schema is in README.md,
+// The four forms of a conformance report (Report.h): report.json (the schema is in docs/report.md,
 // "llcheck report"), report.md (short enough for a CI step summary), junit.xml (one test case per
 // op, a finding is a failure) and report.html (one self-contained page with an SVG picture of
 // every layout; Html.cpp).

@@ -125,7 +125,7 @@ struct OpEntry {
   std::vector<uint64_t> shape;
   std::string dtype;
   int elementBits = 0;
-  /// Contract fields of report.json (see README "llcheck report").
+  /// Contract fields of report.json (see docs/report.md).
   nlohmann::json plan, predicted, optimum, measured, legality;
   std::vector<Finding> findings;
   /// Not analysable (an operand with no layout, an unknown dtype): why.
