@@ -359,7 +359,8 @@ struct ConversionOptions {
 
 void addConversionOptions(CLI::App* cmd, ConversionOptions& o, const char* srcHelp,
                           const char* dstHelp, bool bankConflicts = false) {
-  // bank-conflicts names its operands REG and SHARED, as its description and docs/bank-conflicts.md do.
+  // bank-conflicts names its operands REG and SHARED, as its description and docs/bank-conflicts.md
+  // do.
   cmd->add_option(bankConflicts ? "REG" : "SRC", o.src, srcHelp)->required();
   cmd->add_option(bankConflicts ? "SHARED" : "DST", o.dst, dstHelp)->required();
   addCommonOptions(cmd, o.common);

@@ -94,8 +94,8 @@ Result<LinearLayout> anyLinearEncoding(const AttrValue& attr, const SpecOptions&
     for (std::size_t d = 0; d < *rank; ++d)
       sameShape = sameShape && outs[d].size == shape[d];
     // Triton aborts on swizzled register bases even when the shape needs no tiling; the layout
-    // is then exactly what the attribute says, so llcheck gives it (docs/results.md, "Where llcheck and
-    // Triton differ").
+    // is then exactly what the attribute says, so llcheck gives it (docs/results.md, "Where llcheck
+    // and Triton differ").
     if (!tiled.ok() && !sameShape)
       return tiled.error().within(attrLocation(source, attr));
     // Triton 3.9's Python cannot compute a #ttg.generic_linear laid over another shape (it
