@@ -11,22 +11,10 @@
 
 namespace llcheck::cli {
 
-/// "3.6, 3.9".
-inline std::string supportedTritonList() {
-  std::string s;
-  for (TritonVersion v : supportedTritonVersions())
-    s += (s.empty() ? "" : ", ") + tritonVersionName(v);
-  return s;
-}
-
 /// The version `text` names, or an Error located at `where` ("--triton", or a batch line's
 /// "triton" key) that lists the supported ones.
 inline Result<TritonVersion> parseTritonOption(const std::string& text, const std::string& where) {
-  if (auto v = parseTritonVersion(text))
-    return *v;
-  return makeError("unknown Triton version '" + text.substr(0, 32) +
-                       "'; supported: " + supportedTritonList(),
-                   where);
+  return parseTritonVersionOrError(text, where);
 }
 
 /// Adds --triton to `cmd`, storing the text in `into` (checked by parseTritonOption when used).

@@ -529,7 +529,7 @@ int run(int argc, char** argv) {
   cli::addTritonOption(batch, batchTriton)
       ->description("Triton release whose semantics the attributes have, where a line has no "
                     "\"triton\" key: " +
-                    cli::supportedTritonList() + " (default " + tritonVersionName(kNewestTriton) +
+                    supportedTritonList() + " (default " + tritonVersionName(kNewestTriton) +
                     ", the newest)");
 
   ConversionOptions convertOpts;

@@ -63,8 +63,6 @@ EXCEPTIONS = {
     # (file, include): reason. Issue 20 removes these.
     ("python/src/module.cpp", "../../cli/ConversionCommands.h"):
         "the Python module reuses the command line's JSON printers (python/CMakeLists.txt)",
-    ("python/src/module.cpp", "../../cli/TritonFlag.h"):
-        "the Python module parses --triton's version names with the command line's helper",
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 SOURCES = (".h", ".hpp", ".cpp", ".cu")

@@ -3,11 +3,11 @@
 // (`--format json`), as text that llcheck/__init__.py turns into dicts and lists. Every Error
 // becomes a ValueError carrying the command line's one-line message.
 #include "../../cli/ConversionCommands.h"
-#include "../../cli/TritonFlag.h"
 #include "llcheck/core/Cute.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
 #include "llcheck/core/Spec.h"
+#include "llcheck/core/TritonVersion.h"
 #include "llcheck/core/conversion/Gather.h"
 #include "llcheck/core/conversion/SharedMemory.h"
 
@@ -64,7 +64,7 @@ std::vector<std::pair<std::string, uint64_t>> pairs(const std::vector<llcheck::D
 llcheck::TritonVersion tritonVersion(const std::optional<std::string>& text) {
   if (!text)
     return llcheck::kNewestTriton;
-  return unwrap(llcheck::cli::parseTritonOption(*text, "triton"));
+  return unwrap(llcheck::parseTritonVersionOrError(*text, "triton"));
 }
 
 Layout fromSpec(const std::string& spec, std::optional<std::vector<uint64_t>> shape,

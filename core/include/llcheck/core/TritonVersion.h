@@ -3,6 +3,8 @@
 // minimal example); a TTGIR dump or an attribute means what the Triton that wrote it says.
 #pragma once
 
+#include "llcheck/core/Error.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,6 +53,25 @@ inline constexpr TritonVersion kNewestTriton = TritonVersion::v3_9;
     }
   }
   return std::nullopt;
+}
+
+/// "3.6, 3.9".
+[[nodiscard]] inline std::string supportedTritonList() {
+  std::string s;
+  for (TritonVersion v : supportedTritonVersions())
+    s += (s.empty() ? "" : ", ") + tritonVersionName(v);
+  return s;
+}
+
+/// The version `text` names, or an Error located at `where` (the option or key that gave it)
+/// that lists the supported ones.
+[[nodiscard]] inline Result<TritonVersion> parseTritonVersionOrError(const std::string& text,
+                                                                     const std::string& where) {
+  if (auto v = parseTritonVersion(text))
+    return *v;
+  return makeError("unknown Triton version '" + text.substr(0, 32) +
+                       "'; supported: " + supportedTritonList(),
+                   where);
 }
 
 } // namespace llcheck
