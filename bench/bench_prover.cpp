@@ -48,14 +48,14 @@ struct Case {
   LinearLayout layout;
 };
 
-struct Property {
+struct ProvedProperty {
   const char* name;
   prover::ProofResult (*prove)(const LinearLayout&, const prover::ProverOptions&);
   bool (*applies)(const LinearLayout&);
 };
 
-const std::vector<Property>& properties() {
-  static const std::vector<Property> ps = {
+const std::vector<ProvedProperty>& properties() {
+  static const std::vector<ProvedProperty> ps = {
       {"injective", prover::proveInjective, [](const LinearLayout&) { return true; }},
       {"surjective", prover::proveSurjective, [](const LinearLayout&) { return true; }},
       {"invertible", prover::proveInvertible, [](const LinearLayout&) { return true; }},
@@ -188,7 +188,7 @@ std::vector<uint64_t> shapeOf(int bits) {
   return {uint64_t{1} << (bits / 2), uint64_t{1} << (bits - bits / 2)};
 }
 
-void BM_Prove(benchmark::State& state, const Property* p, const Case* c) {
+void BM_Prove(benchmark::State& state, const ProvedProperty* p, const Case* c) {
   for (auto _ : state) {
     auto r = p->prove(c->layout, {});
     benchmark::DoNotOptimize(r);
@@ -282,7 +282,7 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark(("BM_Prove/" + std::string(p.name) + "/" + c.name).c_str(),
                                      BM_ProveConversion, &p, &c)
             ->Unit(benchmark::kMillisecond);
-  for (const Property& p : properties())
+  for (const ProvedProperty& p : properties())
     for (const Case& c : gCases)
       if (p.applies(c.layout))
         benchmark::RegisterBenchmark(("BM_Prove/" + std::string(p.name) + "/" + c.name).c_str(),
@@ -298,7 +298,7 @@ int main(int argc, char** argv) {
               gCases.size(), gConv.size());
   std::printf("%-18s %8s %8s %8s %8s\n", "property", "cases", "median", "p90", "max");
   std::vector<const char*> names;
-  for (const Property& p : properties())
+  for (const ProvedProperty& p : properties())
     names.push_back(p.name);
   for (const ConvProperty& p : convProperties())
     names.push_back(p.name);

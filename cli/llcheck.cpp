@@ -226,9 +226,10 @@ std::string summaryTable(const std::vector<std::pair<std::string, VerifyReport>>
     cells.push_back({name, kindName(r.kind),
                      std::to_string(r.layout.getTotalInDimSizeLog2()) + "->" +
                          std::to_string(r.layout.getTotalOutDimSizeLog2()),
-                     yn(r.find("injective")), yn(r.find("surjective")), yn(r.find("invertible")),
-                     yn(r.find("distributed")), yn(r.find("memory")),
-                     freeVars.empty() ? "none" : freeVars, contig.empty() ? "1" : contig,
+                     yn(r.find(Property::Injective)), yn(r.find(Property::Surjective)),
+                     yn(r.find(Property::Invertible)), yn(r.find(Property::Distributed)),
+                     yn(r.find(Property::Memory)), freeVars.empty() ? "none" : freeVars,
+                     contig.empty() ? "1" : contig,
                      r.ok()                 ? "ok"
                      : r.unknowns().empty() ? "FAILED"
                                             : "unknown"});
@@ -671,9 +672,16 @@ int run(int argc, char** argv) {
     return status;
   }
   std::stringstream ss(require);
-  for (std::string item; std::getline(ss, item, ',');)
-    if (!item.empty())
-      vopts.require.push_back(item);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (item.empty())
+      continue;
+    std::optional<Property> property = parseProperty(item);
+    if (!property) {
+      printError(unknownPropertyError(item, "--require").str());
+      return kExitBadInput;
+    }
+    vopts.require.push_back(*property);
+  }
   z3.enabled = !noZ3;
   return runVerify(verifySpecs, verifyOpts, vopts, z3);
 }

@@ -43,10 +43,41 @@ const char* kindName(LayoutKind kind) {
   return "generic";
 }
 
-const std::vector<std::string>& propertyNames() {
-  static const std::vector<std::string> names = {"injective", "surjective", "invertible",
-                                                 "distributed", "memory"};
-  return names;
+const char* propertyName(Property property) {
+  switch (property) {
+  case Property::Injective:
+    return "injective";
+  case Property::Surjective:
+    return "surjective";
+  case Property::Invertible:
+    return "invertible";
+  case Property::Distributed:
+    return "distributed";
+  case Property::Memory:
+    return "memory";
+  }
+  return "?";
+}
+
+const std::vector<Property>& allProperties() {
+  static const std::vector<Property> all = {Property::Injective, Property::Surjective,
+                                            Property::Invertible, Property::Distributed,
+                                            Property::Memory};
+  return all;
+}
+
+std::optional<Property> parseProperty(std::string_view name) {
+  for (Property p : allProperties())
+    if (name == propertyName(p))
+      return p;
+  return std::nullopt;
+}
+
+Error unknownPropertyError(std::string_view name, const std::string& where) {
+  std::string known;
+  for (Property p : allProperties())
+    known += (known.empty() ? "" : ", ") + std::string(propertyName(p));
+  return makeError("unknown property '" + std::string(name) + "' (known: " + known + ")", where);
 }
 
 std::string PropertyResult::status() const {
@@ -68,13 +99,13 @@ std::vector<std::string> VerifyReport::unknowns() const {
   std::vector<std::string> names;
   for (const PropertyResult& p : properties)
     if (!p.unknown.empty())
-      names.push_back(p.name);
+      names.push_back(p.name());
   return names;
 }
 
-const PropertyResult* VerifyReport::find(const std::string& name) const {
+const PropertyResult* VerifyReport::find(Property property) const {
   for (const PropertyResult& p : properties)
-    if (p.name == name)
+    if (p.property == property)
       return &p;
   return nullptr;
 }
@@ -225,11 +256,6 @@ ColumnCheck memoryColumns(std::span<const uint64_t> cols) {
 } // namespace
 
 Result<VerifyReport> verify(const LinearLayout& l, const VerifyOptions& options) {
-  for (const std::string& r : options.require)
-    if (std::find(propertyNames().begin(), propertyNames().end(), r) == propertyNames().end())
-      return makeError("unknown property '" + r +
-                           "' (known: injective, surjective, invertible, distributed, memory)",
-                       "--require");
   VerifyReport report;
   report.layout = l;
   report.kind = classify(l);
@@ -292,33 +318,40 @@ Result<VerifyReport> verify(const LinearLayout& l, const VerifyOptions& options)
     confirm(!reached, describeOutput(l.unpackOut(*w.missing)) + " should not be reached");
   }
 
-  auto isRequired = [&](const std::string& name) {
-    if (std::find(options.require.begin(), options.require.end(), name) != options.require.end())
+  auto isRequired = [&](Property property) {
+    if (std::find(options.require.begin(), options.require.end(), property) !=
+        options.require.end())
       return true;
-    return (name == "distributed" && report.kind == LayoutKind::Distributed) ||
-           (name == "memory" && report.kind == LayoutKind::Memory);
+    return (property == Property::Distributed && report.kind == LayoutKind::Distributed) ||
+           (property == Property::Memory && report.kind == LayoutKind::Memory);
   };
   std::vector<std::string> by = byList(table.has_value());
   json injectiveCx = w.collision ? collisionJson(l, *w.collision) : json();
   json surjectiveCx = w.missing ? json{{"output", pointJson(l.unpackOut(*w.missing))}} : json();
 
   {
-    PropertyResult p{"injective", injective, by, isRequired("injective"),
-                     injectiveCx, "",        "", json()};
+    PropertyResult p{Property::Injective, injective, by, isRequired(Property::Injective),
+                     injectiveCx,         "",        "", json()};
     if (w.collision)
       p.detail = collisionText(l, *w.collision);
     report.properties.push_back(std::move(p));
   }
   {
-    PropertyResult p{"surjective", surjective, by, isRequired("surjective"),
-                     surjectiveCx, "",         "", json()};
+    PropertyResult p{Property::Surjective, surjective, by, isRequired(Property::Surjective),
+                     surjectiveCx,         "",         "", json()};
     if (w.missing)
       p.detail = "no input maps to " + describeOutput(l.unpackOut(*w.missing));
     report.properties.push_back(std::move(p));
   }
   {
-    PropertyResult p{"invertible", invertible, by, isRequired("invertible"),
-                     json(),       "",         "", json()};
+    PropertyResult p{Property::Invertible,
+                     invertible,
+                     by,
+                     isRequired(Property::Invertible),
+                     json(),
+                     "",
+                     "",
+                     json()};
     int inBits = l.getTotalInDimSizeLog2(), outBits = l.getTotalOutDimSizeLog2();
     if (!invertible) {
       std::string sizes = inBits != outBits ? "2^" + std::to_string(inBits) + " inputs but 2^" +
@@ -336,7 +369,14 @@ Result<VerifyReport> verify(const LinearLayout& l, const VerifyOptions& options)
     report.properties.push_back(std::move(p));
   }
   {
-    PropertyResult p{"distributed", false, by, isRequired("distributed"), json(), "", "", json()};
+    PropertyResult p{Property::Distributed,
+                     false,
+                     by,
+                     isRequired(Property::Distributed),
+                     json(),
+                     "",
+                     "",
+                     json()};
     ColumnCheck c = distributedColumns(cols, l);
     if (table) {
       std::vector<uint64_t> tcols;
@@ -364,15 +404,17 @@ Result<VerifyReport> verify(const LinearLayout& l, const VerifyOptions& options)
     report.properties.push_back(std::move(p));
   }
   {
-    PropertyResult p{"memory", false, by, isRequired("memory"), json(), "", "", json()};
+    PropertyResult p{Property::Memory, false, by, isRequired(Property::Memory),
+                     json(),           "",    "", json()};
     ColumnCheck c = memoryColumns(cols);
     if (report.kind != LayoutKind::Memory) {
       p.by = {"algebra"};
       p.detail = "input dims are " + inputDimNames(l) + "; a memory layout maps offset (and block)";
       p.counterexample = {{"reason", p.detail}};
     } else if (!invertible) {
-      p.detail = "not invertible: " + report.properties[2].detail;
-      p.counterexample = report.properties[2].counterexample;
+      const PropertyResult* inv = report.find(Property::Invertible);
+      p.detail = "not invertible: " + inv->detail;
+      p.counterexample = inv->counterexample;
       p.counterexample["reason"] = "not invertible";
     } else if (c.column >= 0) {
       p.detail = columnName(l, c.column) + ": " + c.reason;
@@ -412,16 +454,16 @@ Result<VerifyReport> verify(const LinearLayout& l, const VerifyOptions& options)
 json toJson(const VerifyReport& r) {
   json props = json::object();
   for (const PropertyResult& p : r.properties) {
-    props[p.name] = {{"holds", p.holds},
-                     {"by", p.by},
-                     {"required", p.required},
-                     {"counterexample", p.counterexample},
-                     {"detail", p.detail}};
+    props[p.name()] = {{"holds", p.holds},
+                       {"by", p.by},
+                       {"required", p.required},
+                       {"counterexample", p.counterexample},
+                       {"detail", p.detail}};
     // Additive keys: present only when a prover ran, so reports without one are unchanged.
     if (!p.proof.is_null())
-      props[p.name]["proof"] = p.proof;
+      props[p.name()]["proof"] = p.proof;
     if (!p.unknown.empty())
-      props[p.name]["unknown"] = p.unknown;
+      props[p.name()]["unknown"] = p.unknown;
   }
   json masks = json::object();
   for (const auto& [d, m] : r.freeVariables)
@@ -473,7 +515,7 @@ std::string toText(const VerifyReport& r, const std::string& title) {
     std::string by;
     for (const std::string& b : p.by)
       by += (by.empty() ? "" : ", ") + b;
-    std::string name = p.name + (p.required ? " (required)" : "");
+    std::string name = p.name() + (p.required ? " (required)" : "");
     os << "  " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ')
        << (p.holds                   ? "yes"
            : p.status() == "unknown" ? "unknown"

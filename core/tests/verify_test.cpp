@@ -66,23 +66,25 @@ TEST(Verify, PropertiesAndCounterexamplesOnRandomLayouts) {
     bool ok = true;
     for (std::size_t i = 0; i < 5; ++i) {
       const PropertyResult& p = report->properties[i];
-      EXPECT_EQ(p.name, propertyNames()[i]);
-      ASSERT_EQ(p.holds, expected.at(p.name)) << p.name << l.toString();
-      EXPECT_EQ(p.required, (p.name == "distributed" && kind == LayoutKind::Distributed) ||
-                                (p.name == "memory" && kind == LayoutKind::Memory));
-      EXPECT_EQ(p.counterexample.is_null(), p.holds) << p.name;
+      EXPECT_EQ(p.property, allProperties()[i]);
+      ASSERT_EQ(p.holds, expected.at(p.name())) << p.name() << l.toString();
+      EXPECT_EQ(p.required,
+                (p.property == Property::Distributed && kind == LayoutKind::Distributed) ||
+                    (p.property == Property::Memory && kind == LayoutKind::Memory));
+      EXPECT_EQ(p.counterexample.is_null(), p.holds) << p.name();
       if (!p.holds) {
         ++failures[i];
         EXPECT_FALSE(p.detail.empty());
       }
-      if (p.name == "injective" || p.name == "surjective" || p.name == "invertible") {
+      if (p.property == Property::Injective || p.property == Property::Surjective ||
+          p.property == Property::Invertible) {
         EXPECT_EQ(p.by, (std::vector<std::string>{"algebra", "enumeration"}));
       }
       ok = ok && (!p.required || p.holds);
     }
     EXPECT_EQ(report->ok(), ok);
     // The injectivity counterexample: two different inputs that really collide.
-    const PropertyResult& pi = *report->find("injective");
+    const PropertyResult& pi = *report->find(Property::Injective);
     if (!pi.holds) {
       Point a = pointFromJson(l, pi.counterexample["inputs"][0]);
       Point b = pointFromJson(l, pi.counterexample["inputs"][1]);
@@ -93,7 +95,7 @@ TEST(Verify, PropertiesAndCounterexamplesOnRandomLayouts) {
         EXPECT_EQ(pi.counterexample["output"].at(name.str()).get<uint64_t>(), v);
     }
     // The surjectivity counterexample: an output no input reaches.
-    const PropertyResult& ps = *report->find("surjective");
+    const PropertyResult& ps = *report->find(Property::Surjective);
     if (!ps.holds) {
       std::vector<uint64_t> y;
       for (const DimSize& o : l.getOutDims())
@@ -101,8 +103,8 @@ TEST(Verify, PropertiesAndCounterexamplesOnRandomLayouts) {
       EXPECT_FALSE(reached.count(r.flattenOut(y)));
     }
     // A legality counterexample names a column that breaks the rule.
-    for (const char* name : {"distributed", "memory"}) {
-      const PropertyResult& p = *report->find(name);
+    for (Property property : {Property::Distributed, Property::Memory}) {
+      const PropertyResult& p = *report->find(property);
       if (p.holds || !p.counterexample.contains("input_dim"))
         continue;
       const json& cx = p.counterexample;
@@ -116,7 +118,7 @@ TEST(Verify, PropertiesAndCounterexamplesOnRandomLayouts) {
         m *= l.getOutDims()[k].size;
       }
       int bits = std::popcount(flat);
-      if (std::string(name) == "memory") {
+      if (property == Property::Memory) {
         EXPECT_TRUE(bits == 0 || bits > 2) << cx.dump();
       } else if (bits <= 1) { // a repeated non-zero column
         int repeats = 0;
@@ -166,19 +168,23 @@ TEST(Verify, RequiredProperties) {
   auto plain = verify(broadcast, {});
   LL_ASSERT_OK(plain);
   EXPECT_TRUE(plain->ok()); // distributed holds, injectivity is not required
-  EXPECT_FALSE(plain->find("injective")->holds);
+  EXPECT_FALSE(plain->find(Property::Injective)->holds);
   VerifyOptions o;
-  o.require = {"injective"};
+  o.require = {Property::Injective};
   auto required = verify(broadcast, o);
   LL_ASSERT_OK(required);
-  EXPECT_TRUE(required->find("injective")->required);
+  EXPECT_TRUE(required->find(Property::Injective)->required);
   EXPECT_FALSE(required->ok());
-  o.require = {"memory"};
+  o.require = {Property::Memory};
   EXPECT_FALSE(verify(broadcast, o)->ok());
-  o.require = {"fast"};
-  auto unknown = verify(broadcast, o);
-  ASSERT_FALSE(unknown.ok());
-  EXPECT_NE(unknown.error().str().find("unknown property 'fast'"), std::string::npos);
+  // Names are parsed by the front ends; an unknown one is an error naming the known ones.
+  EXPECT_FALSE(parseProperty("fast").has_value());
+  EXPECT_EQ(parseProperty("memory"), Property::Memory);
+  for (Property p : allProperties())
+    EXPECT_EQ(parseProperty(propertyName(p)), p);
+  EXPECT_EQ(unknownPropertyError("fast", "--require").str(),
+            "--require: unknown property 'fast' (known: injective, surjective, invertible, "
+            "distributed, memory)");
   // A generic layout requires nothing.
   auto generic = verify(zeros1D(4, S("x"), S("dim0"), 4), {});
   LL_ASSERT_OK(generic);
@@ -193,15 +199,15 @@ TEST(Verify, WithoutEnumeration) {
   auto r = verify(identity1D(16, S("register"), S("dim0")), o);
   LL_ASSERT_OK(r);
   EXPECT_FALSE(r->enumerationSkipped.empty());
-  EXPECT_EQ(r->find("injective")->by, std::vector<std::string>{"algebra"});
+  EXPECT_EQ(r->find(Property::Injective)->by, std::vector<std::string>{"algebra"});
   EXPECT_TRUE(r->ok());
   // 64-bit layouts are checked by the algebra alone.
   LinearLayout big = identity1D(uint64_t{1} << 32, S("register"), S("dim0")) *
                      identity1D(uint64_t{1} << 32, S("lane"), S("dim1"));
   auto b = verify(big, {});
   LL_ASSERT_OK(b);
-  EXPECT_TRUE(b->find("invertible")->holds);
-  EXPECT_TRUE(b->find("distributed")->holds);
+  EXPECT_TRUE(b->find(Property::Invertible)->holds);
+  EXPECT_TRUE(b->find(Property::Distributed)->holds);
   EXPECT_FALSE(b->enumerationSkipped.empty());
 }
 

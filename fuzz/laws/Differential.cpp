@@ -82,7 +82,8 @@ Answer byAlgebra(const LinearLayout& l, const std::string& property) {
   auto report = verify(l, o);
   if (!report.ok())
     return {false, false, "verify failed: " + report.error().str()};
-  const PropertyResult* p = report->find(property);
+  std::optional<Property> which = parseProperty(property);
+  const PropertyResult* p = which ? report->find(*which) : nullptr;
   if (!p)
     return {false, false, "verify has no property " + property};
   return {p->holds, true, p->detail};

@@ -23,7 +23,7 @@ namespace {
 std::vector<std::pair<std::string, std::string>> signature(const VerifyReport& r) {
   std::vector<std::pair<std::string, std::string>> s;
   for (const PropertyResult& p : r.properties)
-    s.emplace_back(p.name, p.status());
+    s.emplace_back(p.name(), p.status());
   for (const auto& [d, m] : r.freeVariables)
     s.emplace_back("free variables of " + d.str(), std::to_string(m));
   for (const auto& [d, n] : r.contiguity)

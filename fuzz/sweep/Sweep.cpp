@@ -261,7 +261,7 @@ std::string firstProblem(const VerifyReport& r) {
     return "disagreement: " + r.disagreements[0];
   for (const PropertyResult& p : r.properties)
     if (p.required && !p.holds)
-      return p.name + ": " + p.detail;
+      return p.name() + ": " + p.detail;
   return verdictText(r);
 }
 
@@ -270,7 +270,7 @@ std::string firstProblem(const VerifyReport& r) {
 std::string paddedProblem(const VerifyReport& r) {
   if (!r.disagreements.empty())
     return "disagreement: " + r.disagreements[0];
-  const PropertyResult* surjective = r.find("surjective");
+  const PropertyResult* surjective = r.find(Property::Surjective);
   if (!surjective || !surjective->holds)
     return "fp4Padded: not surjective: " + (surjective ? surjective->detail : std::string());
   int in = r.layout.getTotalInDimSizeLog2(), out = r.layout.getTotalOutDimSizeLog2();
@@ -284,7 +284,7 @@ std::string paddedProblem(const VerifyReport& r) {
 std::string bijectiveProblem(const VerifyReport& r) {
   if (!r.disagreements.empty())
     return "disagreement: " + r.disagreements[0];
-  const PropertyResult* p = r.find("invertible");
+  const PropertyResult* p = r.find(Property::Invertible);
   if (!p || !p->holds)
     return "not a bijection: " + (p ? p->detail : std::string());
   return "";

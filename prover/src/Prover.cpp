@@ -606,9 +606,10 @@ void addProofs(VerifyReport& report, const ProverOptions& o) {
     mem = timed([&](Context& ctx) { return memory(ctx, l, inv, o); });
     mem->ms += inv.ms;
   }
-  auto record = [&report](const std::string& name, const ProofResult& r) {
+  auto record = [&report](Property property, const ProofResult& r) {
+    std::string name = propertyName(property);
     auto it = std::find_if(report.properties.begin(), report.properties.end(),
-                           [&name](const PropertyResult& p) { return p.name == name; });
+                           [property](const PropertyResult& p) { return p.property == property; });
     if (it == report.properties.end())
       return;
     PropertyResult& p = *it;
@@ -638,13 +639,13 @@ void addProofs(VerifyReport& report, const ProverOptions& o) {
       break;
     }
   };
-  record("injective", inj);
-  record("surjective", surj);
-  record("invertible", inv);
+  record(Property::Injective, inj);
+  record(Property::Surjective, surj);
+  record(Property::Invertible, inv);
   if (dist)
-    record("distributed", *dist);
+    record(Property::Distributed, *dist);
   if (mem)
-    record("memory", *mem);
+    record(Property::Memory, *mem);
 }
 
 } // namespace llcheck::prover

@@ -77,7 +77,7 @@ TEST(Unknown, VerifyNeverSaysHoldsOnAnUnknown) {
   EXPECT_EQ(report->unknowns(),
             (std::vector<std::string>{"injective", "surjective", "invertible", "distributed"}));
   for (const std::string& name : report->unknowns()) {
-    const PropertyResult* p = report->find(name);
+    const PropertyResult* p = report->find(*parseProperty(name));
     EXPECT_FALSE(p->holds) << name;
     EXPECT_EQ(p->status(), "unknown") << name;
     EXPECT_EQ(p->by, (std::vector<std::string>{"algebra", "enumeration"})) << name;

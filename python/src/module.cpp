@@ -281,7 +281,12 @@ PYBIND11_MODULE(_core, m) {
       [](const Layout& l, int maxEnumerationBits, const std::vector<std::string>& require) {
         llcheck::VerifyOptions o;
         o.maxEnumerationBits = maxEnumerationBits;
-        o.require = require;
+        for (const std::string& name : require) {
+          std::optional<llcheck::Property> property = llcheck::parseProperty(name);
+          if (!property)
+            throw py::value_error(llcheck::unknownPropertyError(name, "require").str());
+          o.require.push_back(*property);
+        }
         return llcheck::dumpJson(llcheck::toJson(unwrap(llcheck::verify(l.layout, o))));
       },
       py::arg("layout"), py::arg("max_enumeration_bits"), py::arg("require"));

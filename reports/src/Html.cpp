@@ -406,7 +406,7 @@ void htmlKernel(ReportStream& r, const KernelReport& k, KernelStream& s) {
       body << "<br>";
       for (const PropertyResult& pr : l.verify->properties) {
         std::string st = pr.status();
-        body << xmlEscape(pr.name) << " <span class=\""
+        body << xmlEscape(pr.name()) << " <span class=\""
              << (st == "yes"   ? "ok"
                  : pr.required ? "bad"
                                : "dim")

@@ -405,7 +405,7 @@ private:
                  : kind == LayoutKind::Memory    ? "memory"
                                                  : "";
     if (!e.legality.empty()) {
-      const PropertyResult* p = e.verify->find(e.legality);
+      const PropertyResult* p = e.verify->find(*parseProperty(e.legality));
       e.legal = p && p->status() == "yes";
       if (p && p->status() == "unknown")
         k_.findings.push_back({"unknown_property",

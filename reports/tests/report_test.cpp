@@ -292,7 +292,7 @@ TEST(Report, IllegalSharedLayoutIsAFinding) {
   KernelReport proven = reportModule(read(text), z3);
   const LayoutEntry& shared = proven.layouts.at(1);
   ASSERT_TRUE(shared.verify);
-  const PropertyResult* memory = shared.verify->find("memory");
+  const PropertyResult* memory = shared.verify->find(Property::Memory);
   ASSERT_TRUE(memory);
   EXPECT_FALSE(memory->holds);
   EXPECT_NE(std::find(memory->by.begin(), memory->by.end(), "z3"), memory->by.end());

@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace llcheck {
@@ -24,8 +25,22 @@ enum class LayoutKind {
 [[nodiscard]] LayoutKind classify(const LinearLayout& layout);
 [[nodiscard]] const char* kindName(LayoutKind kind);
 
+/// The properties verify establishes, in the order it reports them.
+enum class Property { Injective, Surjective, Invertible, Distributed, Memory };
+/// "injective", "surjective", "invertible", "distributed", "memory": the names in JSON, text
+/// and --require.
+[[nodiscard]] const char* propertyName(Property property);
+/// The property a name names; nullopt for any other text.
+[[nodiscard]] std::optional<Property> parseProperty(std::string_view name);
+/// Every property, in report order.
+[[nodiscard]] const std::vector<Property>& allProperties();
+/// The error for a name parseProperty does not know, located at `where` (the front end's option
+/// or argument), listing the known names.
+[[nodiscard]] Error unknownPropertyError(std::string_view name, const std::string& where);
+
 struct PropertyResult {
-  std::string name;
+  Property property = Property::Injective;
+  [[nodiscard]] std::string name() const { return propertyName(property); }
   bool holds = false;
   /// How it was established: "algebra", "z3" (prover/), "enumeration".
   std::vector<std::string> by;
@@ -47,9 +62,8 @@ struct PropertyResult {
 
 struct VerifyOptions {
   int maxEnumerationBits = kDefaultMaxEnumerationBits;
-  /// Extra property names that must hold (injective, surjective, invertible, distributed,
-  /// memory).
-  std::vector<std::string> require;
+  /// Extra properties that must hold.
+  std::vector<Property> require;
   /// Progress of the enumeration's long passes (see Enumeration.h); none by default.
   EnumerationProgress progress;
 };
@@ -74,11 +88,8 @@ struct VerifyReport {
   [[nodiscard]] bool ok() const;
   /// Names of the properties a prover could not decide.
   [[nodiscard]] std::vector<std::string> unknowns() const;
-  [[nodiscard]] const PropertyResult* find(const std::string& name) const;
+  [[nodiscard]] const PropertyResult* find(Property property) const;
 };
-
-/// Names accepted by VerifyOptions::require.
-[[nodiscard]] const std::vector<std::string>& propertyNames();
 
 [[nodiscard]] Result<VerifyReport> verify(const LinearLayout& layout, const VerifyOptions& options);
 
