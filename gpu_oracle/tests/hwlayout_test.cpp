@@ -35,6 +35,12 @@ Report check(const nlohmann::json& results, bool tilings = true) {
   return r.ok() ? *r : Report{};
 }
 
+/// The emulation checked with its tilings, computed once for the tests that read it.
+const Report& emulatedReport() {
+  static const Report r = check(emulated());
+  return r;
+}
+
 std::string text(const Report& r) {
   std::ostringstream s;
   printReport(s, r);
@@ -159,7 +165,7 @@ TEST(HwLayoutEmulation, TheFragmentTablesAreBijections) {
 }
 
 TEST(HwLayoutEmulation, EveryLayoutEqualsLlchecksEncodings) {
-  Report r = check(emulated());
+  const Report& r = emulatedReport();
   EXPECT_TRUE(passed(r)) << text(r);
   EXPECT_TRUE(r.missing.empty());
   EXPECT_EQ(r.probes.size(), static_cast<std::size_t>(kProbeCount));
@@ -183,7 +189,7 @@ TEST(HwLayoutEmulation, EveryLayoutEqualsLlchecksEncodings) {
 }
 
 TEST(HwLayoutEmulation, Mma16816AccumulatorIsThePtxTable) {
-  Report r = check(emulated());
+  const Report& r = emulatedReport();
   for (const ProbeReport& p : r.probes)
     if (p.id == "mma.m16n8k16.f16") {
       const LinearLayout& c = *p.layouts[0].hardware;
