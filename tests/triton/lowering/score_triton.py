@@ -19,33 +19,18 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(1, os.path.dirname(HERE))
 
 import triton  # noqa: E402
-import triton._C.libtriton as lt  # noqa: E402
 
 import kernels  # noqa: E402
+from bank_grid import make_builder  # noqa: E402  (tests/triton: a module with a target)
 
-ELEM_TY = {8: "get_int8_ty", 16: "get_half_ty", 32: "get_float_ty", 64: "get_int64_ty"}
-
-
-def builder(target, num_warps):
-    ctx = lt.ir.context()
-    lt.ir.load_dialects(ctx)
-    b = lt.gluon_ir.GluonOpBuilder(ctx)
-    module = b.create_module()
-    module.set_attr("ttg.target", b.get_string_attr(target))
-    module.set_attr("ttg.num-warps", b.get_int32_attr(num_warps))
-    module.set_attr("ttg.num-ctas", b.get_int32_attr(1))
-    module.set_attr("ttg.threads-per-warp", b.get_int32_attr(32))
-    fn = b.get_or_insert_function(module, "probe", b.get_function_ty([], []), "public", False)
-    module.push_back(fn)
-    b.set_insertion_point_to_start(fn.add_entry_block())
-    return ctx, b, module
 
 
 def answer(case):
     bits = kernels.BITS[case["dtype"]]
-    _ctx, b, _module = builder("cuda:" + case["arch"][2:], case["num_warps"])
+    _ctx, b, _module, _fn = make_builder("cuda:" + case["arch"][2:], case["num_warps"])
     shared = kernels.gluon_layout(case["shared"])._to_ir(b)
     sides = {"load": case["dst"]}
     if case["kind"] == "local":
