@@ -132,36 +132,7 @@ def main():
             continue
         if (only is not None and case["id"] != only) or (skip_padded and case.get("padded")):
             continue
-        rec = {"id": case["id"]}
-        try:
-            mod = cp.RawModule(path=os.path.join(pack, case["file"]))
-            fn = mod.get_function(case["kernel"])
-            shared = case["shared_bytes"]
-            if shared > 48 * 1024:
-                fn.max_dynamic_shared_size_bytes = shared
-            m, n = case["shape"]
-            dt = DTYPES[case["dtype"]]
-            if dt in (np.int8, np.int64):
-                host = rng.integers(-100, 100, size=(m, n)).astype(dt)
-            else:
-                host = rng.standard_normal((m, n)).astype(dt)
-            x = cp.asarray(host)
-            wide = dt == np.int64
-            slots = case["threads"] * m * n
-            out = cp.full(slots, SENTINEL64 if wide else SENTINEL32,
-                          dtype=cp.int64 if wide else cp.int32)
-            args = [x, out] + [np.uint64(0)] * (case["params"] - 2)
-            fn((1, 1, 1), (case["threads"], 1, 1), tuple(args), shared_mem=shared)
-            rec["launched"] = True
-            cp.cuda.Device().synchronize()
-            got = cp.asnumpy(out).reshape(case["threads"], m * n)
-            want = source_bits(host.reshape(-1), case["dtype"])
-            written = got != (SENTINEL64 if wide else SENTINEL32)
-            wrong = int((written & (got != want[None, :])).sum())
-            missing = int((~written.any(axis=0)).sum())
-            rec.update(correct=wrong == 0 and missing == 0, wrong=wrong, missing=missing)
-        except Exception as e:  # noqa: BLE001 - one case's failure is recorded, not fatal
-            rec["error"] = f"{type(e).__name__}: {str(e)[:300]}"
+        rec = launch_case(pack, case, rng)
         launches.append(rec)
         save()
         if only is not None:
