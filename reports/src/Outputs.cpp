@@ -567,6 +567,22 @@ std::string ReportStream::error() const {
   return "";
 }
 
+void streamReport(ReportStream& s, const Report& r, int kernelDirfd) {
+  s.summary.arch = r.arch;
+  s.summary.z3 = r.z3;
+  s.summary.triton = r.triton;
+  s.summary.oracleSource = r.oracleSource;
+  s.summary.oracleGpu = r.oracleGpu;
+  s.summary.oracleDate = r.oracleDate;
+  s.summary.seconds = r.seconds;
+  for (std::size_t i = 0; i < r.kernels.size(); ++i) {
+    KernelStream k(i, kernelDirfd);
+    for (const OpEntry& op : r.kernels[i].ops)
+      k.op(r.kernels[i], op);
+    s.add(r.kernels[i], k);
+  }
+}
+
 } // namespace detail
 
 using detail::KernelStream;
@@ -640,29 +656,9 @@ std::string mdEscape(const std::string& s) {
 // ---- In memory (the tests)
 // -----------------------------------------------------------------------
 
-namespace {
-
-void fill(ReportStream& s, const Report& r) {
-  s.summary.arch = r.arch;
-  s.summary.z3 = r.z3;
-  s.summary.triton = r.triton;
-  s.summary.oracleSource = r.oracleSource;
-  s.summary.oracleGpu = r.oracleGpu;
-  s.summary.oracleDate = r.oracleDate;
-  s.summary.seconds = r.seconds;
-  for (std::size_t i = 0; i < r.kernels.size(); ++i) {
-    KernelStream k(i, -1);
-    for (const OpEntry& op : r.kernels[i].ops)
-      k.op(r.kernels[i], op);
-    s.add(r.kernels[i], k);
-  }
-}
-
-} // namespace
-
 json toJson(const Report& r) {
   ReportStream s;
-  fill(s, r);
+  streamReport(s, r, -1);
   std::ostringstream os;
   s.writeJson(os);
   return json::parse(os.str());
@@ -670,13 +666,13 @@ json toJson(const Report& r) {
 
 json summaryJson(const Report& r) {
   ReportStream s;
-  fill(s, r);
+  streamReport(s, r, -1);
   return s.summary.object(s.summary.sorted(), true);
 }
 
 std::string toMarkdown(const Report& r) {
   ReportStream s;
-  fill(s, r);
+  streamReport(s, r, -1);
   std::ostringstream os;
   s.writeMarkdown(os);
   return os.str();
@@ -684,7 +680,7 @@ std::string toMarkdown(const Report& r) {
 
 std::string toJunit(const Report& r) {
   ReportStream s;
-  fill(s, r);
+  streamReport(s, r, -1);
   std::ostringstream os;
   s.writeJunit(os);
   return os.str();
@@ -692,7 +688,7 @@ std::string toJunit(const Report& r) {
 
 std::string toHtml(const Report& r) {
   ReportStream s;
-  fill(s, r);
+  streamReport(s, r, -1);
   std::ostringstream os;
   s.writeHtml(os);
   return os.str();

@@ -133,6 +133,10 @@ private:
   friend void htmlPage(ReportStream& r, std::ostream& os);
 };
 
+/// Streams a whole in-memory report into `s`, each kernel's scratch files in `kernelDirfd`
+/// (-1: in memory).
+void streamReport(ReportStream& s, const Report& r, int kernelDirfd);
+
 // Html.cpp
 /// The op's row of the kernel's table in report.html.
 void htmlOpRow(std::ostream& os, const KernelReport& k, std::size_t kernelIndex, const OpEntry& op);

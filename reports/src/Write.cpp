@@ -356,19 +356,7 @@ Result<ReportTotals> writeReport(const Report& r, const std::string& dir) {
   if (!folder.ok())
     return folder.error();
   ReportStream s((*folder)->fd());
-  s.summary.arch = r.arch;
-  s.summary.z3 = r.z3;
-  s.summary.triton = r.triton;
-  s.summary.oracleSource = r.oracleSource;
-  s.summary.oracleGpu = r.oracleGpu;
-  s.summary.oracleDate = r.oracleDate;
-  s.summary.seconds = r.seconds;
-  for (std::size_t i = 0; i < r.kernels.size(); ++i) {
-    KernelStream k(i, (*folder)->fd());
-    for (const OpEntry& op : r.kernels[i].ops)
-      k.op(r.kernels[i], op);
-    s.add(r.kernels[i], k);
-  }
+  detail::streamReport(s, r, (*folder)->fd());
   if (auto ok = (*folder)->commit(s); !ok.ok())
     return ok.error();
   return s.totals();
