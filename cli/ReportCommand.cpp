@@ -7,6 +7,7 @@
 #include "llcheck/prover/Prover.h"
 #include "llcheck/reports/Outputs.h"
 #include "llcheck/reports/Report.h"
+#include "llcheck/reports/Sass.h"
 
 #include <iostream>
 
@@ -34,6 +35,12 @@ CLI::App* addReportCommand(CLI::App& app, ReportCommandOptions& o) {
                   "The bank model for every kernel (sm90, sm80, gfx942, gfx950); default: from "
                   "each module's ttg.target")
       ->type_name("ARCH");
+  cmd->add_option("--hardware", o.hardware,
+                  "The NVIDIA GPU the kernels run on, when it is not their target's: its bank "
+                  "model counts the wavefronts, the target's instructions are used (sm80 code "
+                  "on an H100/H200: --hardware sm90)")
+      ->check(CLI::IsMember({"sm80", "sm90"}))
+      ->type_name("ARCH");
   cmd->add_flag("--no-z3", o.noZ3,
                 "Do not ask Z3: properties are established by the algebra and enumeration");
   cmd->add_option("--prover-timeout", o.proverTimeoutMs,
@@ -45,6 +52,13 @@ CLI::App* addReportCommand(CLI::App& app, ReportCommandOptions& o) {
       ->type_name("N")
       ->check(CLI::Range(1u, 256u));
   cmd->add_flag("--quiet", o.quiet, "Print nothing but errors");
+  cmd->add_flag("--no-sass", o.noSass,
+                "Do not read the SASS beside each TTGIR file (STEM.sass, or STEM.cubin through "
+                "cuobjdump), from which the early exit of redundant warps is predicted");
+  cmd->add_option("--cuobjdump", o.cuobjdump,
+                  "The cuobjdump that disassembles a STEM.cubin beside a TTGIR file (default: "
+                  "$CUOBJDUMP, then cuobjdump on PATH, then /usr/local/cuda/bin/cuobjdump)")
+      ->type_name("PATH");
   addTritonOption(cmd, o.triton);
   return cmd;
 }
@@ -65,10 +79,20 @@ int runReport(const ReportCommandOptions& o, std::string& errorMessage) {
     }
     options.arch = o.arch;
   }
+  if (!o.hardware.empty())
+    options.hardware = o.hardware;
   options.z3 = !o.noZ3;
   if (o.proverTimeoutMs)
     options.prover.timeoutMs = o.proverTimeoutMs;
   options.threads = o.jobs;
+  options.readSass = !o.noSass;
+  if (options.readSass) {
+    options.cuobjdump = reports::findCuobjdump(o.cuobjdump);
+    if (!o.cuobjdump.empty() && options.cuobjdump.empty()) {
+      errorMessage = "--cuobjdump: '" + o.cuobjdump + "' is not an executable file";
+      return 2;
+    }
+  }
   reports::OracleResults oracle;
   if (!o.oracle.empty()) {
     auto r = reports::readOracleResults(o.oracle);

@@ -14,11 +14,14 @@ struct ReportCommandOptions {
   std::string out;
   std::string oracle;
   std::string arch;
+  std::string hardware;
   bool noZ3 = false;
   unsigned proverTimeoutMs = 0;
   unsigned jobs = 0;
   bool quiet = false;
   std::string triton;
+  bool noSass = false;
+  std::string cuobjdump;
 };
 
 CLI::App* addReportCommand(CLI::App& app, ReportCommandOptions& options);

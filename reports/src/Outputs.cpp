@@ -407,6 +407,8 @@ void ReportStream::add(const KernelReport& k, KernelStream& s) {
                {"not_understood", marker("not_understood")},
                {"findings", findings},
                {"seconds", k.seconds}};
+  if (!k.sass.is_null())
+    head["sass"] = k.sass;
   std::ostream& js = json_.out();
   if (kernels_ > 0)
     js << ",\n";

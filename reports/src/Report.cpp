@@ -1,6 +1,8 @@
 // The analysis behind `llcheck report` (see Report.h for what each op is compared with).
 #include "llcheck/reports/Report.h"
 
+#include "llcheck/reports/Sass.h"
+
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/conversion/BankConflicts.h"
@@ -142,7 +144,22 @@ SharedMemoryModel modelFor(const TtgirModule& m, const ReportOptions& o, std::st
     note = "unknown target " + *m.target + ": sm90's bank model is used";
   }
   auto model = sharedMemoryModel(arch);
-  return model.ok() ? *model : *sharedMemoryModel("sm90");
+  SharedMemoryModel chosen = model.ok() ? *model : *sharedMemoryModel("sm90");
+  if (!o.hardware || *o.hardware == chosen.arch)
+    return chosen;
+  auto hw = sharedMemoryModel(*o.hardware);
+  if (!hw.ok() || (chosen.arch != "sm80" && chosen.arch != "sm90")) {
+    note += std::string(note.empty() ? "" : "; ") + "--hardware " + *o.hardware +
+            " not applied: the target is " + chosen.arch;
+    return chosen;
+  }
+  // The hardware's banks and phases; the target's instructions.
+  hw->ldmatrix = chosen.ldmatrix;
+  hw->stmatrix = chosen.stmatrix;
+  note += std::string(note.empty() ? "" : "; ") + "code for " + chosen.arch + " run on " +
+          *o.hardware + " (--hardware): " + *o.hardware + "'s bank model, " + chosen.arch +
+          "'s instructions";
+  return *hw;
 }
 
 // ---- Pieces of an op's entry -----------------------------------------------------------------
@@ -336,6 +353,23 @@ public:
     k_.notUnderstood = m.notUnderstood;
     if (o.oracle)
       oraclePath_ = o.oracle->pathFor(m.source);
+    if (o.readSass && !m.source.empty())
+      sass_ = sassBeside(m.source, o.cuobjdump);
+    if (sass_) {
+      json functions = json::array();
+      for (const SassFunction& f : sass_->functions)
+        functions.push_back(
+            {{"name", f.name},
+             {"lds", f.lds},
+             {"ldsm", f.ldsm},
+             {"predicated_exit", f.predicatedExit.empty() ? json(nullptr) : json(f.predicatedExit)},
+             {"lds_after_exit", f.ldsAfterExit},
+             {"ldsm_after_exit", f.ldsmAfterExit},
+             {"straight_line", f.straightLine}});
+      k_.sass = {{"path", sass_->path},
+                 {"functions", functions},
+                 {"error", sass_->error.empty() ? json(nullptr) : json(sass_->error)}};
+    }
   }
 
   KernelReport run(const OpSink& sink) {
@@ -354,11 +388,19 @@ public:
       if (isLoadOp(op.name) && op.src->layout >= 0 && op.dst.layout >= 0)
         readers_[op.src->layout].insert({op.dst.layout, false});
     }
-    for (const TtgirOp& op : m_.ops) {
+    // The last op that reads shared memory: the loads ptxas can put after a predicated EXIT.
+    std::size_t lastLoad = m_.ops.size();
+    for (std::size_t i = 0; i < m_.ops.size(); ++i)
+      if (m_.ops[i].name == "ttg.local_load" || m_.ops[i].name == "ttg.convert_layout")
+        lastLoad = i;
+    for (std::size_t i = 0; i < m_.ops.size(); ++i) {
+      OpEntry e = opEntry(m_.ops[i]);
+      if (i == lastLoad)
+        earlyExit(e, layoutAt(k_, e.dst));
       if (sink)
-        sink(k_, opEntry(op));
+        sink(k_, std::move(e));
       else
-        k_.ops.push_back(opEntry(op));
+        k_.ops.push_back(std::move(e));
     }
     return std::move(k_);
   }
@@ -1008,6 +1050,82 @@ private:
     return true;
   }
 
+  /// `predicted.early_exit` of the module's last shared-memory load (see Report.h): from the
+  /// SASS beside the module, the warps that exit before the loads placed after a predicated
+  /// EXIT, and what the GPU then executes.
+  void earlyExit(OpEntry& e, const LayoutEntry* loaded) const {
+    if (!sass_ || !e.predicted.is_object() || e.predicted.value("lowering", "") != "triton" ||
+        !e.predicted.contains("load") || !loaded || !loaded->layout)
+      return;
+    json x = {{"sass", sass_->path}};
+    auto note = [&](const std::string& why) {
+      x["note"] = why;
+      e.predicted["early_exit"] = x;
+    };
+    if (!sass_->error.empty())
+      return note("the SASS could not be read: " + sass_->error);
+    if (sass_->functions.size() != 1)
+      return note("the SASS has " + std::to_string(sass_->functions.size()) +
+                  " functions: which one this module is, is not known");
+    const SassFunction& f = sass_->functions.front();
+    if (!f.straightLine)
+      return note("the SASS is not straight-line code (" + f.notStraightLine +
+                  "): loads after the EXIT cannot be counted by position");
+    const json& load = e.predicted["load"];
+    bool matrix = load.value("instruction", "").rfind("ldmatrix", 0) == 0;
+    uint64_t after = matrix ? f.ldsmAfterExit : f.ldsAfterExit;
+    const LinearLayout& l = *loaded->layout;
+    DimName warp("warp");
+    auto zeroBases = [&](DimName d) {
+      uint64_t zeros = 0;
+      for (int i = 0; l.hasInDim(d) && i < l.getInDimSizeLog2(d); ++i) {
+        std::vector<uint64_t> b = l.getBasis(d, i);
+        zeros += std::all_of(b.begin(), b.end(), [](uint64_t v) { return v == 0; });
+      }
+      return zeros;
+    };
+    uint64_t warps = l.hasInDim(warp) ? l.getInDimSize(warp) : 1;
+    uint64_t zeros = zeroBases(warp);
+    // Lanes that hold only copies are masked too, and exit with the warps: the loads after the
+    // EXIT then run in the remaining warps with fewer lanes, whose wavefronts the bank model
+    // (every lane active) does not count.
+    bool lanesExit = !f.predicatedExit.empty() && after > 0 && zeroBases(DimName("lane")) > 0;
+    uint64_t exiting = f.predicatedExit.empty() ? 0 : warps - (warps >> zeros);
+    uint64_t instructions = load.value("instructions", uint64_t{0});
+    uint64_t wavefronts = load.value("wavefronts", uint64_t{0});
+    x["predicated_exit"] = f.predicatedExit.empty() ? json(nullptr) : json(f.predicatedExit);
+    x["loads_after_exit"] = after;
+    x["sass_loads"] = matrix ? f.ldsm : f.lds;
+    x["exiting_warps"] = exiting;
+    if (exiting * after > instructions)
+      return note("the SASS has more loads after the EXIT than the model issues in the exiting "
+                  "warps: this op is not the one behind the EXIT");
+    x["instructions_executed"] = instructions - exiting * after;
+    // Every instruction costs the same where the layout is linear (unpadded) and one width.
+    bool uniform = loaded->padding.empty() && !load.contains("widths_per_warp") &&
+                   instructions > 0 && wavefronts % instructions == 0;
+    uint64_t bound = uniform ? wavefronts - exiting * after * (wavefronts / instructions) : 0;
+    x["wavefronts_executed"] = uniform && !lanesExit ? json(bound) : json(nullptr);
+    if (uniform && lanesExit) {
+      x["wavefronts_executed_at_most"] = bound;
+      x["lanes_exit"] = "lanes holding only copies exit too: the " + std::to_string(after) +
+                        " load(s) after the EXIT run with fewer lanes in the remaining warps, "
+                        "which can take fewer wavefronts (not modelled: at most " +
+                        std::to_string(bound) + ")";
+    }
+    x["of"] = exiting == 0
+                  ? std::string(f.predicatedExit.empty()
+                                    ? "no predicated EXIT in the SASS: every warp executes every "
+                                      "load"
+                                    : "no warp holds only copies of the loaded layout: none exits")
+                  : std::to_string(exiting) + " of " + std::to_string(warps) +
+                        " warps hold only copies of the loaded layout (their stores are masked) "
+                        "and exit at " +
+                        f.predicatedExit + ", before " + std::to_string(after) +
+                        " of the SASS's loads";
+    e.predicted["early_exit"] = x;
+  }
+
   static std::string fixedRatio(uint64_t a, uint64_t b) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2g", static_cast<double>(a) / static_cast<double>(b));
@@ -1019,6 +1137,8 @@ private:
   KernelReport k_;
   SharedMemoryModel model_;
   std::string oraclePath_;
+  /// The SASS beside the module, when there is one.
+  std::optional<SassBeside> sass_;
   /// Register layouts that write (read) each shared layout, and whether the write is an async
   /// copy (cp.async).
   std::map<int, std::set<std::pair<int, bool>>> writers_, readers_;

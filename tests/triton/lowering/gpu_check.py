@@ -30,7 +30,10 @@ kernel the model does not predict as misaligned.
 import argparse
 import json
 import os
+import subprocess
 import sys
+import tarfile
+import tempfile
 from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -70,6 +73,8 @@ def collect(args):
         faulted = [r["id"] for r in jsonl(os.path.join(args.padded, f"faults-{v}.jsonl"))
                    if "start" not in r and "error" in r]
         for repeats in args.repeats:
+            if not os.path.exists(os.path.join(repeats, f"repeat-{v}.jsonl")):
+                continue
             reps = [r for r in jsonl(os.path.join(repeats, f"repeat-{v}.jsonl"))
                     if "start" not in r and r.get("launched")]
             for r, m in zip(reps, gc.ncu_rows(os.path.join(repeats, f"ncu-{v}-repeat.csv"))):
@@ -149,8 +154,25 @@ def classify(pred, runs, side):
     return None
 
 
+def load_data(paths):
+    """One or more collect outputs (batches of cases measured in separate GPU sessions) as one:
+    their kernels and faults per version; the GPU lines of the first."""
+    data = {"gpu": None, "versions": {}}
+    for path in paths:
+        d = json.load(open(path))
+        data["gpu"] = data["gpu"] or d["gpu"]
+        for v, dv in d["versions"].items():
+            into = data["versions"].setdefault(v, {"kernels": {}, "faulted": []})
+            for cid, k in dv["kernels"].items():
+                if cid in into["kernels"]:
+                    sys.exit(f"{path}: {v} {cid} measured twice")
+                into["kernels"][cid] = k
+            into["faulted"] += dv.get("faulted", [])
+    return data
+
+
 def check(args):
-    data = json.load(open(args.data))
+    data = load_data(args.data)
     cases = {c["id"]: c for c in json.load(open(os.path.join(HERE, "data", "cases.json")))["cases"]}
     known = json.load(open(os.path.join(HERE, "gpu_known_differences.json")))["differences"]
     # Sides whose instruction the model already gets wrong statically (the PTX and SASS, checked
@@ -169,13 +191,22 @@ def check(args):
         recorded = {r["id"]: r for r in json.load(open(os.path.join(HERE, "data",
                                                                     f"triton-{v}.json")))["cases"]}
         tally = defaultdict(lambda: defaultdict(int))
+        report = (report_of(args.llcheck, os.path.join(HERE, "data", f"ttgir-{v}.tar.xz"), v,
+                            ["--hardware", "sm90"]) if args.through_report else None)
         for cid, k in sorted(d["kernels"].items()):
             case, rec = cases[cid], recorded.get(cid, {})
             if "layouts" not in rec:
                 continue
             if k["correct"] is False:
                 failures.append(f"{v} {cid}: the kernel's data came out wrong")
-            pred = gc.predict(args.llcheck, case, rec["layouts"], v, "sm90")
+            if report is not None:
+                pred = (predict_from_report(report[cid], case) if cid in report
+                        else {"error": "not in the report"})
+                if "error" in pred:
+                    failures.append(f"{v} {cid}: through the report: {pred['error']}")
+                    continue
+            else:
+                pred = gc.predict(args.llcheck, case, rec["layouts"], v, "sm90")
             for side in ("store", "load"):
                 p = (pred or {}).get(side)
                 if not isinstance(p, dict) or "wavefronts" not in p:
@@ -216,11 +247,14 @@ def check(args):
                                     f"measured {k['runs'][0][side]}")
         for cid in d["faulted"]:
             case, rec = cases[cid], recorded.get(cid, {})
-            pred = gc.predict(args.llcheck, case, rec["layouts"], v, "sm90")
+            pred = (predict_from_report(report[cid], case) if report is not None
+                    else gc.predict(args.llcheck, case, rec["layouts"], v, "sm90"))
             if not any((pred.get(s) or {}).get("misaligned_accesses") for s in ("store", "load")):
                 failures.append(f"{v} {cid}: faulted on the GPU, the model predicts no misaligned "
                                 "access")
-        print(f"Triton {v} on {data['gpu'][0]}: {len(d['kernels'])} kernels measured, "
+        print(("Through `llcheck report` of each kernel's TTGIR: " if report is not None
+               else "") +
+              f"Triton {v} on {data['gpu'][0]}: {len(d['kernels'])} kernels measured, "
               f"{len(d['faulted'])} faulted (misaligned vectors in padded layouts, each predicted)")
         for side, counts in sorted(tally.items()):
             n = sum(counts.values())
@@ -256,6 +290,143 @@ def check(args):
     return 1 if failures else 0
 
 
+def report_of(llcheck, tar, version, extra=()):
+    """`llcheck report` of every TTGIR in the tarball `tar` (record.py --keep's files: each
+    case's TTGIR, with its SASS beside it where kept), as {case id: the kernel's entry of
+    report.json}."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with tarfile.open(tar) as t:
+            t.extractall(tmp, filter="data")
+        out = os.path.join(tmp, "report")
+        proc = subprocess.run([llcheck, "report", tmp, "--out", out, "--triton", version,
+                               "--no-z3", "--quiet", *extra], capture_output=True, text=True)
+        if proc.returncode not in (0, 1):
+            sys.exit(f"llcheck report {tar}: exit {proc.returncode}: {proc.stderr.strip()}")
+        with open(os.path.join(out, "report.json")) as f:
+            kernels = json.load(f)["kernels"]
+    return {os.path.splitext(os.path.basename(k["file"]))[0]: k for k in kernels}
+
+
+def predict_from_report(kernel, case):
+    """The sides of one kernel as `llcheck report` predicts them from Triton's TTGIR (its ops'
+    `predicted`), in gc.predict's form; an {"error"} when the report has no such op."""
+    ops = {}
+    for o in kernel["ops"]:
+        ops.setdefault(o["op"], []).append(o)
+
+    def one(name):
+        found = ops.get(name, [])
+        return found[0]["predicted"] if len(found) == 1 else None
+
+    if case["kind"] == "convert":
+        p = one("ttg.convert_layout")
+        if not isinstance(p, dict):
+            return {"error": f"{len(ops.get('ttg.convert_layout', []))} convert_layout ops"}
+        if not p.get("shared_memory"):
+            return {"store": None, "load": None}
+        return {"store": p["store"], "load": p["load"]}
+    load = one("ttg.local_load")
+    store = one("ttg.local_alloc") if case["kind"] == "local" else None
+    if not isinstance(load, dict) or (case["kind"] == "local" and not isinstance(store, dict)):
+        return {"error": "no single local_alloc / local_load op in the report"}
+    return {"store": (store or {}).get("store"), "load": load.get("load")}
+
+
+def check_exit(args):
+    """The early-exit cases (cases-exit.json, kernels ending in Triton's own masked store): the
+    load side as `llcheck report` predicts it from the TTGIR and the SASS beside it
+    (`predicted.early_exit`), the store side as the report's local_alloc predicts it, against
+    the counters. Sorted as in `check` (exact, a repeat, varies, offset); anything else fails."""
+    data = load_data([args.data])
+    cases = {c["id"]: c for c in json.load(open(os.path.join(HERE, "data",
+                                                              "cases-exit.json")))["cases"]}
+    static = {side: name for name, cls in json.load(open(os.path.join(
+        HERE, "known_differences.json")))["classes"].items() for side in cls["cases"]}
+    failures = []
+    for v, d in sorted(data["versions"].items()):
+        if args.version and v != args.version:
+            continue
+        report = report_of(args.llcheck, os.path.join(HERE, "data", f"exit-{v}.tar.xz"), v)
+        tally = defaultdict(lambda: defaultdict(int))
+        exits = defaultdict(int)
+        for cid, k in sorted(d["kernels"].items()):
+            case = cases[cid]
+            if k["correct"] is False:
+                failures.append(f"{v} {cid}: the kernel's data came out wrong")
+            kernel = report.get(cid)
+            if kernel is None:
+                failures.append(f"{v} {cid}: measured, but not in the report")
+                continue
+            pred = predict_from_report(kernel, case)
+            if "error" in pred:
+                failures.append(f"{v} {cid}: {pred['error']}")
+                continue
+            if pred["load"] is None:
+                exits["no shared memory"] += 1  # a convert_layout Triton does without it
+                continue
+            ops = [o for o in kernel["ops"] if isinstance(o.get("predicted"), dict)]
+            last = [o for o in ops if "early_exit" in o["predicted"]]
+            if not last:
+                failures.append(f"{v} {cid}: the report predicts no early exit")
+                continue
+            x = last[-1]["predicted"]["early_exit"]
+            if "note" in x:
+                failures.append(f"{v} {cid}: {x['note']}")
+                continue
+            issued = pred["load"]
+            preds = {"load": {"wavefronts": x["wavefronts_executed"],
+                              "instructions": x["instructions_executed"]},
+                     "store": pred["store"]}
+            exits["kernels"] += 1
+            exits["with exiting warps"] += x["exiting_warps"] > 0
+            exits["count changed"] += x["instructions_executed"] != issued["instructions"]
+            for side, p in preds.items():
+                if p is None:
+                    continue
+                key = f"{v}/c{cid[1:]}/{side}"  # the probe case it was drawn from
+                first = k["runs"][0][side]
+                if side == "load" and p["wavefronts"] is None:
+                    # Lanes exit too (see the report's `lanes_exit`): the instruction count is
+                    # predicted, the wavefronts only bounded.
+                    values = [r[side][0] for r in k["runs"]]
+                    bound = x["wavefronts_executed_at_most"]
+                    kind = None
+                    if first[1] == p["instructions"] and min(values) <= bound:
+                        kind = "lanes exit (bound)"
+                    elif first[1] == p["instructions"] and len(set(values)) > 1:
+                        kind = "varies"
+                else:
+                    kind = classify(p, k["runs"], side)
+                if kind is None and key in static:
+                    kind = "listed"
+                tally[f"{case['kind']} {side}"][kind or "DIFFERS"] += 1
+                if side == "load" and x["instructions_executed"] != issued["instructions"]:
+                    exits["changed and exact"] += kind == "exact"
+                    exits["issued would be exact"] += (
+                        [issued["wavefronts"], issued["instructions"]] == first)
+                if kind is None:
+                    failures.append(f"{v}/{cid}/{side} ({case['kind']}, {case['dtype']} "
+                                    f"{case['shape']}): predicted {p['wavefronts']} wavefronts / "
+                                    f"{p['instructions']} instructions, measured "
+                                    f"{k['runs'][0][side]}" + (
+                                        f" (early exit: {x})" if side == "load" else ""))
+        print(f"Triton {v} early-exit kernels on {data['gpu'][0]}: {exits['kernels']} kernels, "
+              f"{exits['with exiting warps']} with warps that exit early; the executed loads "
+              f"differ from the issued ones in {exits['count changed']}: predicted exactly in "
+              f"{exits['changed and exact']} (the issued count would be exact in "
+              f"{exits['issued would be exact']}); {exits['no shared memory']} conversions "
+              "without shared memory")
+        for side, counts in sorted(tally.items()):
+            n = sum(counts.values())
+            row = ", ".join(f"{c} {counts[c]}" for c in ("exact", "a repeat", "varies", "offset",
+                                                          "lanes exit (bound)", "listed",
+                                                          "DIFFERS") if counts[c])
+            print(f"  {side:<14} {n:4d} sides: {row} ({100.0 * counts['exact'] / n:.1f}% exact)")
+    for f in failures:
+        print("FAIL", f)
+    return 1 if failures else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -270,11 +441,22 @@ def main():
     ci.add_argument("--gpu", nargs="*", default=[], help="the GPU's lines when RUN has no gpu.txt")
     ci.add_argument("-o", required=True)
     k = sub.add_parser("check")
-    k.add_argument("data")
+    k.add_argument("data", nargs="+", help="collect's outputs (one per batch of cases)")
     k.add_argument("--isolated", help="run_gpu_isolate.sh's re-measurement (collect-isolated)")
+    k.add_argument("--through-report", action="store_true",
+                   help="predict each side with `llcheck report --hardware sm90` of the kernel's "
+                        "own TTGIR (data/ttgir-V.tar.xz) instead of bank-conflicts / convert on "
+                        "its layouts")
     k.add_argument("--llcheck", default=os.path.join(HERE, "..", "..", "..", "build", "cli",
                                                      "llcheck"))
+    x = sub.add_parser("check-exit")
+    x.add_argument("data", help="collect's output for the cases of cases-exit.json")
+    x.add_argument("--version", help="only this Triton release")
+    x.add_argument("--llcheck", default=os.path.join(HERE, "..", "..", "..", "build", "cli",
+                                                     "llcheck"))
     args = ap.parse_args()
+    if args.cmd == "check-exit":
+        return check_exit(args)
     if args.cmd == "collect":
         return collect(args)
     if args.cmd == "collect-isolated":

@@ -33,6 +33,7 @@ import record  # noqa: E402
 
 def pack_case(case, out_dir, cuobjdump):
     rec = {k: case[k] for k in ("id", "kind", "arch", "dtype", "shape", "num_warps")}
+    rec["store"] = case.get("store", "live")
     # Padded layouts can get vector accesses the padding misaligns (Triton 3.9, case c0001):
     # the launcher runs them last, so that a fault spoils no other case.
     rec["padded"] = (case.get("shared") or {}).get("encoding") == "padded_shared"

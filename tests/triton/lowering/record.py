@@ -53,18 +53,24 @@ SASS_LINE = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)"
 SASS_SHARED = ("LDS", "STS", "LDSM", "STSM", "LDGSTS")
 
 
-def sass_summary(cubin_bytes, cuobjdump):
-    """The SASS's shared-memory instructions and EXITs in program order, run-length encoded:
-    ["STS.128 x4", "BAR.SYNC", "LDS.128 x3", "@P EXIT", "LDS.128 x1", "EXIT"], and the totals
-    per opcode. Instructions predicated on !PT (never executed) are left out."""
+def cuobjdump_sass(cubin_bytes, cuobjdump):
+    """`cuobjdump -sass` of a cubin, as text."""
     with tempfile.NamedTemporaryFile(suffix=".cubin", delete=False) as f:
         f.write(cubin_bytes)
         path = f.name
     try:
-        text = subprocess.run([cuobjdump, "-sass", path], capture_output=True, text=True,
+        return subprocess.run([cuobjdump, "-sass", path], capture_output=True, text=True,
                               check=True).stdout
     finally:
         os.unlink(path)
+
+
+def sass_summary(cubin_bytes, cuobjdump, text=None):
+    """The SASS's shared-memory instructions and EXITs in program order, run-length encoded:
+    ["STS.128 x4", "BAR.SYNC", "LDS.128 x3", "@P EXIT", "LDS.128 x1", "EXIT"], and the totals
+    per opcode. Instructions predicated on !PT (never executed) are left out."""
+    if text is None:
+        text = cuobjdump_sass(cubin_bytes, cuobjdump)
     seq = []
     totals = {}
     for line in text.splitlines():
@@ -135,7 +141,17 @@ def layouts_of(case):
     return out
 
 
-def record_case(case, cuobjdump):
+def keep_files(case, k, sass, keep):
+    """--keep: the TTGIR Triton wrote and the SASS of its cubin, as `llcheck report` reads them
+    beside each other (<id>.ttgir, <id>.sass; the SASS without cuobjdump's encoding comments)."""
+    with open(os.path.join(keep, case["id"] + ".ttgir"), "w") as f:
+        f.write(k.asm["ttgir"])
+    with open(os.path.join(keep, case["id"] + ".sass"), "w") as f:
+        f.writelines(ln + "\n" for ln in sass.splitlines()
+                     if not re.fullmatch(r"\s*/\* 0x[0-9a-f]+ \*/\s*", ln))
+
+
+def record_case(case, cuobjdump, keep=None):
     rec = {"id": case["id"]}
     stage = "layouts"
     try:
@@ -144,7 +160,10 @@ def record_case(case, cuobjdump):
         k = kernels.compile_case(case)
         stage = "inspect"
         rec["ptx"] = ptx_shared(k.asm["ptx"])
-        rec["sass"] = sass_summary(k.asm["cubin"], cuobjdump)
+        sass = cuobjdump_sass(k.asm["cubin"], cuobjdump)
+        rec["sass"] = sass_summary(None, None, sass)
+        if keep:
+            keep_files(case, k, sass, keep)
         rec["shared_bytes"] = k.metadata.shared
         rec["kernel"] = k.metadata.name
     except Exception as e:  # noqa: BLE001 - a case Triton refuses is recorded, not fatal
@@ -153,12 +172,12 @@ def record_case(case, cuobjdump):
     return rec
 
 
-def _child(case, cuobjdump, fd, err_path):
+def _child(case, cuobjdump, fd, err_path, keep):
     # Triton's aborts print their reason on stderr: keep it for the parent.
     err = os.open(err_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(err, 2)
     try:
-        rec = record_case(case, cuobjdump)
+        rec = record_case(case, cuobjdump, keep)
         if "error" in rec and "PassManager" in rec["error"]:
             sys.stderr.flush()
             rec["error"] += ": " + _abort_reason(err_path)
@@ -184,7 +203,11 @@ def main():
     p.add_argument("-o", "--out", required=True)
     p.add_argument("-j", "--jobs", type=int, default=2)
     p.add_argument("--only", help="comma-separated case ids")
+    p.add_argument("--keep", metavar="DIR",
+                   help="also write each case's TTGIR and SASS to DIR (<id>.ttgir, <id>.sass)")
     args = p.parse_args()
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
     with open(args.cases) as f:
         cases = json.load(f)["cases"]
     if args.only:
@@ -209,7 +232,7 @@ def main():
             pid = os.fork()
             if pid == 0:
                 os.close(r)
-                _child(case, cuobjdump, w, err_path)
+                _child(case, cuobjdump, w, err_path, args.keep)
             os.close(w)
             f = os.fdopen(r, "rb")
             running[pid] = (i, case, f, bytearray())

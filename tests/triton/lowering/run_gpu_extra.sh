@@ -15,6 +15,7 @@ names='regex:^(local|convert|async)_kernel$'
 padded=$(python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); print(",".join(c["id"] for c in m["cases"] if c.get("padded") and "error" not in c))' "$PACK/manifest.json")
 # (1) Faults, without ncu: run the remaining cases until every one ended or faulted.
 rm -f "$OUT/faults-$V.jsonl"
+touch "$OUT/faults-$V.jsonl"
 remaining="$padded"
 for attempt in $(seq 1 90); do
   [ -z "$remaining" ] && break

@@ -23,3 +23,16 @@ def test_h200_counters_against_the_lowering_model():
     assert "async load" in proc.stdout and "15 faulted" in proc.stdout
     assert "isolated re-measurement" in proc.stdout
     assert "get_shared_bank_conflicts, local load" in proc.stdout
+
+
+def test_h200_early_exit_through_the_report():
+    """Kernels ending in Triton's own masked store (cases-exit.json): `llcheck report` of each
+    kernel's TTGIR with its SASS beside it predicts the warps that exit early and the loads they
+    skip (`predicted.early_exit`), and the counters agree (data/gpu-h200-exit.json)."""
+    llcheck = os.environ.get("LLCHECK", os.path.join(REPO, "build", "cli", "llcheck"))
+    proc = subprocess.run([sys.executable, os.path.join(HERE, "gpu_check.py"), "check-exit",
+                           os.path.join(HERE, "data", "gpu-h200-exit.json"),
+                           "--llcheck", llcheck], capture_output=True, text=True)
+    print(proc.stdout)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert proc.stdout.count("early-exit kernels") == 2

@@ -38,6 +38,19 @@
 //   "above_admissible_optimum", with the layout and both costs), the fewest wavefronts of any
 //   shared layout kept as a lower bound; where it does not, with that lower bound alone
 //   (finding "above_optimum_side": a cost, since the unknown reader may need the layout).
+//
+// # Redundant warps that exit early (`predicted.early_exit`)
+//
+// Where the SASS of the kernel lies beside its TTGIR (Sass.h), the module's last op that loads
+// from shared memory (local_load, or convert_layout through shared memory) gets
+// `predicted.early_exit`: the warps that hold only copies of its result layout (a zero warp
+// basis: warps x (1 - 2^-zeros) of them) have their global stores masked by Triton, ptxas
+// exits them at its predicated EXIT, and they skip the loads placed after it. So the GPU
+// executes `instructions - exiting_warps x loads_after_exit` of the load's warp-level
+// instructions (and, where every instruction of the side costs the same, as on every unpadded
+// layout at one width, the wavefronts likewise). The result layout is taken as the stored one
+// (the load's value is what the kernel stores, as in Triton's epilogues); the positional count
+// needs straight-line SASS (a kernel with branches gets a note instead).
 // - memdesc views (memdesc_index, _subslice, _trans, _reshape) move nothing; tensor-memory ops
 //   (ttng.tmem_*) are listed without a prediction: llcheck has no model of tensor memory.
 #pragma once
@@ -78,6 +91,9 @@ struct OracleResults {
 struct ReportOptions {
   /// --arch: the bank model for every kernel; otherwise each module's ttg.target picks it.
   std::optional<std::string> arch;
+  /// --hardware: the NVIDIA GPU the kernels run on, when it is not their target's (sm80 code on
+  /// an H100/H200): its bank model counts the wavefronts, the target's instructions are used.
+  std::optional<std::string> hardware;
   bool z3 = true;
   prover::ProverOptions prover;
   int maxEnumerationBits = 16;
@@ -87,6 +103,11 @@ struct ReportOptions {
   /// --triton: the Triton release that wrote the dumps; their encodings mean what it computes,
   /// and on NVIDIA each op's `predicted` is what its lowering emits.
   TritonVersion triton = kNewestTriton;
+  /// Read the SASS beside each TTGIR file (Sass.h: STEM.sass, or STEM.cubin through cuobjdump)
+  /// and predict the early exit of redundant warps from it (`predicted.early_exit`).
+  bool readSass = true;
+  /// The cuobjdump that disassembles a STEM.cubin ("": cubins are not read; findCuobjdump).
+  std::string cuobjdump;
 };
 
 /// One finding: a reason for the op (or layout) to fail the conformance check.
@@ -143,6 +164,8 @@ struct KernelReport {
   std::vector<TtgirNotUnderstood> notUnderstood;
   /// Findings that belong to no op (illegal layouts, not-understood items).
   std::vector<Finding> findings;
+  /// The SASS read beside the file ({"path", "functions", "error"}), null when none was there.
+  nlohmann::json sass;
   double seconds = 0;
 };
 

@@ -1,0 +1,69 @@
+// What ptxas kept of a kernel, read from its SASS, as far as a report needs it: where warps can
+// leave the kernel early, and how many shared-memory loads they then skip.
+//
+// Why: Triton masks the global stores of the warps that only hold copies of other warps' data
+// (a zero warp basis of the stored layout). Their last shared-memory loads then feed nothing,
+// and ptxas puts a predicated `@P0 EXIT` before them: those warps never execute the loads after
+// it. The layouts cannot tell how many loads ptxas moved behind the EXIT (it is its schedule),
+// the SASS can. The report reads the SASS beside each TTGIR file (Triton's cache keeps
+// NAME.ttgir and NAME.cubin together): NAME.sass (`cuobjdump -sass` text) or NAME.cubin, which
+// is disassembled with cuobjdump.
+//
+// The reading is positional: the kernel must be straight-line code (Triton unrolls every
+// shared-memory access; a branch other than the final self-loop makes "after the EXIT"
+// meaningless, and the kernel says so instead of a count). Instructions predicated on !PT are
+// never executed and are not counted.
+#pragma once
+
+#include "llcheck/core/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llcheck::reports {
+
+struct SassFunction {
+  std::string name;
+  /// Shared-memory loads in the function: LDS (ld.shared) and LDSM (ldmatrix).
+  uint64_t lds = 0, ldsm = 0;
+  /// The first EXIT with a predicate (not @PT / @!PT), as written ("@P0 EXIT"), and its address.
+  std::string predicatedExit;
+  uint64_t exitAddress = 0;
+  /// LDS and LDSM after that EXIT in program order (what the warps that take it skip).
+  uint64_t ldsAfterExit = 0, ldsmAfterExit = 0;
+  /// False when a branch (other than the self-loop after the last EXIT) or call makes program
+  /// order differ from execution order; `notStraightLine` names the first one.
+  bool straightLine = true;
+  std::string notStraightLine;
+};
+
+/// The functions of a `cuobjdump -sass` listing. An Error when no function or instruction can
+/// be read from it (not a SASS listing); `where` names the file.
+[[nodiscard]] Result<std::vector<SassFunction>> parseSass(std::string_view text,
+                                                          const std::string& where);
+
+/// `cuobjdump -sass CUBIN` with the cuobjdump at `cuobjdump` (run directly, no shell).
+[[nodiscard]] Result<std::string> disassembleCubin(const std::string& cubin,
+                                                   const std::string& cuobjdump);
+
+/// The cuobjdump to use: `explicitPath` when given, else $CUOBJDUMP, else `cuobjdump` on $PATH,
+/// else /usr/local/cuda/bin/cuobjdump; "" when none is executable.
+[[nodiscard]] std::string findCuobjdump(const std::string& explicitPath);
+
+/// The SASS of the kernel beside one TTGIR file.
+struct SassBeside {
+  std::string path; ///< STEM.sass or STEM.cubin
+  std::vector<SassFunction> functions;
+  /// Why it could not be read (then `functions` is empty).
+  std::string error;
+};
+
+/// STEM.sass, else STEM.cubin (disassembled with `cuobjdump`, see findCuobjdump) beside
+/// `ttgirPath` (STEM.ttgir / STEM.mlir); nullopt when neither exists.
+[[nodiscard]] std::optional<SassBeside> sassBeside(const std::string& ttgirPath,
+                                                   const std::string& cuobjdump);
+
+} // namespace llcheck::reports

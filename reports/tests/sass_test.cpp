@@ -1,0 +1,100 @@
+// Reading SASS listings (Sass.h): the EXIT a warp can take and the shared loads behind it.
+#include "llcheck/reports/Sass.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace llcheck::reports {
+namespace {
+
+// The shape of `cuobjdump -sass` output (ptxas 12.x, sm_90), shortened.
+constexpr const char* kListing = R"(
+	code for sm_90
+		Function : local_kernel
+	.headerflags	@"EF_CUDA_TEXMODE_UNIFIED EF_CUDA_64BIT_ADDRESS EF_CUDA_SM90"
+        /*0000*/                   LDC R1, c[0x0][0x28] ;                      /* 0x00000a00ff017b82 */
+                                                                               /* 0x000fe40000000800 */
+        /*0010*/                   S2R R0, SR_TID.X ;
+        /*0020*/                   STS.128 [R2], R4 ;
+        /*0030*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;
+        /*0040*/                   LDS.128 R8, [R3] ;
+        /*0050*/              @!PT LDS RZ, [RZ] ;
+        /*0060*/                   LDSM.16.M88.4 R12, [R3+0x200] ;
+        /*0070*/               @P0 EXIT ;
+        /*0080*/                   LDS.128 R16, [R3+0x400] ;
+        /*0090*/                   LDS.128 R20, [R3+0x600] ;
+        /*00a0*/                   STG.E.128 desc[UR4][R6.64], R16 ;
+        /*00b0*/                   EXIT ;
+        /*00c0*/                   BRA 0xc0;
+        ..........
+)";
+
+TEST(Sass, countsLoadsAfterThePredicatedExit) {
+  auto f = parseSass(kListing, "k.sass");
+  ASSERT_TRUE(f.ok()) << f.error().str();
+  ASSERT_EQ(f->size(), 1u);
+  const SassFunction& k = f->front();
+  EXPECT_EQ(k.name, "local_kernel");
+  EXPECT_EQ(k.lds, 3u); // the @!PT one is never executed
+  EXPECT_EQ(k.ldsm, 1u);
+  EXPECT_EQ(k.predicatedExit, "@P0 EXIT");
+  EXPECT_EQ(k.exitAddress, 0x70u);
+  EXPECT_EQ(k.ldsAfterExit, 2u);
+  EXPECT_EQ(k.ldsmAfterExit, 0u);
+  EXPECT_TRUE(k.straightLine) << k.notStraightLine; // the trailing BRA never runs
+}
+
+TEST(Sass, aBranchBeforeTheEndIsNotStraightLine) {
+  std::string text = kListing;
+  text.replace(text.find("S2R R0, SR_TID.X"), 16, "BRA 0x80        ");
+  auto f = parseSass(text, "k.sass");
+  ASSERT_TRUE(f.ok());
+  EXPECT_FALSE(f->front().straightLine);
+  EXPECT_EQ(f->front().notStraightLine, "BRA at 0x10");
+}
+
+TEST(Sass, noPredicatedExit) {
+  std::string text = kListing;
+  text.replace(text.find("@P0 EXIT"), 8, "    NOP ");
+  auto f = parseSass(text, "k.sass");
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->front().predicatedExit, "");
+  EXPECT_EQ(f->front().ldsAfterExit, 0u);
+  EXPECT_EQ(f->front().lds, 3u);
+}
+
+TEST(Sass, somethingElseIsAnError) {
+  auto ttgir = parseSass("module attributes {\"ttg.num-warps\" = 4 : i32} {\n}\n", "x.sass");
+  ASSERT_FALSE(ttgir.ok());
+  EXPECT_NE(ttgir.error().str().find("x.sass: no SASS function"), std::string::npos);
+  auto headless = parseSass("        /*0000*/  EXIT ;\n", "y.sass");
+  ASSERT_FALSE(headless.ok());
+  EXPECT_NE(headless.error().str().find("line 1"), std::string::npos);
+}
+
+TEST(Sass, besideTheTtgir) {
+  auto dir = std::filesystem::temp_directory_path() / "llcheck-sass-test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  EXPECT_FALSE(sassBeside((dir / "k.ttgir").string(), "").has_value());
+  { std::ofstream(dir / "k.sass") << kListing; }
+  auto s = sassBeside((dir / "k.ttgir").string(), "");
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->error, "");
+  EXPECT_EQ(s->functions.size(), 1u);
+  // A cubin without a cuobjdump to read it: said, not guessed.
+  { std::ofstream(dir / "c.cubin") << "not a cubin"; }
+  auto c = sassBeside((dir / "c.ttgir").string(), "");
+  ASSERT_TRUE(c.has_value());
+  EXPECT_NE(c->error.find("no cuobjdump"), std::string::npos);
+  // A cuobjdump that fails on it.
+  auto bad = sassBeside((dir / "c.ttgir").string(), "/bin/false");
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_NE(bad->error.find("failed"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+} // namespace
+} // namespace llcheck::reports
