@@ -32,3 +32,13 @@ config.substitutions.append(("%oracle-cases", os.path.join(config.source_root, "
 if shutil.which("nvidia-smi") and os.path.exists(config.oracle_runner):
     if subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0:
         config.available_features.add("gpu")
+
+# A cuobjdump for report-cubin.test: the CUDA toolkit's, or the one Triton bundles (the
+# virtualenvs `make test` sets up).
+import glob
+cuobjdump = shutil.which("cuobjdump") or next(iter(sorted(glob.glob(os.path.join(
+    config.source_root, ".venv*", "lib", "python*", "site-packages", "triton", "backends",
+    "nvidia", "bin", "cuobjdump")))), None)
+if cuobjdump:
+    config.available_features.add("cuobjdump")
+    config.substitutions.append(("%cuobjdump", cuobjdump))
