@@ -13,14 +13,18 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 
 def test_h200_counters_against_the_lowering_model():
     llcheck = os.environ.get("LLCHECK", os.path.join(REPO, "build", "cli", "llcheck"))
+    data = os.path.join(HERE, "data")
     proc = subprocess.run([sys.executable, os.path.join(HERE, "gpu_check.py"), "check",
-                           os.path.join(HERE, "data", "gpu-h200.json"), "--isolated",
-                           os.path.join(HERE, "data", "gpu-h200-isolated.json"),
+                           os.path.join(data, "gpu-h200.json"),
+                           os.path.join(data, "gpu-h200-more.json"), "--isolated",
+                           os.path.join(data, "gpu-h200-isolated.json"),
+                           os.path.join(data, "gpu-h200-isolated-more.json"),
                            "--llcheck", llcheck],
                           capture_output=True, text=True)
     print(proc.stdout)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
-    assert "async load" in proc.stdout and "15 faulted" in proc.stdout
+    assert "async load" in proc.stdout and "22 faulted" in proc.stdout
+    assert "1086 kernels measured" in proc.stdout and "1085 kernels measured" in proc.stdout
     assert "isolated re-measurement" in proc.stdout
     assert "get_shared_bank_conflicts, local load" in proc.stdout
 
