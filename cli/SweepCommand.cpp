@@ -63,9 +63,9 @@ SweepCommand::SweepCommand(CLI::App& app) {
   mergeCmd_ = cmd_->add_subcommand(
       "merge", "Add up the JSON results of every shard of one sweep (sweep --format json) into "
                "the result of one unsharded run");
-  mergeCmd_->add_option("RESULT", results_, "The shards' JSON results, one file each")
+  mergeCmd_->add_option("RESULT.json", results_, "The shards' JSON results, one file each")
       ->required()
-      ->type_name("RESULT.json...");
+      ->type_name("FILE");
   mergeCmd_->add_option("--format", mergeFormat_, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
 }
@@ -171,7 +171,10 @@ int SweepCommand::runMerge(std::ostream& out, std::string& errorMessage) {
     errorMessage = merged.error().str();
     return 2;
   }
-  if (mergeFormat_ == "json")
+  // `sweep --format json merge ...` means the same as `sweep merge --format json ...`.
+  bool json =
+      mergeCmd_->get_option("--format")->count() ? mergeFormat_ == "json" : format_ == "json";
+  if (json)
     out << dumpJson(fuzz::toJson(*merged)) << "\n";
   else
     out << fuzz::toText(*merged);

@@ -114,7 +114,8 @@ struct SweepReport {
   uint64_t verifyFailures = 0, planFailures = 0;
   /// The first maxFailuresKept, in group order.
   std::vector<SweepFailure> failures;
-  /// The time spent on these groups (a resumed shard: over every run; merged: over every shard).
+  /// The time spent sweeping these groups, planning not included (a resumed shard: over every
+  /// run; merged: over every shard).
   double seconds = 0;
   /// A merged report: how many shard results it adds up (0: a run's own).
   int mergedShards = 0;
