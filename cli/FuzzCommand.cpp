@@ -1,5 +1,7 @@
 #include "FuzzCommand.h"
 
+#include "Shard.h"
+
 #include "laws/Driver.h"
 #include "mutation/Mutation.h"
 
@@ -30,35 +32,6 @@ const CLI::Validator kUnsigned(
     },
     "UNSIGNED");
 } // namespace
-
-bool parseShard(const std::string& s, int& index, int& count) {
-  std::size_t slash = s.find('/');
-  if (slash == std::string::npos || slash == 0 || slash + 1 == s.size() || s.size() > 20)
-    return false;
-  for (std::size_t i = 0; i < s.size(); ++i)
-    if (i != slash && !std::isdigit(static_cast<unsigned char>(s[i])))
-      return false;
-  long long i = std::stoll(s.substr(0, slash)), n = std::stoll(s.substr(slash + 1));
-  if (n < 1 || n > 1000000 || i >= n)
-    return false;
-  index = static_cast<int>(i);
-  count = static_cast<int>(n);
-  return true;
-}
-
-bool shardFromEnvironment(int& index, int& count, std::string& errorMessage) {
-  const char* total = std::getenv("GTEST_TOTAL_SHARDS");
-  if (!total)
-    return true;
-  const char* i = std::getenv("GTEST_SHARD_INDEX");
-  std::string s = std::string(i ? i : "") + "/" + total;
-  if (!parseShard(s, index, count)) {
-    errorMessage = "GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS: '" + utf8Prefix(s, 40) +
-                   "' is not I/N with 0 <= I < N";
-    return false;
-  }
-  return true;
-}
 
 FuzzCommand::FuzzCommand(CLI::App& app) {
   cmd_ = app.add_subcommand(

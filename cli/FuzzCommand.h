@@ -12,12 +12,6 @@
 
 namespace llcheck::cli {
 
-/// "I/N" with 0 <= I < N into index and count; false otherwise (`fuzz --shard`, `sweep --shard`).
-[[nodiscard]] bool parseShard(const std::string& s, int& index, int& count);
-/// GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS into index and count when set (else unchanged); false,
-/// with errorMessage, when they do not make I/N.
-[[nodiscard]] bool shardFromEnvironment(int& index, int& count, std::string& errorMessage);
-
 class FuzzCommand {
 public:
   /// Registers the `fuzz` subcommand and its options on `app`.

@@ -1,4 +1,4 @@
-// The enumeration's progress line (see Progress.h).
+// The enumeration's and the sweep's progress lines (see Progress.h).
 #include "Progress.h"
 
 #include <algorithm>
@@ -51,6 +51,43 @@ void EnumerationProgressLine::update(std::string_view phase, uint64_t doneSteps,
 
 void EnumerationProgressLine::done() {
   if (shown_ && terminal_)
+    std::cerr << "\r\033[K" << std::flush;
+  shown_ = false;
+}
+
+SweepProgressLine::SweepProgressLine(std::string what)
+    : what_(std::move(what)), last_(Clock::now()) {}
+
+SweepProgressLine::~SweepProgressLine() {
+  done();
+}
+
+void SweepProgressLine::update(const fuzz::SweepProgress& p) {
+  auto now = Clock::now();
+  // As the enumeration's line: nothing for a quick sweep, then at most 4 lines a second.
+  if (p.seconds < std::chrono::duration<double>(kTerminalAfter).count() ||
+      (shown_ && now - last_ < kTerminalEvery))
+    return;
+  last_ = now;
+  shown_ = true;
+  double costThisRun = static_cast<double>(p.costDone - p.costResumed);
+  double sets = static_cast<double>(p.report->enumerated - p.setsResumed);
+  std::string left = "?";
+  if (costThisRun > 0) {
+    double s = p.seconds * static_cast<double>(p.costTotal - p.costDone) / costThisRun;
+    left = s < 120 ? std::to_string(static_cast<long>(s)) + " s"
+                   : std::to_string(static_cast<long>(s / 60)) + " min";
+  }
+  char line[240];
+  std::snprintf(line, sizeof line,
+                "llcheck: sweep %s: %llu/%llu groups, %.0f parameter sets/s, about %s left",
+                what_.c_str(), static_cast<unsigned long long>(p.groupsDone),
+                static_cast<unsigned long long>(p.groupsTotal), sets / p.seconds, left.c_str());
+  std::cerr << "\r" << line << "\033[K" << std::flush;
+}
+
+void SweepProgressLine::done() {
+  if (shown_)
     std::cerr << "\r\033[K" << std::flush;
   shown_ = false;
 }

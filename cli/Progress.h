@@ -1,8 +1,10 @@
-// A progress line on stderr for long enumerations (`verify --max-enumeration-bits` up to 28):
-// stdout, and so the text and JSON results, never sees it.
+// Progress lines on stderr for long enumerations (`verify --max-enumeration-bits` up to 28) and
+// sweeps: stdout, and so the text and JSON results, never sees them.
 #pragma once
 
 #include "llcheck/core/Enumeration.h"
+
+#include "sweep/Sweep.h"
 
 #include <chrono>
 #include <string>
@@ -32,6 +34,28 @@ private:
   bool terminal_;
   bool shown_ = false;
   std::chrono::steady_clock::time_point start_, last_;
+};
+
+/// `sweep`'s line, for a terminal only (a job engine's log would fill with it): the groups done
+/// of this shard's, the rate and the time left, rewritten at most every 250 ms and erased at the
+/// end. The time left is this run's rate over the estimated cost still to do (planSweep), so a
+/// resumed shard's earlier groups do not count as this run's speed.
+class SweepProgressLine {
+public:
+  /// `what` names the sweep ("blocked 1/3").
+  explicit SweepProgressLine(std::string what);
+  ~SweepProgressLine();
+  SweepProgressLine(const SweepProgressLine&) = delete;
+  SweepProgressLine& operator=(const SweepProgressLine&) = delete;
+
+  void update(const fuzz::SweepProgress& p);
+  /// Erases the line.
+  void done();
+
+private:
+  std::string what_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point last_;
 };
 
 } // namespace llcheck::cli

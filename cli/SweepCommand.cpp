@@ -1,14 +1,19 @@
 #include "SweepCommand.h"
 
-#include "FuzzCommand.h"
+#include "Progress.h"
+#include "Shard.h"
 #include "TritonFlag.h"
 #include "sweep/Sweep.h"
 
 #include "llcheck/core/Formats.h"
+#include "llcheck/core/Spec.h"
 
 #include <unistd.h>
 
-#include <iostream>
+#include <csignal>
+#include <cstdlib>
+#include <optional>
+#include <ostream>
 
 namespace llcheck::cli {
 
@@ -17,10 +22,9 @@ SweepCommand::SweepCommand(CLI::App& app) {
       "sweep", "Check every encoding of one family in a bounded parameter space: each layout "
                "verified (its kind's legality, algebra and enumeration agreeing) and, for the "
                "distributed families, every conversion plan between two layouts of one shape "
-               "checked against enumeration");
+               "checked against enumeration. docs/sweep.md");
   cmd_->add_option("FAMILY", family_,
-                   "blocked, swizzled_shared, nvmma_shared, nvidia_mma, amd_mfma or dot_op")
-      ->required();
+                   "blocked, swizzled_shared, nvmma_shared, nvidia_mma, amd_mfma or dot_op");
   cmd_->add_option("--max-log2", maxLog2_, "Every tensor dim at most 2^N (default 3)")
       ->type_name("N")
       ->check(CLI::Range(0, 12));
@@ -35,14 +39,58 @@ SweepCommand::SweepCommand(CLI::App& app) {
       ->check(CLI::Range(-1, 24));
   shardOpt_ = cmd_->add_option("--shard", shard_,
                                "Run shard I of N (0 <= I < N): the (shape, lanes, warps) groups "
-                               "whose index is I modulo N; default: GTEST_SHARD_INDEX / "
-                               "GTEST_TOTAL_SHARDS if set")
+                               "dealt to it by estimated cost; default: from the job engine "
+                               "(JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID, GTEST_SHARD_INDEX)")
                   ->type_name("I/N");
+  shardCountOpt_ = cmd_->add_option("--shard-count", shardCount_,
+                                    "The number of shards, for JOB_COMPLETION_INDEX (a Kubernetes "
+                                    "Indexed Job); checked against the other engines' counts "
+                                    "(default: LLCHECK_SHARD_COUNT)")
+                       ->type_name("N");
+  cmd_->add_option("--checkpoint", checkpoint_,
+                   "Keep this shard's progress in FILE (rewritten atomically) and, when FILE "
+                   "exists, go on from it; refused if it was written for other parameters")
+      ->type_name("FILE");
+  cmd_->add_option("--checkpoint-every", checkpointEvery_,
+                   "Rewrite the checkpoint at most every SEC seconds (default 5; 0: after every "
+                   "group)")
+      ->type_name("SEC")
+      ->check(CLI::Range(0.0, 86400.0));
+  cmd_->add_flag("--quiet", quiet_, "No progress line on stderr (there is one only on a terminal)");
   cmd_->add_option("--format", format_, "text or json")->check(CLI::IsMember({"text", "json"}));
   addTritonOption(cmd_, triton_);
+
+  mergeCmd_ = cmd_->add_subcommand(
+      "merge", "Add up the JSON results of every shard of one sweep (sweep --format json) into "
+               "the result of one unsharded run");
+  mergeCmd_->add_option("RESULT.json", results_, "The shards' JSON results, one file each")
+      ->required()
+      ->type_name("FILE");
+  mergeCmd_->add_option("--format", mergeFormat_, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
 }
 
+namespace {
+
+/// LLCHECK_SWEEP_TEST_KILL_AFTER=K (tests only, docs/sweep.md): once this process has finished
+/// K groups, before the checkpoint write that would follow, it kills itself with SIGKILL, as a
+/// preempted job dies, so that a test can resume a shard at a known point without a race.
+std::optional<uint64_t> testKillAfter() {
+  const char* v = std::getenv("LLCHECK_SWEEP_TEST_KILL_AFTER");
+  if (!v || !*v)
+    return std::nullopt;
+  return std::strtoull(v, nullptr, 10);
+}
+
+} // namespace
+
 int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
+  if (*mergeCmd_)
+    return runMerge(out, errorMessage);
+  if (family_.empty()) {
+    errorMessage = "FAMILY: missing (llcheck sweep FAMILY, or llcheck sweep merge RESULT.json...)";
+    return 2;
+  }
   fuzz::SweepOptions o;
   o.family = family_;
   auto triton = parseTritonOption(triton_, "--triton");
@@ -54,17 +102,32 @@ int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
   o.maxLog2 = maxLog2_;
   o.pairMaxLog2 = pairMaxLog2_;
   o.numWarps = numWarps_;
-  if (*shardOpt_) {
-    if (!parseShard(shard_, o.shardIndex, o.shardCount)) {
-      errorMessage = "--shard: '" + utf8Prefix(shard_, 40) + "' is not I/N with 0 <= I < N";
-      return 2;
-    }
-  } else if (!shardFromEnvironment(o.shardIndex, o.shardCount, errorMessage)) {
+  auto shard = resolveShard(*shardOpt_ ? std::optional<std::string>(shard_) : std::nullopt,
+                            *shardCountOpt_ ? std::optional<int>(shardCount_) : std::nullopt,
+                            [](const char* name) { return std::getenv(name); });
+  if (!shard.ok()) {
+    errorMessage = shard.error().str();
     return 2;
   }
-  if (isatty(STDERR_FILENO))
-    o.progress = &std::cerr;
+  o.shardIndex = shard->index;
+  o.shardCount = shard->count;
+  o.checkpoint = checkpoint_;
+  o.checkpointSeconds = checkpointEvery_;
+
+  std::optional<SweepProgressLine> line;
+  if (!quiet_ && ::isatty(STDERR_FILENO) == 1)
+    line.emplace(family_ + " " + std::to_string(o.shardIndex) + "/" + std::to_string(o.shardCount));
+  auto killAfter = testKillAfter();
+  uint64_t finished = 0;
+  o.progress = [&](const fuzz::SweepProgress& p) {
+    if (line)
+      line->update(p);
+    if (killAfter && ++finished >= *killAfter)
+      std::raise(SIGKILL);
+  };
   auto report = fuzz::runSweep(o);
+  if (line)
+    line->done();
   if (!report.ok()) {
     errorMessage = report.error().str();
     return 2;
@@ -74,6 +137,48 @@ int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
   else
     out << fuzz::toText(*report);
   return report->verifyFailures + report->planFailures > 0 ? 1 : 0;
+}
+
+int SweepCommand::runMerge(std::ostream& out, std::string& errorMessage) {
+  std::vector<fuzz::SweepReport> shards;
+  for (const std::string& path : results_) {
+    auto text = readInputFile(path);
+    if (!text.ok()) {
+      errorMessage = text.error().str();
+      return 2;
+    }
+    auto j = parseJsonText(*text, path);
+    if (!j.ok()) {
+      errorMessage = j.error().str();
+      return 2;
+    }
+    if (j->is_object() && j->contains("checkpoint")) {
+      errorMessage = path +
+                     ": a checkpoint, not a shard's result (run the shard again with "
+                     "--checkpoint " +
+                     path + " to finish it and print its result)";
+      return 2;
+    }
+    auto r = fuzz::sweepReportFromJson(*j, path);
+    if (!r.ok()) {
+      errorMessage = r.error().str();
+      return 2;
+    }
+    shards.push_back(std::move(*r));
+  }
+  auto merged = fuzz::mergeSweepReports(shards, results_);
+  if (!merged.ok()) {
+    errorMessage = merged.error().str();
+    return 2;
+  }
+  // `sweep --format json merge ...` means the same as `sweep merge --format json ...`.
+  bool json =
+      mergeCmd_->get_option("--format")->count() ? mergeFormat_ == "json" : format_ == "json";
+  if (json)
+    out << dumpJson(fuzz::toJson(*merged)) << "\n";
+  else
+    out << fuzz::toText(*merged);
+  return merged->verifyFailures + merged->planFailures > 0 ? 1 : 0;
 }
 
 } // namespace llcheck::cli

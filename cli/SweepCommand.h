@@ -1,6 +1,7 @@
 // `llcheck sweep FAMILY`: every encoding of one Triton family in a bounded parameter space,
 // each verified, and the conversion plans between them checked against enumeration
-// (fuzz/sweep/Sweep.h); sharded like `fuzz`.
+// (fuzz/sweep/Sweep.h); sharded by cost over a job engine's tasks, resumable from a checkpoint,
+// and `llcheck sweep merge` adds the shards' JSON results up (docs/sweep.md).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -14,18 +15,27 @@ namespace llcheck::cli {
 
 class SweepCommand {
 public:
-  /// Registers the `sweep` subcommand and its options on `app`.
+  /// Registers the `sweep` subcommand, its `merge` subcommand and their options on `app`.
   explicit SweepCommand(CLI::App& app);
   [[nodiscard]] bool parsed() const { return static_cast<bool>(*cmd_); }
-  /// The exit status: 0 nothing failed, 1 a check failed, 2 bad options (errorMessage: one line).
+  /// The exit status: 0 nothing failed, 1 a check failed, 2 bad options or input (errorMessage:
+  /// one line).
   int run(std::ostream& out, std::string& errorMessage);
 
 private:
+  int runMerge(std::ostream& out, std::string& errorMessage);
+
   CLI::App* cmd_ = nullptr;
-  std::string family_, shard_, format_ = "text", triton_;
-  int maxLog2_ = 3, pairMaxLog2_ = 3;
+  CLI::App* mergeCmd_ = nullptr;
+  std::string family_, shard_, format_ = "text", triton_, checkpoint_;
+  int maxLog2_ = 3, pairMaxLog2_ = 3, shardCount_ = 1;
+  double checkpointEvery_ = 5;
+  bool quiet_ = false;
   std::vector<uint64_t> numWarps_;
   CLI::Option* shardOpt_ = nullptr;
+  CLI::Option* shardCountOpt_ = nullptr;
+  std::vector<std::string> results_;
+  std::string mergeFormat_ = "text";
 };
 
 } // namespace llcheck::cli

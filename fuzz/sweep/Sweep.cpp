@@ -3,17 +3,25 @@
 #include "check/PlanCheck.h"
 
 #include "llcheck/core/Encodings.h"
+#include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/conversion/ConversionPlan.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <bit>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <functional>
 #include <numeric>
 #include <optional>
+#include <queue>
 #include <set>
 #include <sstream>
 
@@ -35,14 +43,6 @@ struct Encoding {
   ///    two, which Triton accepts; the XOR of vec * phase can set several bits in one column,
   ///    so the layout is a bijection but not a memory layout in Def. 4.14's sense.
   enum class Expect { Legal, Padded, Bijective } expect = Expect::Legal;
-};
-
-/// The encodings over one tensor shape with one number of lanes and warps: the conversions
-/// between them are the ones Triton could be asked for.
-struct Group {
-  std::vector<uint64_t> shape;
-  uint64_t lanes = 32, warps = 1;
-  std::vector<Encoding> encodings;
 };
 
 std::string list(const std::vector<uint64_t>& v) {
@@ -131,60 +131,123 @@ int log2Of(uint64_t v) {
   return std::countr_zero(v);
 }
 
-/// The groups of a family, one at a time, in a fixed order (shards take every N-th).
-void forEachGroup(const SweepOptions& o, const std::function<void(Group&)>& visit) {
-  const std::vector<uint64_t>& warpCounts = o.numWarps;
+bool distributedFamily(const std::string& family) {
+  return family != "swizzled_shared" && family != "nvmma_shared";
+}
+
+/// C(bits + rank - 1, rank - 1): the number of splits(bits, rank).
+uint64_t splitCount(int bits, std::size_t rank) {
+  uint64_t n = 1;
+  for (std::size_t i = 1; i < rank; ++i)
+    n = n * (static_cast<uint64_t>(bits) + i) / i;
+  return n;
+}
+
+uint64_t factorial(std::size_t n) {
+  uint64_t f = 1;
+  for (std::size_t i = 2; i <= n; ++i)
+    f *= i;
+  return f;
+}
+
+uint64_t elementsOf(const std::vector<uint64_t>& shape) {
+  uint64_t e = 1;
+  for (uint64_t s : shape)
+    e *= s;
+  return e;
+}
+
+/// The groups of a family in the sweep's fixed order, without their encodings: one per tensor
+/// shape, lane count and warp count that the family has encodings for.
+std::vector<SweepGroup> groupsOf(const SweepOptions& o) {
+  std::vector<SweepGroup> out;
   const std::string& f = o.family;
-  if (f == "blocked") {
-    for (std::size_t rank = 1; rank <= 3; ++rank)
-      for (const auto& shape : shapes(rank, 0, o.maxLog2))
-        for (uint64_t lanes : {32, 64})
-          for (uint64_t w : warpCounts) {
-            Group g{shape, lanes, w, {}};
-            for (const auto& spt : sizesPerThread(shape))
-              for (const auto& tpw : splits(log2Of(lanes), rank))
-                for (const auto& wpc : splits(log2Of(w), rank))
-                  for (const auto& ord : orders(rank))
-                    g.encodings.push_back({"", BlockedParams{spt, tpw, wpc, ord, {}}});
-            visit(g);
-          }
-    return;
-  }
   if (f == "swizzled_shared" || f == "nvmma_shared") {
-    for (const auto& shape : shapes(2, 0, o.maxLog2)) {
-      Group g{shape, 32, 1, {}};
-      if (f == "swizzled_shared") {
-        for (uint64_t vec = 0; vec <= 16; ++vec)
-          for (uint64_t perPhase = 1; perPhase <= 16; ++perPhase)
-            for (uint64_t maxPhase = 1; maxPhase <= 16; ++maxPhase)
-              for (const char* ord : {"[0, 1]", "[1, 0]"}) {
-                bool powers = std::has_single_bit(vec) && std::has_single_bit(perPhase) &&
-                              std::has_single_bit(maxPhase);
-                g.encodings.push_back(
-                    {"#ttg.swizzled_shared<{vec = " + std::to_string(vec) +
-                         ", perPhase = " + std::to_string(perPhase) +
-                         ", maxPhase = " + std::to_string(maxPhase) + ", order = " + ord + "}>",
-                     std::nullopt, powers ? Encoding::Expect::Legal : Encoding::Expect::Bijective});
-              }
-      } else {
-        for (int swizzle : {0, 32, 64, 128})
-          for (const char* transposed : {"false", "true"})
-            for (int bits : {8, 16, 32, 64})
-              for (const char* fp4 : {"false", "true"})
-                g.encodings.push_back(
-                    {"#ttg.nvmma_shared<{swizzlingByteWidth = " + std::to_string(swizzle) +
-                         ", transposed = " + transposed + ", elementBitWidth = " +
-                         std::to_string(bits) + ", fp4Padded = " + fp4 + "}>",
-                     std::nullopt,
-                     std::string(fp4) == "true" ? Encoding::Expect::Padded
-                                                : Encoding::Expect::Legal});
-      }
-      visit(g);
-    }
-    return;
+    for (const auto& shape : shapes(2, 0, o.maxLog2))
+      out.push_back({shape, 32, 1});
+    return out;
   }
-  // The matrix-core families: rank 2 (and 3, a leading batch dim, where Triton allows it).
-  auto nvidiaMma = [](std::size_t rank, const std::vector<uint64_t>& wpc, int major, uint64_t n) {
+  std::size_t minRank = f == "blocked" ? 1 : 2; // the matrix cores: rank 2, or 3 with a batch dim
+  for (std::size_t rank = minRank; rank <= 3; ++rank)
+    for (const auto& shape : shapes(rank, 0, o.maxLog2))
+      for (uint64_t lanes : {32, 64}) {
+        // nvidia_mma has no 64-lane encoding and amd_mfma no 32-lane one: no group.
+        if ((f == "nvidia_mma" && lanes != 32) || (f == "amd_mfma" && lanes != 64))
+          continue;
+        for (uint64_t w : o.numWarps)
+          out.push_back({shape, lanes, w});
+      }
+  return out;
+}
+
+/// How many encodings encodingsOf writes for `g`, counted from the loops' bounds.
+uint64_t setsOf(const SweepGroup& g, const std::string& f) {
+  std::size_t rank = g.shape.size();
+  int l = log2Of(g.lanes), w = log2Of(g.warps);
+  if (f == "blocked") {
+    uint64_t spt = 1;
+    for (uint64_t s : g.shape)
+      spt *= static_cast<uint64_t>(log2Of(s)) + 1;
+    return spt * splitCount(l, rank) * splitCount(w, rank) * factorial(rank);
+  }
+  if (f == "swizzled_shared")
+    return 17 * 16 * 16 * 2; // vec 0-16, perPhase 1-16, maxPhase 1-16, 2 orders
+  if (f == "nvmma_shared")
+    return 4 * 2 * 4 * 2;    // swizzle, transposed, element width, fp4Padded
+  uint64_t mma = 1 + 6;      // version 2, and version 3 with n = 8..256
+  uint64_t mfma = 5 * 4 * 2; // version, instrShape, isTransposed
+  uint64_t perSplit = 0;
+  if (f == "nvidia_mma")
+    perSplit = mma;
+  else if (f == "amd_mfma")
+    perSplit = mfma;
+  else // dot_op: both operands, over the MMA (kWidth 1-8) or MFMA (1-16) parents and FMA's
+    perSplit = 2 * ((g.lanes == 32 ? 4 * mma : 5 * mfma) + splitCount(l, rank) * factorial(rank));
+  return splitCount(w, rank) * perSplit;
+}
+
+/// The encodings of one group, in a fixed order.
+std::vector<Encoding> encodingsOf(const SweepGroup& g, const SweepOptions& o) {
+  std::vector<Encoding> out;
+  const std::string& f = o.family;
+  std::size_t rank = g.shape.size();
+  if (f == "blocked") {
+    for (const auto& spt : sizesPerThread(g.shape))
+      for (const auto& tpw : splits(log2Of(g.lanes), rank))
+        for (const auto& wpc : splits(log2Of(g.warps), rank))
+          for (const auto& ord : orders(rank))
+            out.push_back({"", BlockedParams{spt, tpw, wpc, ord, {}}});
+    return out;
+  }
+  if (f == "swizzled_shared") {
+    for (uint64_t vec = 0; vec <= 16; ++vec)
+      for (uint64_t perPhase = 1; perPhase <= 16; ++perPhase)
+        for (uint64_t maxPhase = 1; maxPhase <= 16; ++maxPhase)
+          for (const char* ord : {"[0, 1]", "[1, 0]"}) {
+            bool powers = std::has_single_bit(vec) && std::has_single_bit(perPhase) &&
+                          std::has_single_bit(maxPhase);
+            out.push_back(
+                {"#ttg.swizzled_shared<{vec = " + std::to_string(vec) +
+                     ", perPhase = " + std::to_string(perPhase) +
+                     ", maxPhase = " + std::to_string(maxPhase) + ", order = " + ord + "}>",
+                 std::nullopt, powers ? Encoding::Expect::Legal : Encoding::Expect::Bijective});
+          }
+    return out;
+  }
+  if (f == "nvmma_shared") {
+    for (int swizzle : {0, 32, 64, 128})
+      for (const char* transposed : {"false", "true"})
+        for (int bits : {8, 16, 32, 64})
+          for (const char* fp4 : {"false", "true"})
+            out.push_back(
+                {"#ttg.nvmma_shared<{swizzlingByteWidth = " + std::to_string(swizzle) +
+                     ", transposed = " + transposed +
+                     ", elementBitWidth = " + std::to_string(bits) + ", fp4Padded = " + fp4 + "}>",
+                 std::nullopt,
+                 std::string(fp4) == "true" ? Encoding::Expect::Padded : Encoding::Expect::Legal});
+    return out;
+  }
+  auto nvidiaMma = [rank](const std::vector<uint64_t>& wpc, int major, uint64_t n) {
     std::string instr =
         major == 3 ? "[16, " + std::to_string(n) + ", 16]" : (rank == 3 ? "[1, 16, 8]" : "[16, 8]");
     return "#ttg.nvidia_mma<{versionMajor = " + std::to_string(major) +
@@ -196,51 +259,65 @@ void forEachGroup(const SweepOptions& o, const std::function<void(Group&)>& visi
            ", instrShape = " + instr + ", isTransposed = " + transposed + "}>";
   };
   const char* mfmaInstr[] = {"[32, 32, 8]", "[16, 16, 16]", "[64, 4, 4]", "[4, 64, 4]"};
-  for (std::size_t rank = 2; rank <= 3; ++rank)
-    for (const auto& shape : shapes(rank, 0, o.maxLog2))
-      for (uint64_t lanes : {32, 64})
-        for (uint64_t w : warpCounts) {
-          Group g{shape, lanes, w, {}};
-          auto add = [&](std::string a) { g.encodings.push_back({std::move(a), std::nullopt}); };
-          for (const auto& wpc : splits(log2Of(w), rank)) {
-            if (f == "nvidia_mma" && lanes == 32) {
-              add(nvidiaMma(rank, wpc, 2, 8));
-              for (uint64_t n = 8; n <= 256; n *= 2)
-                add(nvidiaMma(rank, wpc, 3, n));
-            }
-            if (f == "amd_mfma" && lanes == 64)
-              for (int version = 0; version <= 4; ++version)
-                for (const char* instr : mfmaInstr)
-                  for (const char* t : {"false", "true"})
-                    add(amdMfma(wpc, version, instr, t));
-            if (f == "dot_op")
-              for (int opIdx = 0; opIdx <= 1; ++opIdx) {
-                std::string op = "#ttg.dot_op<{opIdx = " + std::to_string(opIdx) + ", parent = ";
-                if (lanes == 32) {
-                  for (uint64_t k = 1; k <= 8; k *= 2) {
-                    std::string kw = ", kWidth = " + std::to_string(k) + "}>";
-                    add(op + nvidiaMma(rank, wpc, 2, 8) + kw);
-                    for (uint64_t n = 8; n <= 256; n *= 2)
-                      add(op + nvidiaMma(rank, wpc, 3, n) + kw);
-                  }
-                } else {
-                  for (uint64_t k = 1; k <= 16; k *= 2)
-                    for (int version = 0; version <= 4; ++version)
-                      for (const char* instr : mfmaInstr)
-                        for (const char* t : {"false", "true"})
-                          add(op + amdMfma(wpc, version, instr, t) +
-                              ", kWidth = " + std::to_string(k) + "}>");
-                }
-                // The FMA operand: a #ttg.blocked parent, one element per thread.
-                for (const auto& tpw : splits(log2Of(lanes), rank))
-                  for (const auto& ord : orders(rank))
-                    add(op + blockedText({std::vector<uint64_t>(rank, 1), tpw, wpc, ord, {}}) +
-                        "}>");
-              }
+  auto add = [&](std::string a) { out.push_back({std::move(a), std::nullopt}); };
+  for (const auto& wpc : splits(log2Of(g.warps), rank)) {
+    if (f == "nvidia_mma") {
+      add(nvidiaMma(wpc, 2, 8));
+      for (uint64_t n = 8; n <= 256; n *= 2)
+        add(nvidiaMma(wpc, 3, n));
+    }
+    if (f == "amd_mfma")
+      for (int version = 0; version <= 4; ++version)
+        for (const char* instr : mfmaInstr)
+          for (const char* t : {"false", "true"})
+            add(amdMfma(wpc, version, instr, t));
+    if (f == "dot_op")
+      for (int opIdx = 0; opIdx <= 1; ++opIdx) {
+        std::string op = "#ttg.dot_op<{opIdx = " + std::to_string(opIdx) + ", parent = ";
+        if (g.lanes == 32) {
+          for (uint64_t k = 1; k <= 8; k *= 2) {
+            std::string kw = ", kWidth = " + std::to_string(k) + "}>";
+            add(op + nvidiaMma(wpc, 2, 8) + kw);
+            for (uint64_t n = 8; n <= 256; n *= 2)
+              add(op + nvidiaMma(wpc, 3, n) + kw);
           }
-          if (!g.encodings.empty())
-            visit(g);
+        } else {
+          for (uint64_t k = 1; k <= 16; k *= 2)
+            for (int version = 0; version <= 4; ++version)
+              for (const char* instr : mfmaInstr)
+                for (const char* t : {"false", "true"})
+                  add(op + amdMfma(wpc, version, instr, t) + ", kWidth = " + std::to_string(k) +
+                      "}>");
         }
+        // The FMA operand: a #ttg.blocked parent, one element per thread.
+        for (const auto& tpw : splits(log2Of(g.lanes), rank))
+          for (const auto& ord : orders(rank))
+            add(op + blockedText({std::vector<uint64_t>(rank, 1), tpw, wpc, ord, {}}) + "}>");
+      }
+  }
+  return out;
+}
+
+/// The layout of one encoding over its group, or the reader's Error (Triton rejects it too).
+Result<LinearLayout> layoutOf(const Encoding& e, const SweepGroup& g, const SweepOptions& o) {
+  if (e.blocked)
+    return blockedToLinearLayout(*e.blocked, g.shape);
+  SpecOptions spec;
+  spec.shape = g.shape;
+  spec.triton = o.triton;
+  if (distributedFamily(o.family)) {
+    spec.numWarps = g.warps;
+    spec.threadsPerWarp = g.lanes;
+  }
+  auto s = loadSpec(e.attr, spec);
+  if (!s.ok())
+    return s.error();
+  return s->layout;
+}
+
+bool pairsChecked(const SweepGroup& g, const SweepOptions& o) {
+  return distributedFamily(o.family) && o.pairMaxLog2 >= 0 &&
+         log2Of(elementsOf(g.shape)) <= o.pairMaxLog2;
 }
 
 /// A layout's identity for de-duplication: the out sizes and every basis.
@@ -290,15 +367,90 @@ std::string bijectiveProblem(const VerifyReport& r) {
   return "";
 }
 
-} // namespace
-
-const std::vector<std::string>& sweepFamilies() {
-  static const std::vector<std::string> f = {"blocked",    "swizzled_shared", "nvmma_shared",
-                                             "nvidia_mma", "amd_mfma",        "dot_op"};
-  return f;
+/// a * b, or the largest uint64_t when that overflows: costs saturate rather than wrap, so a
+/// huge bound cannot make a costly group look cheap.
+uint64_t times(uint64_t a, uint64_t b) {
+  return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+uint64_t plus(uint64_t a, uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-Result<SweepReport> runSweep(const SweepOptions& options) {
+/// 2^(x/4), in integers (a table for the quarter powers), so that every machine computes the
+/// same costs: a libm's pow may round differently, and one differing cost can change the deal.
+uint64_t quarterPower(uint64_t x) {
+  static const uint64_t kFraction[4] = {1000, 1189, 1414, 1682}; // 2^(k/4), times 1000
+  if (x / 4 >= 50)
+    return UINT64_MAX;
+  return times(uint64_t{1} << (x / 4), kFraction[x % 4]) / 1000;
+}
+
+/// Per family, what one parameter set costs, in nanoseconds: `base` (writing, building and
+/// de-duplicating it) plus `perSize` times 2^((3e + t)/4), e = log2 of the tensor's elements and
+/// t = log2 of lanes * warps (verifying the distinct layouts, whose share and enumeration grow
+/// with both). The constants are least-squares fits to per-group times on the 2-core development
+/// machine (blocked --max-log2 3, swizzled_shared --max-log2 7, the others at their defaults):
+/// of blocked's groups over 50 ms, 80% are estimated within 0.68 to 1.29 times their time
+/// (docs/sweep.md). Only each family's ratios matter: a sweep deals one family's groups.
+struct SetCost {
+  uint64_t base, perSize;
+};
+SetCost setCost(const std::string& f) {
+  if (f == "blocked" || f == "nvmma_shared")
+    return {1000, 90};
+  if (f == "swizzled_shared")
+    return {2500, 18};
+  return {6000, 90}; // the matrix families' attributes are parsed: a dearer base
+}
+
+/// Per ordered pair of distinct layouts: planning the conversion (kPair ns) and checking it
+/// over every input of its source (kPairInput ns each), fitted like SetCost.
+constexpr uint64_t kPair = 4200, kPairInput = 25;
+
+/// What group `g` is estimated to cost, in microseconds. Verification is estimated from the
+/// group's size; a group whose pairs are checked also has its layouts built once here (not
+/// verified), since its pairs cost the square of its distinct layouts, which nothing cheaper
+/// predicts: D distinct layouts of I inputs in all cost (D - 1) * (D * kPair + I * kPairInput).
+uint64_t estimatedCost(const SweepGroup& g, const SweepOptions& o) {
+  SetCost c = setCost(o.family);
+  uint64_t e = static_cast<uint64_t>(log2Of(elementsOf(g.shape)));
+  uint64_t t = distributedFamily(o.family) ? static_cast<uint64_t>(log2Of(g.lanes * g.warps)) : 0;
+  uint64_t ns = times(g.sets, plus(c.base, times(c.perSize, quarterPower(3 * e + t))));
+  if (pairsChecked(g, o)) {
+    std::set<std::vector<uint64_t>> seen;
+    uint64_t inputs = 0;
+    for (const Encoding& enc : encodingsOf(g, o)) {
+      Result<LinearLayout> l = layoutOf(enc, g, o);
+      if (l.ok() && seen.insert(key(*l)).second)
+        inputs = plus(inputs, uint64_t{1} << std::min(l->getTotalInDimSizeLog2(), 63));
+    }
+    uint64_t distinct = seen.size();
+    if (distinct > 1)
+      ns = plus(ns, times(distinct - 1, plus(times(distinct, kPair), times(inputs, kPairInput))));
+  }
+  return std::max<uint64_t>(ns / 1000, 1);
+}
+
+/// Longest processing time first: the costliest group goes to the least loaded shard. Costs are
+/// integers and every tie is broken by an index, so every process deals the same way.
+void deal(std::vector<SweepGroup>& groups, int shardCount) {
+  std::vector<std::size_t> byCost(groups.size());
+  std::iota(byCost.begin(), byCost.end(), std::size_t{0});
+  std::stable_sort(byCost.begin(), byCost.end(),
+                   [&](std::size_t a, std::size_t b) { return groups[a].cost > groups[b].cost; });
+  using Load = std::pair<uint64_t, int>; // (cost so far, shard): the least first
+  std::priority_queue<Load, std::vector<Load>, std::greater<>> loads;
+  for (int s = 0; s < shardCount; ++s)
+    loads.push({0, s});
+  for (std::size_t i : byCost) {
+    auto [load, shard] = loads.top();
+    loads.pop();
+    groups[i].shard = shard;
+    loads.push({plus(load, groups[i].cost), shard});
+  }
+}
+
+Result<SweepOptions> checkedOptions(const SweepOptions& options) {
   const auto& fams = sweepFamilies();
   if (std::find(fams.begin(), fams.end(), options.family) == fams.end())
     return makeError("unknown family '" + utf8Prefix(options.family, 60) +
@@ -307,6 +459,12 @@ Result<SweepReport> runSweep(const SweepOptions& options) {
                      "FAMILY");
   if (options.maxLog2 < 0 || options.maxLog2 > 12)
     return makeError("--max-log2 must be in [0, 12]", "--max-log2");
+  if (options.pairMaxLog2 < -1 || options.pairMaxLog2 > 24)
+    return makeError("--pair-max-log2 must be in [-1, 24]", "--pair-max-log2");
+  if (options.shardCount < 1 || options.shardIndex < 0 || options.shardIndex >= options.shardCount)
+    return makeError("shard " + std::to_string(options.shardIndex) + "/" +
+                         std::to_string(options.shardCount) + " is not I/N with 0 <= I < N",
+                     "--shard");
   SweepOptions o = options;
   if (o.numWarps.empty())
     o.numWarps = {1, 2, 4, 8, 16};
@@ -314,105 +472,298 @@ Result<SweepReport> runSweep(const SweepOptions& options) {
     if (w == 0 || w > 1024 || !std::has_single_bit(w))
       return makeError("--num-warps " + std::to_string(w) + " is not a power of two in [1, 1024]",
                        "--num-warps");
-  bool distributed = o.family != "swizzled_shared" && o.family != "nvmma_shared";
+  return o;
+}
+
+/// Verifies every distinct layout of group `index` and checks the plans between them, adding to
+/// `report`.
+void runGroup(const SweepGroup& g, uint64_t index, const SweepOptions& o, SweepReport& report) {
+  auto fail = [&](const char* what, const std::string& attr, const std::string& message) {
+    if (report.failures.size() < o.maxFailuresKept)
+      report.failures.push_back({what, attr, shapeText(g.shape), message, index});
+  };
+  ++report.groups;
+  std::set<std::vector<uint64_t>> seen;
+  std::vector<std::pair<LinearLayout, std::string>> layouts; // distinct, with an attribute
+  for (const Encoding& e : encodingsOf(g, o)) {
+    ++report.enumerated;
+    Result<LinearLayout> l = layoutOf(e, g, o);
+    if (!l.ok()) {
+      ++report.rejected;
+      continue;
+    }
+    if (!seen.insert(key(*l)).second)
+      continue;
+    std::string attr = e.blocked ? blockedText(*e.blocked) : e.attr;
+    auto r = verify(*l, VerifyOptions{});
+    ++report.verified;
+    std::string problem;
+    if (!r.ok())
+      problem = r.error().str();
+    else if (e.expect == Encoding::Expect::Padded)
+      problem = paddedProblem(*r);
+    else if (e.expect == Encoding::Expect::Bijective)
+      problem = bijectiveProblem(*r);
+    else if (!r->ok())
+      problem = firstProblem(*r);
+    if (!problem.empty()) {
+      ++report.verifyFailures;
+      fail("verify", attr, problem);
+    }
+    layouts.emplace_back(std::move(*l), std::move(attr));
+  }
+  report.distinct += layouts.size();
+  if (!pairsChecked(g, o))
+    return;
+  for (const auto& [a, attrA] : layouts)
+    for (const auto& [b, attrB] : layouts) {
+      if (&a == &b)
+        continue;
+      ++report.pairs;
+      auto plan = planConversion(a, b, o.triton);
+      if (!plan.ok()) {
+        ++report.unplanned;
+        continue;
+      }
+      if (auto v = planViolation(plan->src, plan->dst, plan->conversion)) {
+        ++report.planFailures;
+        fail("plan", attrA + " -> " + attrB, *v);
+      }
+    }
+}
+
+constexpr const char* kCheckpointFormat = "llcheck sweep checkpoint 1";
+
+std::string shardName(int index, int count) {
+  return std::to_string(index) + "/" + std::to_string(count);
+}
+
+std::string warpsText(const std::vector<uint64_t>& w) {
+  std::string s;
+  for (uint64_t x : w)
+    s += (s.empty() ? "" : " ") + std::to_string(x);
+  return s;
+}
+
+/// The parameters two results or a result and a checkpoint must share, as the options that set
+/// them (`--max-log2 2`), in a fixed order; `withShard` adds the shard itself.
+std::vector<std::pair<std::string, std::string>> parameters(const SweepReport& r, bool withShard) {
+  std::vector<std::pair<std::string, std::string>> p = {
+      {"FAMILY", r.family},
+      {"--max-log2", std::to_string(r.maxLog2)},
+      {"--num-warps", warpsText(r.numWarps)},
+      {"--pair-max-log2", std::to_string(r.pairMaxLog2)},
+      {"--triton", tritonVersionName(r.triton)},
+      {"balance", r.balance}};
+  if (withShard)
+    p.push_back({"--shard", shardName(r.shardIndex, r.shardCount)});
+  else
+    p.push_back({"shard count", std::to_string(r.shardCount)});
+  return p;
+}
+
+/// "" when a and b are of the same sweep, else which parameters differ ("--max-log2 2 there,
+/// 3 here").
+std::string differences(const SweepReport& there, const SweepReport& here, bool withShard,
+                        const std::string& thereName, const std::string& hereName) {
+  auto a = parameters(there, withShard), b = parameters(here, withShard);
+  std::string out;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].second != b[i].second)
+      out += (out.empty() ? "" : "; ") + a[i].first + " " + a[i].second + " " + thereName + ", " +
+             b[i].second + " " + hereName;
+  return out;
+}
+
+/// Writes `text` to `path` so that `path` is always either the old file or the new one whole:
+/// a temporary file beside it, flushed to the disk, renamed over it (POSIX rename is atomic).
+std::optional<Error> writeAtomically(const std::string& path, const std::string& text) {
+  std::string tmp = path + ".tmp";
+  auto failed = [&](const char* what) {
+    return makeError(std::string("cannot ") + what + " the checkpoint: " + std::strerror(errno),
+                     path);
+  };
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return failed("write");
+  std::size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      auto e = failed("write");
+      ::close(fd);
+      return e;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  // fsync: a checkpoint that outlives the process should outlive the node too (a preempted
+  // cloud machine); the rename alone only orders the directory entry.
+  if (::fsync(fd) != 0) {
+    auto e = failed("write");
+    ::close(fd);
+    return e;
+  }
+  if (::close(fd) != 0)
+    return failed("write");
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    return failed("rename");
+  return std::nullopt;
+}
+
+nlohmann::json checkpointJson(const SweepReport& r, const std::vector<uint64_t>& done) {
+  nlohmann::json j = toJson(r);
+  j["checkpoint"] = kCheckpointFormat;
+  j["done_groups"] = done;
+  return j;
+}
+
+/// The checkpoint at `path` for the sweep `fresh` describes: the report so far and the groups
+/// done. Nothing (an empty report) when the file does not exist or is empty.
+Result<std::pair<SweepReport, std::vector<uint64_t>>>
+readCheckpoint(const std::string& path, const SweepReport& fresh,
+               const std::vector<SweepGroup>& groups) {
+  std::pair<SweepReport, std::vector<uint64_t>> state{fresh, {}};
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec) || std::filesystem::file_size(path, ec) == 0)
+    return state;
+  auto text = readInputFile(path);
+  if (!text.ok())
+    return text.error();
+  auto j = parseJsonText(*text, path);
+  if (!j.ok())
+    return j.error();
+  if (!j->is_object() || !j->contains("checkpoint") || (*j)["checkpoint"] != kCheckpointFormat)
+    return makeError("not a sweep checkpoint (no \"checkpoint\": \"" +
+                         std::string(kCheckpointFormat) + "\")",
+                     path);
+  auto saved = sweepReportFromJson(*j, path);
+  if (!saved.ok())
+    return saved.error();
+  std::string diff = differences(*saved, fresh, true, "there", "here");
+  if (!diff.empty())
+    return makeError("the checkpoint is of another sweep: " + diff, path);
+  const nlohmann::json& done = (*j)["done_groups"];
+  if (!done.is_array())
+    return makeError("\"done_groups\" is not an array", path);
+  std::set<uint64_t> unique;
+  for (const nlohmann::json& d : done) {
+    if (!d.is_number_unsigned() || d.get<uint64_t>() >= groups.size() ||
+        groups[d.get<uint64_t>()].shard != fresh.shardIndex ||
+        !unique.insert(d.get<uint64_t>()).second)
+      return makeError("\"done_groups\" holds " + utf8Prefix(d.dump(), 20) +
+                           ", not a group of this shard (or twice)",
+                       path);
+    state.second.push_back(d.get<uint64_t>());
+  }
+  if (unique.size() != saved->groups)
+    return makeError("\"done_groups\" lists " + std::to_string(unique.size()) +
+                         " groups, \"groups\" counts " + std::to_string(saved->groups),
+                     path);
+  state.first = *saved;
+  return state;
+}
+
+} // namespace
+
+const std::vector<std::string>& sweepFamilies() {
+  static const std::vector<std::string> f = {"blocked",    "swizzled_shared", "nvmma_shared",
+                                             "nvidia_mma", "amd_mfma",        "dot_op"};
+  return f;
+}
+
+Result<std::vector<SweepGroup>> planSweep(const SweepOptions& options) {
+  auto o = checkedOptions(options);
+  if (!o.ok())
+    return o.error();
+  std::vector<SweepGroup> groups = groupsOf(*o);
+  for (SweepGroup& g : groups) {
+    g.sets = setsOf(g, o->family);
+    g.cost = estimatedCost(g, *o);
+  }
+  deal(groups, o->shardCount);
+  return groups;
+}
+
+Result<SweepReport> runSweep(const SweepOptions& options) {
+  auto checked = checkedOptions(options);
+  if (!checked.ok())
+    return checked.error();
+  const SweepOptions& o = *checked;
+  auto plan = planSweep(o);
+  if (!plan.ok())
+    return plan.error();
+  const std::vector<SweepGroup>& groups = *plan;
 
   SweepReport report;
   report.family = o.family;
   report.triton = o.triton;
+  report.maxLog2 = o.maxLog2;
+  report.pairMaxLog2 = o.pairMaxLog2;
+  report.numWarps = o.numWarps;
   report.shardIndex = o.shardIndex;
   report.shardCount = o.shardCount;
+  std::vector<uint64_t> done;
+  if (!o.checkpoint.empty()) {
+    auto state = readCheckpoint(o.checkpoint, report, groups);
+    if (!state.ok())
+      return state.error();
+    report = state->first;
+    done = state->second;
+  }
+  std::vector<bool> isDone(groups.size(), false);
+  for (uint64_t d : done)
+    isDone[d] = true;
+
   auto start = Clock::now();
-  auto lastProgress = start;
-  auto fail = [&](const char* what, const std::string& attr, const std::vector<uint64_t>& shape,
-                  const std::string& message) {
-    if (report.failures.size() < o.maxFailuresKept)
-      report.failures.push_back({what, attr, shapeText(shape), message});
+  double resumedSeconds = report.seconds;
+  auto save = [&]() -> std::optional<Error> {
+    if (o.checkpoint.empty())
+      return std::nullopt;
+    report.seconds = resumedSeconds + std::chrono::duration<double>(Clock::now() - start).count();
+    return writeAtomically(o.checkpoint, dumpJson(checkpointJson(report, done)) + "\n");
   };
-  uint64_t groupIndex = 0;
-  forEachGroup(o, [&](Group& g) {
-    if (groupIndex++ % static_cast<uint64_t>(o.shardCount) != static_cast<uint64_t>(o.shardIndex))
-      return;
-    ++report.groups;
-    SpecOptions spec;
-    spec.shape = g.shape;
-    spec.triton = o.triton;
-    if (distributed) {
-      spec.numWarps = g.warps;
-      spec.threadsPerWarp = g.lanes;
-    }
-    std::set<std::vector<uint64_t>> seen;
-    std::vector<std::pair<LinearLayout, std::string>> layouts; // distinct, with an attribute
-    for (const Encoding& e : g.encodings) {
-      ++report.enumerated;
-      Result<LinearLayout> l =
-          e.blocked ? blockedToLinearLayout(*e.blocked, g.shape) : [&]() -> Result<LinearLayout> {
-        auto s = loadSpec(e.attr, spec);
-        if (!s.ok())
-          return s.error();
-        return s->layout;
-      }();
-      if (!l.ok()) {
-        ++report.rejected;
-        continue;
+  // At the start too: a checkpoint that cannot be written fails before any work is lost.
+  if (auto e = save())
+    return *e;
+  auto lastSave = Clock::now();
+
+  SweepProgress progress;
+  progress.report = &report;
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    if (groups[i].shard == o.shardIndex) {
+      ++progress.groupsTotal;
+      progress.costTotal += groups[i].cost;
+      if (isDone[i]) {
+        ++progress.groupsDone;
+        progress.costDone += groups[i].cost;
       }
-      if (!seen.insert(key(*l)).second)
-        continue;
-      std::string attr = e.blocked ? blockedText(*e.blocked) : e.attr;
-      auto r = verify(*l, VerifyOptions{});
-      ++report.verified;
-      std::string problem;
-      if (!r.ok())
-        problem = r.error().str();
-      else if (e.expect == Encoding::Expect::Padded)
-        problem = paddedProblem(*r);
-      else if (e.expect == Encoding::Expect::Bijective)
-        problem = bijectiveProblem(*r);
-      else if (!r->ok())
-        problem = firstProblem(*r);
-      if (!problem.empty()) {
-        ++report.verifyFailures;
-        fail("verify", attr, g.shape, problem);
-      }
-      layouts.emplace_back(std::move(*l), std::move(attr));
     }
-    report.distinct += layouts.size();
-    uint64_t elements = 1;
-    for (uint64_t s : g.shape)
-      elements *= s;
-    if (distributed && o.pairMaxLog2 >= 0 && log2Of(elements) <= o.pairMaxLog2)
-      for (const auto& [a, attrA] : layouts)
-        for (const auto& [b, attrB] : layouts) {
-          if (&a == &b)
-            continue;
-          ++report.pairs;
-          auto plan = planConversion(a, b, o.triton);
-          if (!plan.ok()) {
-            ++report.unplanned;
-            continue;
-          }
-          if (auto v = planViolation(plan->src, plan->dst, plan->conversion)) {
-            ++report.planFailures;
-            fail("plan", attrA + " -> " + attrB, g.shape, *v);
-          }
-        }
-    if (o.progress && Clock::now() - lastProgress > std::chrono::milliseconds(250)) {
-      lastProgress = Clock::now();
-      char line[200];
-      std::snprintf(line, sizeof line,
-                    "\r[%6.1fs] %s: %llu groups, %llu encodings, %llu verified, %llu pairs, "
-                    "%llu failures",
-                    std::chrono::duration<double>(Clock::now() - start).count(), o.family.c_str(),
-                    static_cast<unsigned long long>(report.groups),
-                    static_cast<unsigned long long>(report.enumerated),
-                    static_cast<unsigned long long>(report.verified),
-                    static_cast<unsigned long long>(report.pairs),
-                    static_cast<unsigned long long>(report.verifyFailures + report.planFailures));
-      *o.progress << line << std::flush;
+  progress.costResumed = progress.costDone;
+  progress.setsResumed = report.enumerated;
+
+  // In group order, so that the failures kept are the first ones, as in an unsharded run.
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    if (groups[i].shard != o.shardIndex || isDone[i])
+      continue;
+    runGroup(groups[i], i, o, report);
+    done.push_back(i);
+    ++progress.groupsDone;
+    progress.costDone += groups[i].cost;
+    progress.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (o.progress)
+      o.progress(progress);
+    if (!o.checkpoint.empty() &&
+        std::chrono::duration<double>(Clock::now() - lastSave).count() >= o.checkpointSeconds) {
+      if (auto e = save())
+        return *e;
+      lastSave = Clock::now();
     }
-  });
-  if (o.progress)
-    *o.progress << "\r" << std::string(100, ' ') << "\r" << std::flush;
-  report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  }
+  if (auto e = save())
+    return *e;
+  report.seconds = resumedSeconds + std::chrono::duration<double>(Clock::now() - start).count();
   return report;
 }
 
@@ -422,10 +773,16 @@ nlohmann::json toJson(const SweepReport& r) {
     failures.push_back({{"check", f.what},
                         {"attribute", f.attribute},
                         {"shape", f.shape},
-                        {"message", f.message}});
+                        {"message", f.message},
+                        {"group", f.group}});
   return {{"family", r.family},
           {"triton", tritonVersionName(r.triton)},
-          {"shard", std::to_string(r.shardIndex) + "/" + std::to_string(r.shardCount)},
+          {"shard", shardName(r.shardIndex, r.shardCount)},
+          {"max_log2", r.maxLog2},
+          {"num_warps", r.numWarps},
+          {"pair_max_log2", r.pairMaxLog2},
+          {"balance", r.balance},
+          {"merged_shards", r.mergedShards},
           {"groups", r.groups},
           {"encodings", r.enumerated},
           {"rejected", r.rejected},
@@ -442,9 +799,13 @@ nlohmann::json toJson(const SweepReport& r) {
 
 std::string toText(const SweepReport& r) {
   std::ostringstream out;
-  out << "sweep " << r.family << " (Triton " << tritonVersionName(r.triton) << ", shard "
-      << r.shardIndex << "/" << r.shardCount << "): " << r.groups << " groups, " << r.enumerated
-      << " encodings, " << r.rejected << " rejected by the attribute reader\n";
+  out << "sweep " << r.family << " (Triton " << tritonVersionName(r.triton) << ", ";
+  if (r.mergedShards > 0)
+    out << r.mergedShards << " shards merged";
+  else
+    out << "shard " << shardName(r.shardIndex, r.shardCount);
+  out << "): " << r.groups << " groups, " << r.enumerated << " encodings, " << r.rejected
+      << " rejected by the attribute reader\n";
   out << "  verified " << r.verified << " distinct layouts: " << r.verifyFailures << " failures\n";
   out << "  checked " << r.pairs << " conversion plans against enumeration (" << r.unplanned
       << " not planned): " << r.planFailures << " failures\n";
@@ -455,6 +816,189 @@ std::string toText(const SweepReport& r) {
   std::snprintf(secs, sizeof secs, "%.1f", r.seconds);
   out << (r.verifyFailures + r.planFailures) << " failures in " << secs << " s\n";
   return out.str();
+}
+
+Result<SweepReport> sweepReportFromJson(const nlohmann::json& j, const std::string& source) {
+  if (!j.is_object())
+    return makeError("not a sweep result (a JSON object)", source);
+  SweepReport r;
+  std::optional<Error> error;
+  auto bad = [&](const std::string& key, const std::string& what) {
+    if (!error)
+      error = makeError("\"" + key + "\" is missing or not " + what, source);
+  };
+  auto count = [&](const char* key, uint64_t& v) {
+    if (j.contains(key) && j[key].is_number_unsigned())
+      v = j[key].get<uint64_t>();
+    else
+      bad(key, "a count");
+  };
+  auto integer = [&](const char* key, int& v, int lo, int hi) {
+    if (j.contains(key) && j[key].is_number_integer() && j[key].get<int64_t>() >= lo &&
+        j[key].get<int64_t>() <= hi)
+      v = static_cast<int>(j[key].get<int64_t>());
+    else
+      bad(key, "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  };
+  auto text = [&](const char* key, std::string& v) {
+    if (j.contains(key) && j[key].is_string())
+      v = j[key].get<std::string>();
+    else
+      bad(key, "a string");
+  };
+  text("family", r.family);
+  std::string triton, shard;
+  text("triton", triton);
+  text("shard", shard);
+  text("balance", r.balance);
+  integer("max_log2", r.maxLog2, 0, 12);
+  integer("pair_max_log2", r.pairMaxLog2, -1, 24);
+  integer("merged_shards", r.mergedShards, 0, 1000000);
+  if (j.contains("num_warps") && j["num_warps"].is_array()) {
+    for (const nlohmann::json& w : j["num_warps"]) {
+      if (!w.is_number_unsigned()) {
+        bad("num_warps", "an array of counts");
+        break;
+      }
+      r.numWarps.push_back(w.get<uint64_t>());
+    }
+  } else {
+    bad("num_warps", "an array of counts");
+  }
+  count("groups", r.groups);
+  count("encodings", r.enumerated);
+  count("rejected", r.rejected);
+  count("distinct_layouts", r.distinct);
+  count("verified", r.verified);
+  count("pairs", r.pairs);
+  count("unplanned", r.unplanned);
+  count("verify_failures", r.verifyFailures);
+  count("plan_failures", r.planFailures);
+  if (j.contains("seconds") && j["seconds"].is_number() && j["seconds"].get<double>() >= 0)
+    r.seconds = j["seconds"].get<double>();
+  else
+    bad("seconds", "a number of seconds");
+  if (j.contains("failed") && j["failed"].is_array()) {
+    for (const nlohmann::json& f : j["failed"]) {
+      SweepFailure failure;
+      if (!f.is_object() || !f.contains("check") || !f["check"].is_string() ||
+          !f.contains("attribute") || !f["attribute"].is_string() || !f.contains("shape") ||
+          !f["shape"].is_string() || !f.contains("message") || !f["message"].is_string() ||
+          !f.contains("group") || !f["group"].is_number_unsigned()) {
+        bad("failed", "an array of {\"check\", \"attribute\", \"shape\", \"message\", \"group\"}");
+        break;
+      }
+      r.failures.push_back({f["check"].get<std::string>(), f["attribute"].get<std::string>(),
+                            f["shape"].get<std::string>(), f["message"].get<std::string>(),
+                            f["group"].get<uint64_t>()});
+    }
+  } else {
+    bad("failed", "an array");
+  }
+  if (error)
+    return *error;
+  const auto& fams = sweepFamilies();
+  if (std::find(fams.begin(), fams.end(), r.family) == fams.end())
+    return makeError("\"family\": unknown family '" + utf8Prefix(r.family, 60) + "'", source);
+  auto version = parseTritonVersionOrError(triton, "\"triton\"");
+  if (!version.ok())
+    return version.error().within(source);
+  r.triton = *version;
+  std::size_t slash = shard.find('/');
+  auto digits = [](const std::string& s) {
+    return !s.empty() && s.size() <= 7 &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (slash == std::string::npos || !digits(shard.substr(0, slash)) ||
+      !digits(shard.substr(slash + 1)) || std::stoi(shard.substr(slash + 1)) < 1 ||
+      std::stoi(shard.substr(0, slash)) >= std::stoi(shard.substr(slash + 1)))
+    return makeError("\"shard\": '" + utf8Prefix(shard, 20) + "' is not I/N with 0 <= I < N",
+                     source);
+  r.shardIndex = std::stoi(shard.substr(0, slash));
+  r.shardCount = std::stoi(shard.substr(slash + 1));
+  if (r.verifyFailures + r.planFailures < r.failures.size())
+    return makeError("\"failed\" lists more failures than \"failures\" counts", source);
+  return r;
+}
+
+Result<SweepReport> mergeSweepReports(const std::vector<SweepReport>& shards,
+                                      const std::vector<std::string>& sources) {
+  if (shards.empty())
+    return makeError("no shard results to merge");
+  auto name = [&](std::size_t i) {
+    return i < sources.size() ? sources[i] : "result " + std::to_string(i);
+  };
+  const SweepReport& first = shards[0];
+  for (std::size_t i = 1; i < shards.size(); ++i) {
+    std::string diff = differences(shards[i], first, false, "here", "in " + name(0));
+    if (!diff.empty())
+      return makeError("a result of another sweep: " + diff, name(i));
+  }
+  // Every shard exactly once.
+  std::vector<std::optional<std::size_t>> seen(static_cast<std::size_t>(first.shardCount));
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    auto& slot = seen[static_cast<std::size_t>(shards[i].shardIndex)];
+    if (slot)
+      return makeError("shard " + shardName(shards[i].shardIndex, shards[i].shardCount) +
+                           " again (also " + name(*slot) + ")",
+                       name(i));
+    slot = i;
+  }
+  for (std::size_t s = 0; s < seen.size(); ++s)
+    if (!seen[s])
+      return makeError("shard " + shardName(static_cast<int>(s), first.shardCount) +
+                       " is missing (" + std::to_string(shards.size()) + " of " +
+                       std::to_string(first.shardCount) + " shard results given)");
+  // Every group each shard was dealt: the deal is computed again from the parameters.
+  SweepOptions o;
+  o.family = first.family;
+  o.maxLog2 = first.maxLog2;
+  o.numWarps = first.numWarps;
+  o.pairMaxLog2 = first.pairMaxLog2;
+  o.triton = first.triton;
+  o.shardCount = first.shardCount;
+  auto plan = planSweep(o);
+  if (!plan.ok())
+    return plan.error().within(name(0));
+  std::vector<uint64_t> dealt(seen.size(), 0);
+  for (const SweepGroup& g : *plan)
+    ++dealt[static_cast<std::size_t>(g.shard)];
+  SweepReport m = first;
+  m.groups = m.enumerated = m.rejected = m.verified = m.distinct = m.pairs = m.unplanned = 0;
+  m.verifyFailures = m.planFailures = 0;
+  m.seconds = 0;
+  m.failures.clear();
+  m.shardIndex = 0;
+  m.shardCount = 1;
+  m.mergedShards = 0;
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    const SweepReport& r = shards[i];
+    if (r.groups != dealt[static_cast<std::size_t>(r.shardIndex)])
+      return makeError("shard " + shardName(r.shardIndex, r.shardCount) + " did " +
+                           std::to_string(r.groups) + " groups of the " +
+                           std::to_string(dealt[static_cast<std::size_t>(r.shardIndex)]) +
+                           " dealt to it",
+                       name(i));
+    m.groups += r.groups;
+    m.enumerated += r.enumerated;
+    m.rejected += r.rejected;
+    m.verified += r.verified;
+    m.distinct += r.distinct;
+    m.pairs += r.pairs;
+    m.unplanned += r.unplanned;
+    m.verifyFailures += r.verifyFailures;
+    m.planFailures += r.planFailures;
+    m.seconds += r.seconds;
+    m.mergedShards += std::max(r.mergedShards, 1);
+    m.failures.insert(m.failures.end(), r.failures.begin(), r.failures.end());
+  }
+  // Each shard kept its first failures in group order; the first of all of them are among
+  // those, so sorted by group they are what an unsharded run keeps.
+  std::stable_sort(m.failures.begin(), m.failures.end(),
+                   [](const SweepFailure& a, const SweepFailure& b) { return a.group < b.group; });
+  if (m.failures.size() > SweepOptions{}.maxFailuresKept)
+    m.failures.resize(SweepOptions{}.maxFailuresKept);
+  return m;
 }
 
 } // namespace llcheck::fuzz

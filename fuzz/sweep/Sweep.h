@@ -6,6 +6,11 @@
 // distinct layouts of one group (same shape, lanes and warps) up to a size bound gets a
 // conversion plan whose correctness is checked against enumeration (check/PlanCheck.h). Random
 // cases find bugs; a sweep shows their absence within its bound.
+//
+// A large sweep is a job for many processes: planSweep deals the groups to N shards by their
+// estimated cost, the same way in every process; a shard can keep its progress in a checkpoint
+// file and go on from it when started again; and mergeSweepReports adds the shards' results up
+// to what one unsharded run reports.
 #pragma once
 
 #include "llcheck/core/Error.h"
@@ -14,7 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <ostream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +27,23 @@ namespace llcheck::fuzz {
 
 /// blocked, swizzled_shared, nvmma_shared, nvidia_mma, amd_mfma, dot_op.
 [[nodiscard]] const std::vector<std::string>& sweepFamilies();
+
+/// The name of the way planSweep deals groups to shards, recorded in every result and
+/// checkpoint: results dealt another way (another release's estimate) do not add up with these,
+/// so merge and resume refuse them.
+inline constexpr const char* kSweepBalance = "cost-greedy-1";
+
+struct SweepReport;
+
+/// A shard's position, after each group it finishes (for a progress line).
+struct SweepProgress {
+  uint64_t groupsDone = 0, groupsTotal = 0; ///< this shard's, resumed groups included
+  uint64_t costDone = 0, costTotal = 0;     ///< the same in estimated cost (SweepGroup::cost)
+  uint64_t costResumed = 0;                 ///< of costDone, what a checkpoint had done before
+  uint64_t setsResumed = 0;                 ///< the parameter sets a checkpoint had done before
+  double seconds = 0;                       ///< this process's time so far
+  const SweepReport* report = nullptr;      ///< the counts so far
+};
 
 struct SweepOptions {
   std::string family;
@@ -31,24 +53,58 @@ struct SweepOptions {
   std::vector<uint64_t> numWarps;
   /// Conversion plans only in groups whose tensor has at most 2^pairMaxLog2 elements (-1: none).
   int pairMaxLog2 = 3;
-  /// Encoding e and pair p belong to shard e (p) modulo shardCount.
+  /// This process runs the groups planSweep deals to shard shardIndex of shardCount.
   int shardIndex = 0, shardCount = 1;
-  /// A progress line on this stream, rewritten in place; null: none.
-  std::ostream* progress = nullptr;
   /// At most this many failures are kept in the report (all are counted).
   std::size_t maxFailuresKept = 20;
   /// The Triton release whose encodings are swept (--triton).
   TritonVersion triton = kNewestTriton;
+  /// Non-empty: the shard's checkpoint file. When it exists, the sweep goes on from it (an
+  /// Error if it was written for other parameters); it is rewritten (a temporary file renamed
+  /// over it, so a killed process leaves the old one whole) at the start, after a group when
+  /// checkpointSeconds have passed since the last write, and at the end.
+  std::string checkpoint;
+  /// 0: after every group.
+  double checkpointSeconds = 5;
+  /// Called after each group this shard finishes, before the checkpoint write that would
+  /// follow it.
+  std::function<void(const SweepProgress&)> progress;
 };
+
+/// One (shape, lanes, warps) group of a sweep, as planSweep deals it.
+struct SweepGroup {
+  std::vector<uint64_t> shape;
+  uint64_t lanes = 32, warps = 1;
+  /// Its parameter sets (the encodings written out), counted without writing them.
+  uint64_t sets = 0;
+  /// What it is estimated to cost, in units of about a microsecond (see planSweep).
+  uint64_t cost = 0;
+  /// The shard it is dealt to.
+  int shard = 0;
+};
+
+/// Every group of the sweep `options` describes, in the sweep's fixed order (a group's index is
+/// its position), each with its estimated cost and shard. The groups are dealt greedily, the
+/// costliest first (ties: the lower index), each to the shard with the least estimated cost so
+/// far (ties: the lower shard), so that every process computes the same deal from the options
+/// alone. An Error for an unknown family or bad bounds.
+[[nodiscard]] Result<std::vector<SweepGroup>> planSweep(const SweepOptions& options);
 
 struct SweepFailure {
   std::string what; ///< "verify" or "plan"
   std::string attribute, shape, message;
+  uint64_t group = 0; ///< the index of its group (merge orders failures by it)
 };
 
 struct SweepReport {
+  // The parameters (what merge and resume compare).
   std::string family;
   TritonVersion triton = kNewestTriton;
+  int maxLog2 = 3, pairMaxLog2 = 3;
+  std::vector<uint64_t> numWarps; ///< as swept (the default written out)
+  std::string balance = kSweepBalance;
+  int shardIndex = 0, shardCount = 1;
+  // The counts, over the groups done.
   uint64_t enumerated = 0;           ///< parameter sets of this shard's groups
   uint64_t rejected = 0;             ///< of those, the attribute reader rejected (as Triton does)
   uint64_t verified = 0;             ///< layouts verified by this shard
@@ -56,15 +112,33 @@ struct SweepReport {
   uint64_t pairs = 0;                ///< conversion plans checked by this shard
   uint64_t unplanned = 0;            ///< pairs planConversion refused (e.g. across CTAs)
   uint64_t verifyFailures = 0, planFailures = 0;
+  /// The first maxFailuresKept, in group order.
   std::vector<SweepFailure> failures;
-  int shardIndex = 0, shardCount = 1;
+  /// The time spent sweeping these groups, planning not included (a resumed shard: over every
+  /// run; merged: over every shard).
   double seconds = 0;
+  /// A merged report: how many shard results it adds up (0: a run's own).
+  int mergedShards = 0;
 };
 
-/// An Error for an unknown family or bad bounds.
+/// Runs this shard's groups (options.shardIndex of options.shardCount, going on from
+/// options.checkpoint when it exists). An Error for an unknown family, bad bounds, an unreadable
+/// checkpoint or one of other parameters, or a checkpoint that cannot be written.
 [[nodiscard]] Result<SweepReport> runSweep(const SweepOptions& options);
 
+/// The result (`--format json`): the parameters, the counts and the kept failures.
 [[nodiscard]] nlohmann::json toJson(const SweepReport& report);
 [[nodiscard]] std::string toText(const SweepReport& report);
+/// A result read back (what toJson wrote); `source` names it in errors.
+[[nodiscard]] Result<SweepReport> sweepReportFromJson(const nlohmann::json& j,
+                                                      const std::string& source);
+
+/// The shards' results (sources name them in errors) added up as one run over every group: the
+/// counts summed, the kept failures in group order, shard 0/1. An Error, naming the file, when
+/// the results are of different sweeps (family, bounds, Triton release, balance, shard count),
+/// when a shard is missing or given twice, or when a result does not hold every group its shard
+/// was dealt.
+[[nodiscard]] Result<SweepReport> mergeSweepReports(const std::vector<SweepReport>& shards,
+                                                    const std::vector<std::string>& sources);
 
 } // namespace llcheck::fuzz

@@ -1,16 +1,24 @@
 // The sweep, the plan check and the mutation check as ctests: the plan check accepts planned
 // conversions and rejects each single-bit flip that moves an element wrongly; the blocked
 // sweep enumerates exactly the space its documentation describes (counted here by a closed
-// formula, not by the sweep's own loops) with no failure; shards partition the groups; the
-// shared families verify clean; bad options are Errors.
+// formula, not by the sweep's own loops) with no failure; the shards, dealt by cost, partition
+// the groups, add up to the unsharded run and merge into its result; a shard stopped and
+// resumed from its checkpoint gives the uninterrupted totals; merge and resume refuse results
+// and checkpoints of other sweeps; the shared families verify clean; bad options are Errors.
 #include "check/PlanCheck.h"
 #include "mutation/Mutation.h"
 #include "sweep/Sweep.h"
 
 #include "llcheck/core/Encodings.h"
+#include "llcheck/core/Spec.h"
 #include "llcheck/core/conversion/ConversionPlan.h"
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
 
 namespace llcheck::fuzz {
 namespace {
@@ -83,29 +91,215 @@ TEST(Sweep, blockedEnumeratesItsWholeSpaceWithoutFailures) {
   EXPECT_EQ(r->planFailures, 0u) << toText(*r);
 }
 
-TEST(Sweep, shardsPartitionTheGroups) {
+/// The counts of a report, for comparing two runs (seconds and the shard differ).
+std::vector<uint64_t> totals(const SweepReport& r) {
+  return {r.groups, r.enumerated, r.rejected,       r.distinct,     r.verified,
+          r.pairs,  r.unplanned,  r.verifyFailures, r.planFailures, r.failures.size()};
+}
+
+TEST(Sweep, shardTotalsAddUpToTheUnshardedRun) {
   SweepOptions o;
   o.family = "blocked";
   o.maxLog2 = 1;
-  o.numWarps = {2};
+  o.numWarps = {4};
   o.pairMaxLog2 = 2;
   auto whole = runSweep(o);
-  ASSERT_TRUE(whole.ok());
-  uint64_t groups = 0, enumerated = 0, verified = 0, pairs = 0;
+  ASSERT_TRUE(whole.ok()) << whole.error().str();
+  std::vector<SweepReport> parts;
+  std::vector<uint64_t> sum(totals(*whole).size(), 0);
   for (int i = 0; i < 3; ++i) {
     o.shardIndex = i;
     o.shardCount = 3;
     auto part = runSweep(o);
-    ASSERT_TRUE(part.ok());
-    groups += part->groups;
-    enumerated += part->enumerated;
-    verified += part->verified;
-    pairs += part->pairs;
+    ASSERT_TRUE(part.ok()) << part.error().str();
+    EXPECT_GT(part->groups, 0u);
+    auto t = totals(*part);
+    for (std::size_t k = 0; k < t.size(); ++k)
+      sum[k] += t[k];
+    parts.push_back(*part);
   }
-  EXPECT_EQ(groups, whole->groups);
-  EXPECT_EQ(enumerated, whole->enumerated);
-  EXPECT_EQ(verified, whole->verified);
-  EXPECT_EQ(pairs, whole->pairs);
+  EXPECT_EQ(sum, totals(*whole));
+  // merge reads them back from JSON, in any order, and prints what the unsharded run does.
+  std::vector<SweepReport> read;
+  for (int i : {2, 0, 1}) {
+    auto r = sweepReportFromJson(toJson(parts[static_cast<std::size_t>(i)]), "shard");
+    ASSERT_TRUE(r.ok()) << r.error().str();
+    read.push_back(*r);
+  }
+  auto merged = mergeSweepReports(read, {"c.json", "a.json", "b.json"});
+  ASSERT_TRUE(merged.ok()) << merged.error().str();
+  EXPECT_EQ(totals(*merged), totals(*whole));
+  EXPECT_EQ(merged->shardCount, 1);
+  EXPECT_EQ(merged->mergedShards, 3);
+  auto a = toJson(*merged), b = toJson(*whole);
+  for (auto* j : {&a, &b})
+    for (const char* key : {"seconds", "merged_shards"})
+      j->erase(key);
+  EXPECT_EQ(a, b);
+}
+
+TEST(SweepPlan, dealsEveryGroupToExactlyOneShard) {
+  for (const std::string& family : sweepFamilies())
+    for (int shards : {1, 3, 7, 5000}) {
+      SweepOptions o;
+      o.family = family;
+      o.maxLog2 = 1;
+      o.numWarps = {1, 4};
+      // Planning builds the layouts of the groups whose pairs are checked: dot_op's parse slowly.
+      o.pairMaxLog2 = family == "dot_op" ? 0 : 1;
+      o.shardCount = shards;
+      auto plan = planSweep(o);
+      ASSERT_TRUE(plan.ok()) << plan.error().str();
+      ASSERT_FALSE(plan->empty()) << family;
+      std::vector<uint64_t> load(static_cast<std::size_t>(shards), 0);
+      uint64_t largest = 0;
+      for (const SweepGroup& g : *plan) {
+        ASSERT_GE(g.shard, 0);
+        ASSERT_LT(g.shard, shards);
+        EXPECT_GT(g.cost, 0u);
+        load[static_cast<std::size_t>(g.shard)] += g.cost;
+        largest = std::max(largest, g.cost);
+      }
+      // Greedy dealing, costliest first, leaves no shard more than one group above another.
+      auto [least, most] = std::minmax_element(load.begin(), load.end());
+      EXPECT_LE(*most - *least, largest) << family << " over " << shards;
+      // Every process deals the same way.
+      if (shards != 7)
+        continue;
+      auto again = planSweep(o);
+      ASSERT_TRUE(again.ok());
+      for (std::size_t i = 0; i < plan->size(); ++i)
+        EXPECT_EQ((*again)[i].shard, (*plan)[i].shard);
+    }
+}
+
+TEST(SweepPlan, eachShardRunsExactlyItsGroups) {
+  // A shard's parameter sets are its groups' (counted by formula), and together they are the
+  // family's: no group run twice or left out.
+  for (const std::string& family : sweepFamilies()) {
+    SweepOptions o;
+    o.family = family;
+    o.maxLog2 = family == "blocked" || family == "dot_op" ? 1 : 2;
+    o.numWarps = {1, 4};
+    o.pairMaxLog2 = -1;
+    o.shardCount = 3;
+    auto plan = planSweep(o);
+    ASSERT_TRUE(plan.ok());
+    std::vector<uint64_t> sets(3, 0), groups(3, 0);
+    for (const SweepGroup& g : *plan) {
+      sets[static_cast<std::size_t>(g.shard)] += g.sets;
+      ++groups[static_cast<std::size_t>(g.shard)];
+    }
+    for (int i = 0; i < 3; ++i) {
+      o.shardIndex = i;
+      auto r = runSweep(o);
+      ASSERT_TRUE(r.ok()) << r.error().str();
+      EXPECT_EQ(r->enumerated, sets[static_cast<std::size_t>(i)]) << family << " shard " << i;
+      EXPECT_EQ(r->groups, groups[static_cast<std::size_t>(i)]) << family << " shard " << i;
+    }
+  }
+}
+
+/// A checkpoint file of its own for one test, removed with its temporary.
+struct TempCheckpoint {
+  std::filesystem::path path;
+  explicit TempCheckpoint(const std::string& name)
+      : path(std::filesystem::temp_directory_path() /
+             ("llcheck-sweep-" + name + "-" + std::to_string(::getpid()) + ".json")) {
+    std::filesystem::remove(path);
+  }
+  ~TempCheckpoint() {
+    std::filesystem::remove(path);
+    std::filesystem::remove(path.string() + ".tmp");
+  }
+};
+
+struct Interrupted {};
+
+TEST(SweepCheckpoint, aResumedShardGivesTheUninterruptedTotals) {
+  SweepOptions o;
+  o.family = "blocked";
+  o.maxLog2 = 1;
+  o.numWarps = {4};
+  o.pairMaxLog2 = 2;
+  o.shardIndex = 1;
+  o.shardCount = 2;
+  auto whole = runSweep(o);
+  ASSERT_TRUE(whole.ok());
+  TempCheckpoint file("resume");
+  o.checkpoint = file.path.string();
+  o.checkpointSeconds = 0;
+  // Stopped after 5 groups, before the checkpoint write that follows the 5th (as a process
+  // killed there would be): the file holds 4 groups, and the 5th is done again.
+  int finished = 0;
+  o.progress = [&](const SweepProgress&) {
+    if (++finished == 5)
+      throw Interrupted{};
+  };
+  EXPECT_THROW((void)runSweep(o), Interrupted);
+  auto text = readInputFile(file.path.string());
+  ASSERT_TRUE(text.ok());
+  auto saved = nlohmann::json::parse(*text);
+  EXPECT_EQ(saved["groups"], 4);
+  EXPECT_EQ(saved["done_groups"].size(), 4u);
+  o.progress = nullptr;
+  auto resumed = runSweep(o);
+  ASSERT_TRUE(resumed.ok()) << resumed.error().str();
+  EXPECT_EQ(totals(*resumed), totals(*whole));
+  // Started again once finished, it has nothing left to do and reports the same.
+  auto again = runSweep(o);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(totals(*again), totals(*whole));
+}
+
+TEST(SweepCheckpoint, refusesACheckpointOfOtherParameters) {
+  SweepOptions o;
+  o.family = "nvidia_mma";
+  o.maxLog2 = 1;
+  o.shardIndex = 0;
+  o.shardCount = 2;
+  TempCheckpoint file("params");
+  o.checkpoint = file.path.string();
+  ASSERT_TRUE(runSweep(o).ok());
+  o.maxLog2 = 2;
+  o.shardIndex = 1;
+  auto r = runSweep(o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().str().find("--max-log2 1 there, 2 here"), std::string::npos)
+      << r.error().str();
+  EXPECT_NE(r.error().str().find("--shard 0/2 there, 1/2 here"), std::string::npos)
+      << r.error().str();
+}
+
+TEST(SweepMerge, refusesMissingDuplicateAndMismatchedShards) {
+  SweepOptions o;
+  o.family = "nvidia_mma";
+  o.maxLog2 = 1;
+  o.shardCount = 3;
+  std::vector<SweepReport> parts;
+  for (int i = 0; i < 3; ++i) {
+    o.shardIndex = i;
+    auto r = runSweep(o);
+    ASSERT_TRUE(r.ok());
+    parts.push_back(*r);
+  }
+  auto error = [](const Result<SweepReport>& r) { return r.ok() ? "" : r.error().str(); };
+  EXPECT_EQ(error(mergeSweepReports({parts[0], parts[1]}, {"a", "b"})),
+            "shard 2/3 is missing (2 of 3 shard results given)");
+  EXPECT_EQ(error(mergeSweepReports({parts[0], parts[1], parts[0]}, {"a", "b", "c"})),
+            "c: shard 0/3 again (also a)");
+  SweepReport other = parts[2];
+  other.maxLog2 = 2;
+  EXPECT_EQ(error(mergeSweepReports({parts[0], parts[1], other}, {"a", "b", "c"})),
+            "c: a result of another sweep: --max-log2 2 here, 1 in a");
+  SweepReport partial = parts[1];
+  --partial.groups;
+  EXPECT_NE(error(mergeSweepReports({parts[0], partial, parts[2]}, {"a", "b", "c"}))
+                .find("b: shard 1/3 did"),
+            std::string::npos);
+  auto j = toJson(parts[0]);
+  j.erase("pairs");
+  EXPECT_EQ(error(sweepReportFromJson(j, "a.json")), "a.json: \"pairs\" is missing or not a count");
 }
 
 TEST(Sweep, sharedFamiliesVerifyClean) {
@@ -132,6 +326,11 @@ TEST(Sweep, badOptionsAreErrors) {
   o.numWarps = {};
   o.maxLog2 = 13;
   EXPECT_FALSE(runSweep(o).ok());
+  o.maxLog2 = 1;
+  o.shardIndex = 3;
+  o.shardCount = 3;
+  EXPECT_FALSE(runSweep(o).ok());
+  EXPECT_FALSE(planSweep(o).ok());
 }
 
 TEST(Mutation, catchesEveryNonEquivalentPlanMutant) {

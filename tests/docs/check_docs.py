@@ -9,7 +9,8 @@ docs/ is the single home of the command reference; the README is the short front
    shown.
 2. Every subcommand that `llcheck --help` lists has a page docs/<name>.md, whose title names its
    operands, and the README links to that page; every option that `llcheck <name> --help` lists
-   appears on its page.
+   appears on its page. A subcommand of a subcommand (`llcheck sweep merge`) is documented on its
+   parent's page the same way: its title names it with its operands, the page its options.
 3. Every relative link of the README and docs/*.md leads to a file that exists and, for a
    Markdown file, to a heading it has (`#anchor`, as GitHub makes them).
 
@@ -91,23 +92,39 @@ def check_examples(llcheck, repo, update):
     return failures, count
 
 
-def subcommands(llcheck):
-    out = subprocess.run([llcheck, "--help"], capture_output=True, text=True).stdout
-    section = re.split(r"(?i)subcommands:", out, 1)[1].split("\n\n", 1)[0]
+def subcommands(llcheck, *command):
+    """The subcommands `llcheck [COMMAND...] --help` lists (none: an empty list)."""
+    out = subprocess.run([llcheck, *command, "--help"], capture_output=True, text=True).stdout
+    parts = re.split(r"(?i)subcommands:", out, 1)
+    if len(parts) < 2:
+        return []
+    section = parts[1].split("\n\n", 1)[0]
     return [m.group(1) for m in re.finditer(r"^  ([a-z][a-z-]*)\s", section, re.M)]
 
 
-def options(llcheck, command):
-    out = subprocess.run([llcheck, command, "--help"], capture_output=True, text=True).stdout
+def options(llcheck, *command):
+    out = subprocess.run([llcheck, *command, "--help"], capture_output=True, text=True).stdout
     out = out.split("\n\n", 1)[-1]  # the description line may mention other commands' options
+    if re.search(r"(?i)^subcommands:", out, re.M):  # their descriptions, not this command's options
+        out = re.split(r"(?im)^subcommands:", out, 1)[0]
     return sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", out)) - {"--help"})
 
 
-def positionals(llcheck, command):
-    """The operands of the Usage line (`llcheck convert [OPTIONS] SRC DST` gives SRC, DST)."""
-    out = subprocess.run([llcheck, command, "--help"], capture_output=True, text=True).stdout
+def positionals(llcheck, *command):
+    """The operands of the Usage line (`llcheck convert [OPTIONS] SRC DST` gives SRC, DST; an
+    optional one keeps its brackets, `[RESULTS]`). CLI11's `SUBCOMMAND` placeholder is left out:
+    each subcommand is checked by name."""
+    out = subprocess.run([llcheck, *command, "--help"], capture_output=True, text=True).stdout
     usage = next(line for line in out.splitlines() if line.startswith("Usage:"))
-    return [w.rstrip(".") for w in usage.split("[OPTIONS]", 1)[-1].split()]
+    words = [w.rstrip(".") for w in usage.split("[OPTIONS]", 1)[-1].split()]
+    return [w for w in words if w.strip("[]") not in ("SUBCOMMAND", "SUBCOMMANDS")]
+
+
+def named(title, command, arg):
+    """Whether a page title names `arg` after `llcheck <command>`; an optional operand may be
+    written with or without its brackets (`sweep [FAMILY]` is a sweep of a FAMILY, or a merge)."""
+    after = title.split(command, 1)[1]
+    return any(f"{command} {a}" in title or f" {a}" in after for a in {arg, arg.strip("[]")})
 
 
 # A Markdown link's target: [text](target) or [text](target "title"); images alike.
@@ -182,9 +199,21 @@ def check_help(llcheck, repo):
             failures.append(f"llcheck {c}: docs/{c}.md's title does not name `llcheck {c} ...`")
             continue
         for arg in positionals(llcheck, c):
-            if not (f"llcheck {c} {arg}" in title or f" {arg}" in title.split(f"llcheck {c}", 1)[1]):
+            if not named(title, f"llcheck {c}", arg):
                 failures.append(f"llcheck {c} --help names the operand {arg}; the title of "
                                 f"docs/{c}.md does not")
+        for sub in subcommands(llcheck, c):
+            name = f"llcheck {c} {sub}"
+            for opt in options(llcheck, c, sub):
+                if opt not in text:
+                    failures.append(f"{name} --help lists {opt}, docs/{c}.md does not mention it")
+            if name not in title:
+                failures.append(f"{name}: docs/{c}.md's title does not name `{name} ...`")
+                continue
+            for arg in positionals(llcheck, c, sub):
+                if not named(title, name, arg):
+                    failures.append(f"{name} --help names the operand {arg}; the title of "
+                                    f"docs/{c}.md does not")
     return failures, commands
 
 
