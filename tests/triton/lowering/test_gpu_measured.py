@@ -40,3 +40,21 @@ def test_h200_early_exit_through_the_report():
     print(proc.stdout)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert proc.stdout.count("early-exit kernels") == 2
+
+
+def test_h200_counters_through_the_report():
+    """The same sides predicted by `llcheck report --hardware sm90` of each kernel's own TTGIR
+    (data/ttgir-V.tar.xz, as Triton wrote it) instead of the layouts: the report's `predicted`
+    per op is what the GPU measured, sorted the same way."""
+    llcheck = os.environ.get("LLCHECK", os.path.join(REPO, "build", "cli", "llcheck"))
+    data = os.path.join(HERE, "data")
+    proc = subprocess.run([sys.executable, os.path.join(HERE, "gpu_check.py"), "check",
+                           os.path.join(data, "gpu-h200.json"),
+                           os.path.join(data, "gpu-h200-more.json"), "--isolated",
+                           os.path.join(data, "gpu-h200-isolated.json"),
+                           os.path.join(data, "gpu-h200-isolated-more.json"),
+                           "--llcheck", llcheck, "--through-report"],
+                          capture_output=True, text=True)
+    print(proc.stdout)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert proc.stdout.count("Through `llcheck report`") == 2
