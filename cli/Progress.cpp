@@ -92,4 +92,37 @@ void SweepProgressLine::done() {
   shown_ = false;
 }
 
+CountProgressLine::CountProgressLine(std::string what, std::string unit)
+    : what_(std::move(what)), unit_(std::move(unit)), start_(Clock::now()), last_(start_) {}
+
+CountProgressLine::~CountProgressLine() {
+  done();
+}
+
+void CountProgressLine::update(std::size_t done, std::size_t total) {
+  auto now = Clock::now();
+  if (now - start_ < kTerminalAfter || (shown_ && now - last_ < kTerminalEvery))
+    return;
+  last_ = now;
+  shown_ = true;
+  double seconds = std::chrono::duration<double>(now - start_).count();
+  double rate = static_cast<double>(done) / seconds;
+  std::string left = "?";
+  if (done > 0) {
+    double s = static_cast<double>(total - done) / rate;
+    left = s < 120 ? std::to_string(static_cast<long>(s)) + " s"
+                   : std::to_string(static_cast<long>(s / 60)) + " min";
+  }
+  char line[240];
+  std::snprintf(line, sizeof line, "llcheck: %s: %zu/%zu %s, %.1f %s/s, about %s left",
+                what_.c_str(), done, total, unit_.c_str(), rate, unit_.c_str(), left.c_str());
+  std::cerr << "\r" << line << "\033[K" << std::flush;
+}
+
+void CountProgressLine::done() {
+  if (shown_)
+    std::cerr << "\r\033[K" << std::flush;
+  shown_ = false;
+}
+
 } // namespace llcheck::cli

@@ -58,4 +58,25 @@ private:
   std::chrono::steady_clock::time_point last_;
 };
 
+/// A line for commands that work through a known number of items (`report`: files), for a
+/// terminal only: done/total, the rate and the time left, rewritten at most every 250 ms once
+/// the run has taken a second, erased at the end.
+class CountProgressLine {
+public:
+  /// `what` names the command, `unit` the items ("files").
+  CountProgressLine(std::string what, std::string unit);
+  ~CountProgressLine();
+  CountProgressLine(const CountProgressLine&) = delete;
+  CountProgressLine& operator=(const CountProgressLine&) = delete;
+
+  void update(std::size_t done, std::size_t total);
+  /// Erases the line.
+  void done();
+
+private:
+  std::string what_, unit_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point start_, last_;
+};
+
 } // namespace llcheck::cli

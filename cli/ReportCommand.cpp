@@ -1,6 +1,7 @@
 // Wiring of `llcheck report` (see ReportCommand.h).
 #include "ReportCommand.h"
 
+#include "Progress.h"
 #include "TritonFlag.h"
 
 #include "llcheck/core/conversion/SharedMemory.h"
@@ -9,7 +10,10 @@
 #include "llcheck/reports/Report.h"
 #include "llcheck/reports/Sass.h"
 
+#include <unistd.h>
+
 #include <iostream>
+#include <optional>
 
 namespace llcheck::cli {
 
@@ -108,7 +112,15 @@ int runReport(const ReportCommandOptions& o, std::string& errorMessage) {
     errorMessage = files.error().str();
     return 2;
   }
+  // A progress line on a terminal only (never in a CI log), and not with --quiet.
+  std::optional<CountProgressLine> line;
+  if (!o.quiet && isatty(STDERR_FILENO) && files->size() > 1) {
+    line.emplace("report", "files");
+    options.progress = [&line](std::size_t done, std::size_t total) { line->update(done, total); };
+  }
   auto written = reports::writeReport(*files, options, o.out);
+  if (line)
+    line->done();
   if (!written.ok()) {
     errorMessage = written.error().str();
     return 2;

@@ -426,6 +426,8 @@ Result<ReportTotals> writeReport(const std::vector<std::string>& files,
           return;
         s.add(k, ks);
         ++nextAppend;
+        if (options.progress)
+          options.progress(nextAppend, files.size());
         turn.notify_all();
       }
     } catch (...) {

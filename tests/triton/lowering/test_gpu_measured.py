@@ -11,7 +11,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 
 
-def test_h200_counters_against_the_lowering_model():
+def run_check(*extra):
+    """gpu_check.py check over every measured batch and its isolated re-measurement."""
     llcheck = os.environ.get("LLCHECK", os.path.join(REPO, "build", "cli", "llcheck"))
     data = os.path.join(HERE, "data")
     proc = subprocess.run([sys.executable, os.path.join(HERE, "gpu_check.py"), "check",
@@ -19,14 +20,26 @@ def test_h200_counters_against_the_lowering_model():
                            os.path.join(data, "gpu-h200-more.json"), "--isolated",
                            os.path.join(data, "gpu-h200-isolated.json"),
                            os.path.join(data, "gpu-h200-isolated-more.json"),
-                           "--llcheck", llcheck],
+                           "--llcheck", llcheck, *extra],
                           capture_output=True, text=True)
     print(proc.stdout)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
-    assert "async load" in proc.stdout and "22 faulted" in proc.stdout
-    assert "1086 kernels measured" in proc.stdout and "1085 kernels measured" in proc.stdout
-    assert "isolated re-measurement" in proc.stdout
-    assert "get_shared_bank_conflicts, local load" in proc.stdout
+    return proc.stdout
+
+
+def test_h200_counters_against_the_lowering_model():
+    out = run_check()
+    assert "async load" in out and "22 faulted" in out
+    assert "1086 kernels measured" in out and "1085 kernels measured" in out
+    assert "isolated re-measurement" in out
+    assert "get_shared_bank_conflicts, local load" in out
+
+
+def test_h200_counters_through_the_report():
+    """The same sides predicted by `llcheck report --hardware sm90` of each kernel's own TTGIR
+    (data/ttgir-V.tar.xz, as Triton wrote it) instead of the layouts: the report's `predicted`
+    per op is what the GPU measured, sorted the same way."""
+    assert run_check("--through-report").count("Through `llcheck report`") == 2
 
 
 def test_h200_early_exit_through_the_report():
@@ -40,21 +53,3 @@ def test_h200_early_exit_through_the_report():
     print(proc.stdout)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert proc.stdout.count("early-exit kernels") == 2
-
-
-def test_h200_counters_through_the_report():
-    """The same sides predicted by `llcheck report --hardware sm90` of each kernel's own TTGIR
-    (data/ttgir-V.tar.xz, as Triton wrote it) instead of the layouts: the report's `predicted`
-    per op is what the GPU measured, sorted the same way."""
-    llcheck = os.environ.get("LLCHECK", os.path.join(REPO, "build", "cli", "llcheck"))
-    data = os.path.join(HERE, "data")
-    proc = subprocess.run([sys.executable, os.path.join(HERE, "gpu_check.py"), "check",
-                           os.path.join(data, "gpu-h200.json"),
-                           os.path.join(data, "gpu-h200-more.json"), "--isolated",
-                           os.path.join(data, "gpu-h200-isolated.json"),
-                           os.path.join(data, "gpu-h200-isolated-more.json"),
-                           "--llcheck", llcheck, "--through-report"],
-                          capture_output=True, text=True)
-    print(proc.stdout)
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
-    assert proc.stdout.count("Through `llcheck report`") == 2

@@ -108,6 +108,9 @@ struct ReportOptions {
   bool readSass = true;
   /// The cuobjdump that disassembles a STEM.cubin ("": cubins are not read; findCuobjdump).
   std::string cuobjdump;
+  /// Called (from any worker, one call at a time) each time a file's report is written, with
+  /// the files done and in all: for a progress line.
+  std::function<void(std::size_t done, std::size_t total)> progress;
 };
 
 /// One finding: a reason for the op (or layout) to fail the conformance check.
