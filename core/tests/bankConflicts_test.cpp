@@ -186,6 +186,47 @@ TEST(BankConflicts, equalsTheAddressSimulatorOnRandomCases) {
   EXPECT_GT(padded, kCases / 20);
 }
 
+// activeLaneWavefronts (the loads left after an EXIT in the report): with every lane taking part
+// it is the per-instruction cost of predictSharedAccess, on the random unpadded cases.
+TEST(BankConflicts, activeLaneWavefrontsWithEveryLaneIsThePerInstructionCost) {
+  Gen g(20261126);
+  int checked = 0;
+  for (int i = 0; i < 2048 / kSanitizerDivisor; ++i) {
+    Case c = randomCase(g);
+    if (!c.padding.empty())
+      continue;
+    SharedMemoryModel model = sharedMemoryModel(c.arch).value();
+    auto map = offsetMap(c.reg, c.shared, c.padding, model);
+    ASSERT_TRUE(map.ok()) << map.error().str();
+    for (SharedAccessKind kind : {SharedAccessKind::Store, SharedAccessKind::Load}) {
+      auto a = predictSharedAccess(*map, model, kind, SharedAccessOptions{c.elementBits, -1});
+      ASSERT_TRUE(a.ok()) << a.error().str();
+      auto one = activeLaneWavefronts(*map, model, kind, c.elementBits, a->vectorBits / 8, 0);
+      ASSERT_TRUE(one.ok()) << one.error().str();
+      ASSERT_EQ(*one * a->instructions, a->wavefronts)
+          << "case " << i << " " << c.arch << "\nREG" << c.reg.toString() << "\nSHARED"
+          << c.shared.toString();
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 1000 / kSanitizerDivisor);
+}
+
+// Lanes 16-31 hold copies of lanes 0-15 (a 64-element row over 32 lanes of 4): with them gone,
+// a 16-byte load on sm80 (4 phases of 8 lanes) keeps the 2 phases of lanes 0-15.
+TEST(BankConflicts, activeLaneWavefrontsDropsThePhasesOfLanesThatLeft) {
+  LinearLayout reg = makeLayout(
+      {{S("register"), {{1}, {2}}}, {S("lane"), {{4}, {8}, {16}, {32}, {0}}}, {S("warp"), {}}},
+      {{S("dim0"), 64}});
+  LinearLayout shared = identity1D(64, S("offset"), S("dim0"));
+  SharedMemoryModel sm80 = sharedMemoryModel("sm80").value();
+  auto map = offsetMap(reg, shared, {}, sm80);
+  ASSERT_TRUE(map.ok()) << map.error().str();
+  EXPECT_EQ(activeLaneWavefronts(*map, sm80, SharedAccessKind::Load, 32, 16, 0).value(), 4u);
+  EXPECT_EQ(activeLaneWavefronts(*map, sm80, SharedAccessKind::Load, 32, 16, 16).value(), 2u);
+  EXPECT_FALSE(activeLaneWavefronts(*map, sm80, SharedAccessKind::Load, 32, 32, 0).ok());
+}
+
 TEST(BankConflicts, rejectsMismatchedInputs) {
   SharedMemoryModel sm90 = sharedMemoryModel("sm90").value();
   LinearLayout reg = identity1D(32, S("lane"), S("dim0")) * identity1D(4, S("register"), S("dim1"));

@@ -396,7 +396,8 @@ public:
     for (std::size_t i = 0; i < m_.ops.size(); ++i) {
       OpEntry e = opEntry(m_.ops[i]);
       if (i == lastLoad)
-        earlyExit(e, layoutAt(k_, e.dst));
+        earlyExit(e, layoutAt(k_, e.dst),
+                  m_.ops[i].name == "ttg.local_load" ? layoutAt(k_, e.src) : nullptr);
       if (sink)
         sink(k_, std::move(e));
       else
@@ -1053,7 +1054,7 @@ private:
   /// `predicted.early_exit` of the module's last shared-memory load (see Report.h): from the
   /// SASS beside the module, the warps that exit before the loads placed after a predicated
   /// EXIT, and what the GPU then executes.
-  void earlyExit(OpEntry& e, const LayoutEntry* loaded) const {
+  void earlyExit(OpEntry& e, const LayoutEntry* loaded, const LayoutEntry* shared) const {
     if (!sass_ || !e.predicted.is_object() || e.predicted.value("lowering", "") != "triton" ||
         !e.predicted.contains("load") || !loaded || !loaded->layout)
       return;
@@ -1087,9 +1088,15 @@ private:
     uint64_t warps = l.hasInDim(warp) ? l.getInDimSize(warp) : 1;
     uint64_t zeros = zeroBases(warp);
     // Lanes that hold only copies are masked too, and exit with the warps: the loads after the
-    // EXIT then run in the remaining warps with fewer lanes, whose wavefronts the bank model
-    // (every lane active) does not count.
-    bool lanesExit = !f.predicatedExit.empty() && after > 0 && zeroBases(DimName("lane")) > 0;
+    // EXIT then run in the remaining warps with those lanes gone (their bits of the lane index).
+    DimName lane("lane");
+    uint64_t inactiveLanes = 0;
+    for (int i = 0; l.hasInDim(lane) && i < l.getInDimSizeLog2(lane); ++i) {
+      std::vector<uint64_t> b = l.getBasis(lane, i);
+      if (std::all_of(b.begin(), b.end(), [](uint64_t v) { return v == 0; }))
+        inactiveLanes |= uint64_t{1} << i;
+    }
+    bool lanesExit = !f.predicatedExit.empty() && after > 0 && inactiveLanes != 0;
     uint64_t exiting = f.predicatedExit.empty() ? 0 : warps - (warps >> zeros);
     uint64_t instructions = load.value("instructions", uint64_t{0});
     uint64_t wavefronts = load.value("wavefronts", uint64_t{0});
@@ -1105,8 +1112,33 @@ private:
     bool uniform = loaded->padding.empty() && !load.contains("widths_per_warp") &&
                    instructions > 0 && wavefronts % instructions == 0;
     uint64_t bound = uniform ? wavefronts - exiting * after * (wavefronts / instructions) : 0;
-    x["wavefronts_executed"] = uniform && !lanesExit ? json(bound) : json(nullptr);
-    if (uniform && lanesExit) {
+    // Where the load is ld.shared through the compiler's (unpadded) shared layout, the loads
+    // after the EXIT are counted again with only the remaining lanes.
+    std::optional<uint64_t> remaining;
+    if (uniform && lanesExit && shared && shared->layout && !matrix) {
+      auto map = offsetMap(l, *shared->layout, shared->padding, model_);
+      int bytes = load.value("vector_bits", 0) / 8;
+      if (map.ok()) {
+        auto all =
+            activeLaneWavefronts(*map, model_, SharedAccessKind::Load, e.elementBits, bytes, 0);
+        auto some = activeLaneWavefronts(*map, model_, SharedAccessKind::Load, e.elementBits, bytes,
+                                         inactiveLanes);
+        // The lane-by-lane count must give the bank model's own cost per instruction first.
+        if (all.ok() && some.ok() && *all == wavefronts / instructions && *some <= *all)
+          remaining = *some;
+      }
+    }
+    if (remaining) {
+      x["wavefronts_executed"] =
+          bound - (warps - exiting) * after * (wavefronts / instructions - *remaining);
+      x["lanes_exit"] = "lanes holding only copies exit too: the " + std::to_string(after) +
+                        " load(s) after the EXIT run in the remaining warps without them, " +
+                        std::to_string(*remaining) + " wavefronts each instead of " +
+                        std::to_string(wavefronts / instructions);
+    } else {
+      x["wavefronts_executed"] = uniform && !lanesExit ? json(bound) : json(nullptr);
+    }
+    if (uniform && lanesExit && !remaining) {
       x["wavefronts_executed_at_most"] = bound;
       x["lanes_exit"] = "lanes holding only copies exit too: the " + std::to_string(after) +
                         " load(s) after the EXIT run with fewer lanes in the remaining warps, "

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <set>
 
 namespace llcheck {
 
@@ -235,6 +236,42 @@ Result<AccessCount> predictSharedAccess(const OffsetMap& map, const SharedMemory
   }
   r.bankConflicts = r.wavefronts - r.idealWavefronts;
   return r;
+}
+
+Result<uint64_t> activeLaneWavefronts(const OffsetMap& map, const SharedMemoryModel& model,
+                                      SharedAccessKind kind, int elementBits, int accessBytes,
+                                      uint64_t inactiveLanes) {
+  if (!map.padding.empty())
+    return makeError("a padded layout's instructions differ in cost: not counted per instruction");
+  if (elementBits < 8 || elementBits > 64 ||
+      !std::has_single_bit(static_cast<unsigned>(elementBits)))
+    return makeError("element width " + std::to_string(elementBits) +
+                     " bits is not one of 8, 16, 32, 64");
+  if (accessBytes < elementBits / 8 || accessBytes > model.maxAccessBytes ||
+      !std::has_single_bit(static_cast<unsigned>(accessBytes)))
+    return makeError("an access of " + std::to_string(accessBytes) + " bytes per lane");
+  int elemBytesLog2 = log2Of(static_cast<uint64_t>(elementBits / 8));
+  int unitBytes = std::max(accessBytes, model.bankBytes);
+  int shift = log2Of(static_cast<uint64_t>(unitBytes)) - elemBytesLog2;
+  int bankGroupBits = log2Of(static_cast<uint64_t>(model.rowBytes() / unitBytes));
+  Subspace phase(model.phaseLanes(accessBytes, kind, map.lanes));
+  // (phase, bank) -> the distinct units the remaining lanes of that phase ask the bank for.
+  std::map<uint64_t, std::set<uint64_t>> words;
+  for (uint64_t t = 0; t < static_cast<uint64_t>(model.warpSize); ++t) {
+    if (t & inactiveLanes)
+      continue;
+    uint64_t unit = xorOf(map.lanes, t) >> shift;
+    words[(phase.reduce(t) << 32) | (unit & lowMask(bankGroupBits))].insert(unit);
+  }
+  std::map<uint64_t, uint64_t> perPhase;
+  for (const auto& [key, units] : words) {
+    uint64_t& n = perPhase[key >> 32];
+    n = std::max<uint64_t>(n, units.size());
+  }
+  uint64_t total = 0;
+  for (const auto& [p, n] : perPhase)
+    total += n;
+  return total;
 }
 
 nlohmann::json toJson(const AccessCount& a) {

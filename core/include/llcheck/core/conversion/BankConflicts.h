@@ -96,6 +96,16 @@ struct OffsetMap {
                                                       SharedAccessKind kind,
                                                       const SharedAccessOptions& options);
 
+/// The wavefronts one warp-wide access of `accessBytes` per lane takes (an unpadded layout:
+/// every instruction of the access costs the same), counted lane by lane, when only the lanes t
+/// with (t & inactiveLanes) == 0 take part: the others have left (ptxas exits the threads whose
+/// stores are all masked) and a phase with none of the remaining lanes takes no wavefront. With
+/// inactiveLanes = 0 it is what each instruction of predictSharedAccess at that width takes.
+[[nodiscard]] Result<uint64_t> activeLaneWavefronts(const OffsetMap& map,
+                                                    const SharedMemoryModel& model,
+                                                    SharedAccessKind kind, int elementBits,
+                                                    int accessBytes, uint64_t inactiveLanes);
+
 struct BankConflictReport {
   AccessCount store, load;
 };
