@@ -3,6 +3,8 @@
 
 #include "llcheck/reports/Sass.h"
 
+#include "EarlyExit.h"
+
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/conversion/BankConflicts.h"
@@ -1051,111 +1053,15 @@ private:
     return true;
   }
 
-  /// `predicted.early_exit` of the module's last shared-memory load (see Report.h): from the
-  /// SASS beside the module, the warps that exit before the loads placed after a predicated
-  /// EXIT, and what the GPU then executes.
+  /// `predicted.early_exit` of the module's last shared-memory load (EarlyExit.h).
   void earlyExit(OpEntry& e, const LayoutEntry* loaded, const LayoutEntry* shared) const {
     if (!sass_ || !e.predicted.is_object() || e.predicted.value("lowering", "") != "triton" ||
         !e.predicted.contains("load") || !loaded || !loaded->layout)
       return;
-    json x = {{"sass", sass_->path}};
-    auto note = [&](const std::string& why) {
-      x["note"] = why;
-      e.predicted["early_exit"] = x;
-    };
-    if (!sass_->error.empty())
-      return note("the SASS could not be read: " + sass_->error);
-    if (sass_->functions.size() != 1)
-      return note("the SASS has " + std::to_string(sass_->functions.size()) +
-                  " functions: which one this module is, is not known");
-    const SassFunction& f = sass_->functions.front();
-    if (!f.straightLine)
-      return note("the SASS is not straight-line code (" + f.notStraightLine +
-                  "): loads after the EXIT cannot be counted by position");
-    const json& load = e.predicted["load"];
-    bool matrix = load.value("instruction", "").rfind("ldmatrix", 0) == 0;
-    uint64_t after = matrix ? f.ldsmAfterExit : f.ldsAfterExit;
-    const LinearLayout& l = *loaded->layout;
-    DimName warp("warp");
-    auto zeroBases = [&](DimName d) {
-      uint64_t zeros = 0;
-      for (int i = 0; l.hasInDim(d) && i < l.getInDimSizeLog2(d); ++i) {
-        std::vector<uint64_t> b = l.getBasis(d, i);
-        zeros += std::all_of(b.begin(), b.end(), [](uint64_t v) { return v == 0; });
-      }
-      return zeros;
-    };
-    uint64_t warps = l.hasInDim(warp) ? l.getInDimSize(warp) : 1;
-    uint64_t zeros = zeroBases(warp);
-    // Lanes that hold only copies are masked too, and exit with the warps: the loads after the
-    // EXIT then run in the remaining warps with those lanes gone (their bits of the lane index).
-    DimName lane("lane");
-    uint64_t inactiveLanes = 0;
-    for (int i = 0; l.hasInDim(lane) && i < l.getInDimSizeLog2(lane); ++i) {
-      std::vector<uint64_t> b = l.getBasis(lane, i);
-      if (std::all_of(b.begin(), b.end(), [](uint64_t v) { return v == 0; }))
-        inactiveLanes |= uint64_t{1} << i;
-    }
-    bool lanesExit = !f.predicatedExit.empty() && after > 0 && inactiveLanes != 0;
-    uint64_t exiting = f.predicatedExit.empty() ? 0 : warps - (warps >> zeros);
-    uint64_t instructions = load.value("instructions", uint64_t{0});
-    uint64_t wavefronts = load.value("wavefronts", uint64_t{0});
-    x["predicated_exit"] = f.predicatedExit.empty() ? json(nullptr) : json(f.predicatedExit);
-    x["loads_after_exit"] = after;
-    x["sass_loads"] = matrix ? f.ldsm : f.lds;
-    x["exiting_warps"] = exiting;
-    if (exiting * after > instructions)
-      return note("the SASS has more loads after the EXIT than the model issues in the exiting "
-                  "warps: this op is not the one behind the EXIT");
-    x["instructions_executed"] = instructions - exiting * after;
-    // Every instruction costs the same where the layout is linear (unpadded) and one width.
-    bool uniform = loaded->padding.empty() && !load.contains("widths_per_warp") &&
-                   instructions > 0 && wavefronts % instructions == 0;
-    uint64_t bound = uniform ? wavefronts - exiting * after * (wavefronts / instructions) : 0;
-    // Where the load is ld.shared through the compiler's (unpadded) shared layout, the loads
-    // after the EXIT are counted again with only the remaining lanes.
-    std::optional<uint64_t> remaining;
-    if (uniform && lanesExit && shared && shared->layout && !matrix) {
-      auto map = offsetMap(l, *shared->layout, shared->padding, model_);
-      int bytes = load.value("vector_bits", 0) / 8;
-      if (map.ok()) {
-        auto all =
-            activeLaneWavefronts(*map, model_, SharedAccessKind::Load, e.elementBits, bytes, 0);
-        auto some = activeLaneWavefronts(*map, model_, SharedAccessKind::Load, e.elementBits, bytes,
-                                         inactiveLanes);
-        // The lane-by-lane count must give the bank model's own cost per instruction first.
-        if (all.ok() && some.ok() && *all == wavefronts / instructions && *some <= *all)
-          remaining = *some;
-      }
-    }
-    if (remaining) {
-      x["wavefronts_executed"] =
-          bound - (warps - exiting) * after * (wavefronts / instructions - *remaining);
-      x["lanes_exit"] = "lanes holding only copies exit too: the " + std::to_string(after) +
-                        " load(s) after the EXIT run in the remaining warps without them, " +
-                        std::to_string(*remaining) + " wavefronts each instead of " +
-                        std::to_string(wavefronts / instructions);
-    } else {
-      x["wavefronts_executed"] = uniform && !lanesExit ? json(bound) : json(nullptr);
-    }
-    if (uniform && lanesExit && !remaining) {
-      x["wavefronts_executed_at_most"] = bound;
-      x["lanes_exit"] = "lanes holding only copies exit too: the " + std::to_string(after) +
-                        " load(s) after the EXIT run with fewer lanes in the remaining warps, "
-                        "which can take fewer wavefronts (not modelled: at most " +
-                        std::to_string(bound) + ")";
-    }
-    x["of"] = exiting == 0
-                  ? std::string(f.predicatedExit.empty()
-                                    ? "no predicated EXIT in the SASS: every warp executes every "
-                                      "load"
-                                    : "no warp holds only copies of the loaded layout: none exits")
-                  : std::to_string(exiting) + " of " + std::to_string(warps) +
-                        " warps hold only copies of the loaded layout (their stores are masked) "
-                        "and exit at " +
-                        f.predicatedExit + ", before " + std::to_string(after) +
-                        " of the SASS's loads";
-    e.predicted["early_exit"] = x;
+    bool viaShared = shared && shared->layout;
+    e.predicted["early_exit"] = earlyExitPrediction(
+        *sass_, e.predicted["load"], *loaded->layout, viaShared ? &*shared->layout : nullptr,
+        viaShared ? shared->padding : std::vector<IntervalPad>{}, model_, e.elementBits);
   }
 
   static std::string fixedRatio(uint64_t a, uint64_t b) {
