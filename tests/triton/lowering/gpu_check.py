@@ -12,6 +12,9 @@ against llcheck's model of Triton's lowering (`--lowering triton --triton V --ha
                                                (every batch of cases measured)
     gpu_check.py check-exit data/gpu-h200-exit.json [--version V]
                                                (the early-exit cases, through `llcheck report`)
+    gpu_check.py check-sass data/gpu-h200-sass.json
+                                               (a run with ncu's instruction-level counts too:
+                                               run_gpu_batch.sh SASS=1)
 
 `collect` keeps, per version and kernel, what ncu measured (store and load wavefronts and
 warp-level instructions; every repeat of the kernels launched again), whether the data came
@@ -46,13 +49,27 @@ import gpu_compare as gc  # noqa: E402
 
 ST = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st"
 LD = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld"
+SASS = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_"
 
 
 def measured(m):
-    return {"store": [gc.metric(m, ST), (gc.metric(m, "smsp__inst_executed_op_shared_st") or 0)
-                      + (gc.metric(m, "smsp__inst_executed_op_shared_stsm") or 0)],
-            "load": [gc.metric(m, LD), (gc.metric(m, "smsp__inst_executed_op_shared_ld") or 0)
-                     + (gc.metric(m, "smsp__inst_executed_op_ldsm") or 0)]}
+    """One launch's counters: per side, [wavefronts, warp-level instructions] from the hardware
+    counters, and where the SASS-patched metrics were read (run_gpu_batch.sh SASS=1), the same
+    pair as ncu's instruction-level counts ("store_sass", "load_sass"; gpu_env.sh)."""
+    def total(*names):
+        return sum(gc.metric(m, n) or 0 for n in names)
+    out = {"store": [gc.metric(m, ST), total("smsp__inst_executed_op_shared_st",
+                                             "smsp__inst_executed_op_shared_stsm")],
+           "load": [gc.metric(m, LD), total("smsp__inst_executed_op_shared_ld",
+                                            "smsp__inst_executed_op_ldsm")]}
+    if gc.metric(m, SASS + "ld") is not None:
+        out["store_sass"] = [total(SASS + "st", SASS + "stsm"),
+                             total("smsp__sass_inst_executed_op_shared_st",
+                                   "smsp__sass_inst_executed_op_shared_stsm")]
+        out["load_sass"] = [total(SASS + "ld", SASS + "ldsm"),
+                            total("smsp__sass_inst_executed_op_shared_ld",
+                                  "smsp__sass_inst_executed_op_ldsm")]
+    return out
 
 
 def jsonl(path):
@@ -445,6 +462,86 @@ def check_exit(args):
     return 1 if failures else 0
 
 
+def check_sass(args):
+    """One run of every case with the hardware counters and ncu's instruction-level counts side
+    by side (run_gpu_batch.sh SASS=1, collected): per side, how often the prediction equals the
+    hardware counter in every launch, and how often it equals the instruction-level count in
+    every launch. The instruction-level count is the wavefronts of each executed instruction
+    from the addresses its threads used; where it equals the prediction and the hardware counter
+    does not, the extra wavefronts are the pipeline's, not the layout's. Fails on a side whose
+    instruction-level count differs from the prediction unless a static difference of
+    known_differences.json explains it."""
+    data = load_data([args.data])
+    cases = {c["id"]: c for c in json.load(open(os.path.join(HERE, "data", "cases.json")))["cases"]}
+    static = {side: name for name, cls in json.load(open(os.path.join(
+        HERE, "known_differences.json")))["classes"].items() for side in cls["cases"]}
+    failures = []
+    for v, d in sorted(data["versions"].items()):
+        recorded = {r["id"]: r for r in json.load(open(os.path.join(HERE, "data",
+                                                                    f"triton-{v}.json")))["cases"]}
+        tally = defaultdict(lambda: defaultdict(int))
+        for cid, k in sorted(d["kernels"].items()):
+            case, rec = cases[cid], recorded.get(cid, {})
+            if "layouts" not in rec:
+                continue
+            pred = gc.predict(args.llcheck, case, rec["layouts"], v, "sm90")
+            for side in ("store", "load"):
+                p = (pred or {}).get(side)
+                if not isinstance(p, dict) or "wavefronts" not in p:
+                    continue
+                if case["kind"] == "async" and side == "store":
+                    continue  # cp.async's shared side: no ncu metric on this GPU
+                runs = k["runs"]
+                if any(f"{side}_sass" not in r for r in runs):
+                    failures.append(f"{v}/{cid}: no instruction-level counts in every launch")
+                    continue
+                want = [p["wavefronts"], p["instructions"]]
+                hw_want = want
+                if case["kind"] == "async" and side == "load":
+                    # The three never-executed `@!PT LDS` after the cp.async group are issued
+                    # (the hardware counter counts them), never executed (the patch does not).
+                    hw_want = [want[0], want[1] + 3 * case["num_warps"]]
+                key = f"{v}/{cid}/{side}"
+                t = tally[f"{case['kind']} {side}"]
+                t["sides"] += 1
+                t["launches"] += len(runs)
+                t["hardware exact"] += all(r[side] == hw_want for r in runs)
+                sass_exact = all(r[f"{side}_sass"] == want for r in runs)
+                t["instruction-level exact"] += sass_exact
+                if sass_exact:
+                    continue
+                if all(r[side] == hw_want for r in runs):
+                    # The patch computes wavefronts by its own rule, which is not the
+                    # hardware's everywhere: c0654 loads 8 bytes a lane where lanes n and n^1
+                    # read one address, which an sm90 serves in half the wavefronts (the paired
+                    # lanes of docs/bank-conflicts.md, as the model predicts); the patch does not.
+                    t["hardware only"] += 1
+                    print(f"  {key}: the hardware counter equals the prediction {want} in every "
+                          f"launch; the instruction-level count is "
+                          f"{[r[side + '_sass'] for r in runs]}")
+                elif key in static:
+                    t["listed"] += 1
+                else:
+                    failures.append(f"{key} ({case['kind']}, {case['dtype']} {case['shape']}): "
+                                    f"predicted {want} ({p.get('instruction')}), instruction-level "
+                                    f"{[r[side + '_sass'] for r in runs]}, hardware "
+                                    f"{[r[side] for r in runs]}")
+        print(f"Triton {v} on {data['gpu'][0]}, one run with both counts: {len(d['kernels'])} "
+              f"kernels, {len(d['faulted'])} faulted")
+        for side, t in sorted(tally.items()):
+            n = t["sides"]
+            either = t["instruction-level exact"] + t["hardware only"]
+            print(f"  {side:<14} {n:4d} sides ({t['launches']} launches): instruction-level exact "
+                  f"{t['instruction-level exact']} ({100.0 * t['instruction-level exact'] / n:.1f}%)"
+                  f"; hardware counter exact {t['hardware exact']} "
+                  f"({100.0 * t['hardware exact'] / n:.1f}%); either {either} "
+                  f"({100.0 * either / n:.1f}%)"
+                  + (f"; listed static differences {t['listed']}" if t["listed"] else ""))
+    for f in failures:
+        print("FAIL", f)
+    return 1 if failures else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -468,6 +565,10 @@ def main():
                         "its layouts")
     k.add_argument("--llcheck", default=os.path.join(HERE, "..", "..", "..", "build", "cli",
                                                      "llcheck"))
+    s = sub.add_parser("check-sass")
+    s.add_argument("data", help="collect's output of a run with SASS=1 (data/gpu-h200-sass.json)")
+    s.add_argument("--llcheck", default=os.path.join(HERE, "..", "..", "..", "build", "cli",
+                                                     "llcheck"))
     x = sub.add_parser("check-exit")
     x.add_argument("data", help="collect's output for the cases of cases-exit.json")
     x.add_argument("--version", help="only this Triton release")
@@ -480,6 +581,8 @@ def main():
         return collect(args)
     if args.cmd == "collect-isolated":
         return collect_isolated(args)
+    if args.cmd == "check-sass":
+        return check_sass(args)
     return check(args)
 
 

@@ -17,23 +17,11 @@ OUT="${OUT:?set OUT}"
 LIMIT="${LIMIT:-0}"
 PACK39="${1:-${PACK39:-}}"
 mkdir -p "$OUT"
-{
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-  ncu --version | tail -1
-  python3 -c 'import triton; print("triton", triton.__version__)'
-  python3 -c 'import cupy; print("cupy", cupy.__version__)'
-  date -u +"date %Y-%m-%dT%H:%MZ"
-} > "$OUT/gpu.txt" 2>&1
+source "$HERE/gpu_env.sh"
+gpu_info "$OUT/gpu.txt"
 # The shared-memory wavefronts and bank conflicts of loads and stores (ldmatrix / stmatrix
 # included; LDGSTS, cp.async's shared side, separately) and the warp-level instructions.
-metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_ldsm.sum,smsp__inst_executed_op_shared_stsm.sum,smsp__inst_executed_op_ldgsts.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum
-# Keep only the metrics this ncu knows on this GPU (an unknown one would stop ncu).
-known=$(ncu --query-metrics 2>/dev/null | awk '{print $1}')
-keep=()
-for m in ${metrics//,/ }; do
-  if [ -z "$known" ] || grep -qx "${m%.sum}" <<< "$known"; then keep+=("$m"); else echo "ncu lacks $m: left out"; fi
-done
-metrics=$(IFS=,; echo "${keep[*]}")
+metrics=$(known_metrics "$METRICS_HW,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_ldgsts.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum")
 names='regex:^(local|convert|async)_kernel$'
 run() {  # version pack_dir
   ncu --csv --metrics "$metrics" --kernel-name "$names" \

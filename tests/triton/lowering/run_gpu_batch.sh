@@ -7,6 +7,7 @@
 # Usage: VERSION=3.6 CASES=FILE [IDS=id,id,..] TAG=NAME [REPEAT_IDS=id,.. REPEAT=3] bash run_gpu_batch.sh
 #        VERSION=3.9 PACK=TAR.xz TAG=NAME bash run_gpu_batch.sh      (a pack made here by
 #        gpu_pack.py --tar from the same cases)
+# SASS=1 reads ncu's instruction-level counts too (gpu_env.sh), slower: the SASS is patched.
 # For 3.6 the pack is compiled here, with this machine's Triton (16 cores: ~1 minute per 400).
 set -u
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -14,13 +15,8 @@ export PYTHONUNBUFFERED=1
 V="${VERSION:?}"; TAG="${TAG:?}"
 OUT="${OUT:?set OUT}/$TAG"
 mkdir -p "$OUT"
-{
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-  ncu --version | tail -1
-  python3 -c 'import triton; print("triton", triton.__version__)'
-  python3 -c 'import cupy; print("cupy", cupy.__version__)'
-  date -u +"date %Y-%m-%dT%H:%MZ"
-} > "$OUT/gpu.txt" 2>&1
+source "$HERE/gpu_env.sh"
+gpu_info "$OUT/gpu.txt"
 if [ "$V" = 3.6 ]; then
   pack=/tmp/pack-$TAG-3.6
   ids=(); [ -n "${IDS:-}" ] && ids=(--ids "$IDS")
@@ -31,11 +27,11 @@ else
   pack=$(dirname "$(find /tmp/unpack-$TAG -name manifest.json | head -1)")
 fi
 cp "$pack/manifest.json" "$OUT/manifest-$V.json"
-metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_ldsm.sum,smsp__inst_executed_op_shared_stsm.sum
+metrics=$(known_metrics "$METRICS_HW${SASS:+,$METRICS_SASS}")
 names='regex:^(local|convert|async)_kernel$'
 ncu --csv --metrics "$metrics" --kernel-name "$names" \
   python3 "$HERE/gpu_launch.py" "$pack" "$OUT/run-$V.json" --skip-padded > "$OUT/ncu-$V.csv" 2> "$OUT/ncu-$V.err"
 echo "$V $TAG: ncu exit $?; $(grep -c '_kernel' "$OUT/ncu-$V.csv") metric rows"
 tail -1 "$OUT/ncu-$V.err"
-OUT="$OUT" VERSION="$V" PACK="$pack" IDS="${REPEAT_IDS:-}" REPEAT="${REPEAT:-3}" \
+OUT="$OUT" SASS="${SASS:-}" VERSION="$V" PACK="$pack" IDS="${REPEAT_IDS:-}" REPEAT="${REPEAT:-3}" \
   bash "$HERE/run_gpu_extra.sh"

@@ -5,12 +5,13 @@
 # counters disagreed with the prediction, each launched REPEAT times in one ncu session, to tell
 # a counter that varies from run to run from a model that is wrong. Writes to $OUT, per version:
 #   faults-<v>.jsonl, padded-<v>.jsonl + ncu-<v>-padded.csv, repeat-<v>.jsonl + ncu-<v>-repeat.csv
-# Usage: VERSION=3.6|3.9 PACK=DIR IDS=id,id,... [REPEAT=5] bash run_gpu_extra.sh
+# Usage: VERSION=3.6|3.9 PACK=DIR IDS=id,id,... [REPEAT=5] [SASS=1] bash run_gpu_extra.sh
 set -u
 HERE="$(cd "$(dirname "$0")" && pwd)"
 export PYTHONUNBUFFERED=1
 OUT="${OUT:?set OUT}"; V="${VERSION:?}"; PACK="${PACK:?}"; IDS="${IDS:-}"; REPEAT="${REPEAT:-5}"
-metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_ldsm.sum,smsp__inst_executed_op_shared_stsm.sum
+source "$HERE/gpu_env.sh"
+metrics=$(known_metrics "$METRICS_HW${SASS:+,$METRICS_SASS}")
 names='regex:^(local|convert|async)_kernel$'
 padded=$(python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); print(",".join(c["id"] for c in m["cases"] if c.get("padded") and "error" not in c))' "$PACK/manifest.json")
 # (1) Faults, without ncu: run the remaining cases until every one ended or faulted.

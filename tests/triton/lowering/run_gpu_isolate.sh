@@ -13,7 +13,8 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 export PYTHONUNBUFFERED=1
 OUT="${OUT:?set OUT}"; V="${VERSION:?}"; PACK="${PACK:?}"; ISO="${PACK_ISOLATED:?}"
 IDS="${IDS:?}"; REPEAT="${REPEAT:-5}"
-metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_ldsm.sum,smsp__inst_executed_op_shared_stsm.sum
+source "$HERE/gpu_env.sh"
+metrics=$METRICS_HW
 names='regex:^(local|convert|async)_kernel$'
 for variant in plain isolated; do
   pack="$PACK"; [ "$variant" = isolated ] && pack="$ISO"

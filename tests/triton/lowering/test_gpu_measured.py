@@ -53,3 +53,19 @@ def test_h200_early_exit_through_the_report():
     print(proc.stdout)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert proc.stdout.count("early-exit kernels") == 2
+
+
+def test_h200_instruction_level_counts():
+    """One more run of every case (data/gpu-h200-sass.json, run_gpu_batch.sh SASS=1) read both
+    the hardware counters and ncu's instruction-level counts (the SASS patched: each executed
+    instruction's wavefronts from its threads' addresses). The prediction equals the
+    instruction-level count on every side but the static differences of known_differences.json,
+    where the hardware counter does not: the rest of the hardware's count is the pipeline's."""
+    llcheck = os.environ.get("LLCHECK", os.path.join(REPO, "build", "cli", "llcheck"))
+    proc = subprocess.run([sys.executable, os.path.join(HERE, "gpu_check.py"), "check-sass",
+                           os.path.join(HERE, "data", "gpu-h200-sass.json"),
+                           "--llcheck", llcheck], capture_output=True, text=True)
+    print(proc.stdout)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert proc.stdout.count("one run with both counts") == 2
+    assert "convert load    349 sides" in proc.stdout
