@@ -1,0 +1,783 @@
+// One module's entry of `llcheck report` (Report.h): every layout verified, every op's
+// predicted accesses (llcheck's best choice and Triton's lowering), its optimum and the one its
+// consumer accepts, the early exit read from the SASS, and the findings.
+#include "ModuleReporter.h"
+
+#include "EarlyExit.h"
+#include "ReportParts.h"
+
+#include "llcheck/reports/Sass.h"
+
+#include "llcheck/core/Formats.h"
+#include "llcheck/core/Spec.h"
+#include "llcheck/core/conversion/BankConflicts.h"
+#include "llcheck/core/conversion/Contiguity.h"
+#include "llcheck/core/conversion/ConversionPlan.h"
+#include "llcheck/core/conversion/Ldmatrix.h"
+#include "llcheck/core/conversion/OptimalSwizzle.h"
+#include "llcheck/core/conversion/SharedMemory.h"
+#include "llcheck/core/conversion/TritonLowering.h"
+#include "llcheck/core/conversion/WarpShuffle.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace llcheck::reports::detail {
+
+using json = nlohmann::json;
+
+namespace {
+
+class ModuleReporter {
+public:
+  ModuleReporter(const TtgirModule& m, const ReportOptions& o) : m_(m), o_(o) {
+    k_.file = m.source;
+    k_.target = m.target.value_or("");
+    k_.numWarps = m.numWarps;
+    k_.threadsPerWarp = m.threadsPerWarp;
+    k_.numCtas = m.numCtas;
+    model_ = modelFor(m, o, k_.archNote);
+    k_.arch = model_.arch;
+    k_.banks = model_.banks;
+    k_.notUnderstood = m.notUnderstood;
+    if (o.oracle)
+      oraclePath_ = o.oracle->pathFor(m.source);
+    if (o.readSass && !m.source.empty())
+      sass_ = sassBeside(m.source, o.cuobjdump);
+    if (sass_) {
+      json functions = json::array();
+      for (const SassFunction& f : sass_->functions)
+        functions.push_back(
+            {{"name", f.name},
+             {"lds", f.lds},
+             {"ldsm", f.ldsm},
+             {"predicated_exit", f.predicatedExit.empty() ? json(nullptr) : json(f.predicatedExit)},
+             {"lds_after_exit", f.ldsAfterExit},
+             {"ldsm_after_exit", f.ldsmAfterExit},
+             {"straight_line", f.straightLine}});
+      k_.sass = {{"path", sass_->path},
+                 {"functions", functions},
+                 {"error", sass_->error.empty() ? json(nullptr) : json(sass_->error)}};
+    }
+  }
+
+  KernelReport run(const OpSink& sink) {
+    for (std::size_t i = 0; i < m_.layouts.size(); ++i)
+      k_.layouts.push_back(layoutEntry(static_cast<int>(i), m_.layouts[i]));
+    for (const TtgirNotUnderstood& n : m_.notUnderstood)
+      k_.findings.push_back(
+          {"not_understood", n.where + ": " + n.what + " '" + n.text + "': " + n.reason, 1e3});
+    // Writers and readers of each shared layout, for the conversions through it.
+    for (const TtgirOp& op : m_.ops) {
+      if (!op.src)
+        continue;
+      if (isStoreOp(op.name) && op.src->layout >= 0 && op.dst.layout >= 0)
+        writers_[op.dst.layout].insert(
+            {op.src->layout, op.name == "ttg.async_copy_global_to_local"});
+      if (isLoadOp(op.name) && op.src->layout >= 0 && op.dst.layout >= 0)
+        readers_[op.src->layout].insert({op.dst.layout, false});
+    }
+    // The last op that reads shared memory: the loads ptxas can put after a predicated EXIT.
+    std::size_t lastLoad = m_.ops.size();
+    for (std::size_t i = 0; i < m_.ops.size(); ++i)
+      if (m_.ops[i].name == "ttg.local_load" || m_.ops[i].name == "ttg.convert_layout")
+        lastLoad = i;
+    for (std::size_t i = 0; i < m_.ops.size(); ++i) {
+      OpEntry e = opEntry(m_.ops[i]);
+      if (i == lastLoad)
+        earlyExit(e, layoutAt(k_, e.dst),
+                  m_.ops[i].name == "ttg.local_load" ? layoutAt(k_, e.src) : nullptr);
+      if (sink)
+        sink(k_, std::move(e));
+      else
+        k_.ops.push_back(std::move(e));
+    }
+    return std::move(k_);
+  }
+
+private:
+  LayoutEntry layoutEntry(int id, const TtgirLayout& t) {
+    LayoutEntry e;
+    e.id = id;
+    e.encoding = t.encoding;
+    e.attribute = t.attribute;
+    e.kind = t.kind;
+    e.shape = t.shape;
+    e.line = t.line;
+    e.layout = t.layout;
+    e.error = t.error;
+    for (const TtgirType& type : m_.types)
+      if (type.layout == id) {
+        if (auto bits = dtypeBits(type.elementType); bits.ok()) {
+          e.elementBits = *bits;
+          break;
+        }
+      }
+    if (!t.layout)
+      return e; // the reader listed it in notUnderstood
+    if (startsWith(t.attribute, "#ttg.padded_shared")) {
+      SpecOptions so;
+      so.shape = t.shape;
+      so.triton = o_.triton;
+      if (auto loaded = loadSpec(t.attribute, so); loaded.ok())
+        e.padding = loaded->padding;
+    }
+    std::string error;
+    e.verify = verifyCached(*t.layout, o_, error);
+    if (!e.verify) {
+      e.error = error;
+      k_.findings.push_back({"not_understood",
+                             m_.source + ":" + std::to_string(t.line) + ": layout " +
+                                 std::to_string(id) + " could not be verified: " + error,
+                             1e3});
+      return e;
+    }
+    LayoutKind kind = e.verify->kind;
+    e.legality = kind == LayoutKind::Distributed ? "distributed"
+                 : kind == LayoutKind::Memory    ? "memory"
+                                                 : "";
+    if (!e.legality.empty()) {
+      const PropertyResult* p = e.verify->find(*parseProperty(e.legality));
+      e.legal = p && p->status() == "yes";
+      if (p && p->status() == "unknown")
+        k_.findings.push_back({"unknown_property",
+                               m_.source + ":" + std::to_string(t.line) + ": layout " +
+                                   std::to_string(id) + " (" + t.encoding + "): " + e.legality +
+                                   " could not be decided: " + p->unknown,
+                               1e4});
+      else if (!e.legal)
+        k_.findings.push_back({"illegal_layout",
+                               m_.source + ":" + std::to_string(t.line) + ": layout " +
+                                   std::to_string(id) + " (" + t.encoding + ") is not " +
+                                   e.legality + ": " + (p ? p->detail : std::string()),
+                               1e9});
+    }
+    for (const std::string& d : e.verify->disagreements)
+      k_.findings.push_back(
+          {"not_understood",
+           m_.source + ":" + std::to_string(t.line) +
+               ": the algebra, Z3 and enumeration disagree (a bug in llcheck): " + d,
+           1e9});
+    return e;
+  }
+
+  void notAnalysed(OpEntry& e, const std::string& why) {
+    e.notAnalysed = why;
+    e.plan = {{"kind", "not_understood"}, {"reason", why}};
+    e.findings.push_back({"not_understood", e.op + " at " + e.location + ": " + why, 1e3});
+  }
+
+  OpEntry opEntry(const TtgirOp& op) {
+    OpEntry e;
+    e.op = op.name;
+    e.location = op.location;
+    e.line = op.line;
+    e.src = op.src ? op.src->layout : -1;
+    e.dst = op.dst.layout;
+    e.shape = op.shape;
+    e.dtype = op.elementType;
+    e.plan = nullptr;
+    e.predicted = nullptr;
+    e.optimum = nullptr;
+    e.measured = nullptr;
+    const LayoutEntry* src = layoutAt(k_, e.src);
+    const LayoutEntry* dst = layoutAt(k_, e.dst);
+    e.legality = {{"src", legalityOf(src)}, {"dst", legalityOf(dst)}};
+    for (const LayoutEntry* l : {src, dst})
+      if (l && l->layout && !l->legality.empty() && !l->legal)
+        e.findings.push_back({"illegal_layout",
+                              "layout " + std::to_string(l->id) + " (" + l->encoding +
+                                  ") the compiler chose is not " + l->legality,
+                              1e9});
+    if (startsWith(op.name, "ttng.tmem_")) {
+      e.plan = {{"kind", "tensor_memory"},
+                {"note", "tensor memory (Blackwell TMEM): llcheck has no bank model for it; the "
+                         "layouts' legality is checked"}};
+      return e;
+    }
+    if (isView(op.name)) {
+      e.plan = {{"kind", "view"},
+                {"note", "a view of a shared-memory buffer: no data moves; the layouts' "
+                         "legality is checked"}};
+      return e;
+    }
+    if (op.name == "ttg.local_alloc" && !op.src) {
+      e.plan = {{"kind", "allocation"}, {"note", "allocates shared memory without a value"}};
+      return e;
+    }
+    auto bits = dtypeBits(op.elementType);
+    if (!bits.ok()) {
+      notAnalysed(e, "element type '" + op.elementType + "': " + bits.error().str());
+      return e;
+    }
+    e.elementBits = *bits;
+    if (!src || !dst || !src->layout || !dst->layout) {
+      notAnalysed(e, std::string(!src || !dst ? "an operand has no layout encoding"
+                                              : "an operand's layout is not understood") +
+                         " (" + (op.src ? op.src->type : std::string("-")) + " -> " + op.dst.type +
+                         ")");
+      return e;
+    }
+    if (isStoreOp(op.name) || isLoadOp(op.name))
+      sharedAccess(e, op, isStoreOp(op.name) ? *src : *dst, isStoreOp(op.name) ? *dst : *src,
+                   isStoreOp(op.name));
+    else
+      conversion(e, op, *src, *dst);
+    return e;
+  }
+
+  /// convert_layout and the other register-to-register ops: llcheck's plan and optimum, and
+  /// on NVIDIA what Triton emits as `predicted`.
+  void conversion(OpEntry& e, const TtgirOp& op, const LayoutEntry& src, const LayoutEntry& dst) {
+    llcheckConversion(e, op, src, dst);
+    if (!e.notAnalysed.empty() || !e.predicted.is_object())
+      return;
+    if (tritonLowering())
+      tritonConversion(e, src, dst, e.plan.value("kind", ""));
+    else
+      e.predicted["lowering"] = "llcheck";
+  }
+
+  /// llcheck's plan: what it predicts and its optimum (the same: llcheck's own best).
+  void llcheckConversion(OpEntry& e, const TtgirOp& op, const LayoutEntry& src,
+                         const LayoutEntry& dst) {
+    auto plan = planConversion(*src.layout, *dst.layout, o_.triton);
+    if (!plan.ok()) {
+      notAnalysed(e, "no conversion plan: " + plan.error().str());
+      return;
+    }
+    std::string kind = conversionKindName(plan->kind);
+    e.plan = {{"kind", kind}};
+    std::string origin = "ttgir:" + oraclePath_ + ":" + std::to_string(op.line) + ":" + op.name;
+    switch (plan->kind) {
+    case ConversionKind::NoOp:
+    case ConversionKind::RegisterPermutation:
+      e.predicted = {{"wavefronts", 0}};
+      e.optimum = {{"wavefronts", 0}};
+      return;
+    case ConversionKind::InterCta:
+      e.plan["note"] = "CTAs exchange data (distributed shared memory): llcheck does not plan this";
+      return;
+    case ConversionKind::WarpShuffle: {
+      auto shuffles = planWarpShuffles(*src.layout, *dst.layout, e.elementBits);
+      if (!shuffles.ok()) {
+        notAnalysed(e, "no warp-shuffle plan: " + shuffles.error().str());
+        return;
+      }
+      json s = {{"rounds", shuffles->rounds},
+                {"vector_elements", shuffles->vectorElements},
+                {"shuffles_per_vector", shuffles->shufflesPerVector},
+                {"wavefronts", 0}};
+      e.plan["shuffle"] = s;
+      e.predicted = s;
+      e.optimum = s;
+      if (!oraclePath_.empty())
+        attachMeasured(e, o_.oracle, origin + ":shuffle", {}, "llcheck's shuffle plan");
+      return;
+    }
+    case ConversionKind::SharedMemory:
+      break;
+    }
+    auto sw = swizzleCached(*src.layout, *dst.layout, e.elementBits, model_);
+    if (!sw->ok()) {
+      notAnalysed(e, "no shared-memory plan: " + sw->error().str());
+      return;
+    }
+    const OptimalSwizzle& s = **sw;
+    json summary = swizzleSummary(s);
+    e.plan["construction"] = s.construction;
+    e.plan["shared"] = summary["shared"];
+    e.plan["note"] = "TTGIR does not fix the shared layout of a convert_layout (Triton picks it "
+                     "when lowering): the prediction is llcheck's plan; Triton's measured cost "
+                     "is in reports/triton-*/";
+    e.predicted = {{"store", summary["store"]},
+                   {"load", summary["load"]},
+                   {"wavefronts", summary["wavefronts"]},
+                   {"vector_bits", s.store.count.vectorBits},
+                   {"of", "llcheck's optimal shared layout"}};
+    e.optimum = {{"store", summary["store"]},
+                 {"load", summary["load"]},
+                 {"wavefronts", summary["wavefronts"]},
+                 {"lower_bound", summary["lower_bound"]}};
+    if (!oraclePath_.empty())
+      attachMeasured(e, o_.oracle, origin + ":optimal",
+                     {{"store", s.store.count.wavefronts}, {"load", s.load.count.wavefronts}},
+                     "llcheck's optimal shared layout");
+  }
+
+  /// convert_layout on NVIDIA: `predicted` becomes what Triton emits (no shared memory, or its
+  /// own scratch layout with its instructions), llcheck's plan moves to `predicted.llcheck`,
+  /// and Triton's cost above llcheck's optimum is the finding `above_optimum`.
+  void tritonConversion(OpEntry& e, const LayoutEntry& src, const LayoutEntry& dst,
+                        const std::string& planKind) {
+    json mine = e.predicted;
+    if (!mine.is_object())
+      return;
+    mine["lowering"] = "llcheck";
+    json t = {{"lowering", "triton"}, {"triton", tritonVersionName(o_.triton)}};
+    auto needs = tritonConvertNeedsSharedMemory(*src.layout, *dst.layout);
+    std::optional<TritonConversion> tc;
+    std::string error;
+    if (!needs.ok()) {
+      error = needs.error().str();
+    } else if (*needs) {
+      auto c = tritonConvertLayout(*src.layout, *dst.layout, model_,
+                                   TritonLoweringOptions{o_.triton, e.elementBits});
+      if (c.ok())
+        tc = std::move(*c);
+      else
+        error = c.error().str();
+    }
+    if (!error.empty()) {
+      // Not modelled (e.g. layouts Triton's swizzling does not take): llcheck's plan stays.
+      e.predicted["lowering"] = "llcheck";
+      e.predicted["triton_error"] =
+          "Triton " + tritonVersionName(o_.triton) + "'s lowering is not modelled here: " + error;
+      return;
+    }
+    uint64_t optimum = e.optimum.is_object() ? e.optimum.value("wavefronts", uint64_t{0}) : 0;
+    if (!tc) {
+      t["shared_memory"] = false;
+      t["wavefronts"] = 0;
+      t["of"] = "Triton " + tritonVersionName(o_.triton) +
+                "'s lowering: no shared memory (no data crosses warps)";
+      t["llcheck"] = mine;
+      e.predicted = t;
+      return;
+    }
+    uint64_t total = tc->store.count.wavefronts + tc->load.count.wavefronts;
+    t["shared_memory"] = true;
+    t["store"] = toJson(tc->store);
+    t["load"] = toJson(tc->load);
+    t["wavefronts"] = total;
+    t["vector_bits"] = tc->store.count.vectorBits;
+    t["rounds"] = tc->rounds;
+    t["triton_conflicts"] = tc->tritonConflicts;
+    t["shared"] = toJson(tc->scratch);
+    t["of"] = "Triton " + tritonVersionName(o_.triton) +
+              "'s lowering: its own scratch layout and instructions";
+    t["llcheck"] = mine;
+    e.predicted = t;
+    addMisaligned(e, tc->store.misalignedAccesses, tc->store.name,
+                  "store of layout " + std::to_string(src.id) + " into Triton's scratch layout");
+    addMisaligned(e, tc->load.misalignedAccesses, tc->load.name,
+                  "load of layout " + std::to_string(dst.id) + " from Triton's scratch layout");
+    if (total <= optimum)
+      return;
+    std::string ours = planKind == "shared_memory"
+                           ? "llcheck's optimal shared layout takes " +
+                                 std::to_string(e.optimum["store"]["wavefronts"].get<uint64_t>()) +
+                                 " + " +
+                                 std::to_string(e.optimum["load"]["wavefronts"].get<uint64_t>()) +
+                                 " (" + e.optimum["store"]["instruction"].get<std::string>() +
+                                 ", " + e.optimum["load"]["instruction"].get<std::string>() + ")"
+                           : "llcheck's plan needs no shared memory (" + planKind + ")";
+    e.findings.push_back(
+        {"above_optimum",
+         "layout " + std::to_string(src.id) + " -> layout " + std::to_string(dst.id) + ": Triton " +
+             tritonVersionName(o_.triton) + " goes through shared memory (its scratch layout" +
+             (tc->rounds > 1 ? ", " + std::to_string(tc->rounds) + " rounds" : std::string()) +
+             ") and takes " + std::to_string(tc->store.count.wavefronts) + " + " +
+             std::to_string(tc->load.count.wavefronts) + " wavefronts (" + tc->store.name + ", " +
+             tc->load.name + "); " + ours,
+         static_cast<double>(total - optimum)});
+  }
+
+  struct Side {
+    AccessCount count;
+    std::string instruction;
+    /// The GPU oracle's name for the case that measured it: "" (ld/st.shared), ":ldmatrix-plain"
+    /// or ":ldmatrix-trans" (make_cases.py has no stmatrix round trips).
+    std::string oracleVariant;
+    bool matrix = false;
+    /// The side's JSON: the access object A with its instruction (Triton's: with
+    /// instructions_per_warp, why, misaligned_accesses).
+    json access;
+    /// Triton's lowering (true) or llcheck's best instruction (false).
+    bool triton = false;
+    uint64_t misaligned = 0;
+    /// Why Triton's lowering could not be modelled (then this is llcheck's side).
+    std::string tritonError;
+  };
+
+  /// Whether `predicted` follows Triton's lowering: the NVIDIA bank models (TritonLowering.h
+  /// models sm80 and sm90).
+  [[nodiscard]] bool tritonLowering() const {
+    return model_.arch == "sm80" || model_.arch == "sm90";
+  }
+
+  /// The cheapest way the compiler can move REG to (from) SHARED: ld/st.shared at the widest
+  /// vector, or, where the architecture has them and they divide the layouts, ldmatrix /
+  /// stmatrix (.trans for 16-bit elements): llcheck's own choice.
+  Result<Side> side(const LayoutEntry& reg, const LayoutEntry& shared, bool store) {
+    auto r = bankConflicts(*reg.layout, *shared.layout, shared.padding, elementBits_, model_);
+    if (!r.ok())
+      return r.error();
+    SharedAccessKind kind = store ? SharedAccessKind::Store : SharedAccessKind::Load;
+    Side best;
+    best.count = store ? r->store : r->load;
+    best.instruction = accessName(model_, kind, best.count);
+    bool matrix = store ? model_.stmatrix : model_.ldmatrix;
+    if (matrix && shared.padding.empty() && elementBits_ <= 32) {
+      uint64_t warps =
+          reg.layout->hasInDim(DimName("warp")) ? reg.layout->getInDimSize(DimName("warp")) : 1;
+      for (bool trans : {false, true}) {
+        if (trans && elementBits_ != 16)
+          continue;
+        auto plan = ldmatrix(*reg.layout, *shared.layout, LdmatrixOptions{elementBits_, trans});
+        if (!plan.ok() || !plan->divides)
+          continue;
+        AccessCount c = toAccessCount(*plan, warps);
+        if (c.wavefronts < best.count.wavefronts) {
+          best.count = c;
+          best.instruction = sharedInstructionName(
+              model_, kind, trans ? SharedInstruction::MatrixTrans : SharedInstruction::Matrix,
+              c.vectorBits, plan->matricesPerInstruction);
+          best.matrix = true;
+          best.oracleVariant = trans ? ":ldmatrix-trans" : ":ldmatrix-plain";
+        }
+      }
+    }
+    best.access = accessJson(best.count, best.instruction);
+    return best;
+  }
+
+  /// The pointers' contiguity Triton's AxisInfo would give an async copy of REG: TTGIR does not
+  /// show it, so the pointers are taken as a row-major tensor of REG's shape, 16-byte aligned:
+  /// the thread's run of consecutive elements (Contiguity.h), at most one row and 16 bytes.
+  int asyncMaxElements(const LayoutEntry& reg) const {
+    int most = 16 / std::max(1, elementBits_ / 8);
+    ContiguityOptions co;
+    co.elementBits = elementBits_;
+    auto c = contiguity(*reg.layout, co);
+    uint64_t run = c.ok() ? c->elements : 1;
+    if (!reg.shape.empty())
+      run = std::min<uint64_t>(run, reg.shape.back());
+    return static_cast<int>(std::min<uint64_t>(run, static_cast<uint64_t>(most)));
+  }
+
+  /// What the compiler emits for REG to (from) SHARED: on NVIDIA, Triton's lowering
+  /// (tritonLocalAccess, tritonAsyncCopy for `async` copies); elsewhere, or where Triton's
+  /// lowering is not modelled for these layouts, llcheck's own choice (side()).
+  Result<Side> compilerSide(const LayoutEntry& reg, const LayoutEntry& shared, bool store,
+                            bool async) {
+    if (!tritonLowering())
+      return side(reg, shared, store);
+    TritonLoweringOptions options{o_.triton, elementBits_};
+    Result<TritonAccess> t =
+        async ? tritonAsyncCopy(*reg.layout, *shared.layout, shared.padding, asyncMaxElements(reg),
+                                model_, options)
+              : tritonLocalAccess(*reg.layout, *shared.layout, shared.padding,
+                                  store ? SharedAccessKind::Store : SharedAccessKind::Load, model_,
+                                  options);
+    if (!t.ok()) {
+      auto mine = side(reg, shared, store);
+      if (mine.ok())
+        mine->tritonError = "Triton " + tritonVersionName(o_.triton) +
+                            "'s lowering is not modelled here: " + t.error().str();
+      return mine;
+    }
+    Side s;
+    s.count = t->count;
+    s.instruction = t->name;
+    s.matrix = t->instruction != SharedInstruction::Vector;
+    s.access = toJson(*t);
+    s.triton = true;
+    s.misaligned = t->misalignedAccesses;
+    return s;
+  }
+
+  /// `predicted` of one side: the compiler's, with llcheck's own choice beside it.
+  json predictedJson(const Side& compiler, const Side& mine, const char* sideName) const {
+    json p = {{sideName, compiler.access},
+              {"vector_bits", compiler.count.vectorBits},
+              {"wavefronts", compiler.count.wavefronts},
+              {"lowering", compiler.triton ? "triton" : "llcheck"}};
+    if (compiler.misaligned > 0)
+      p["misaligned_accesses"] = compiler.misaligned;
+    if (compiler.triton) {
+      p["triton"] = tritonVersionName(o_.triton);
+      p["of"] = "Triton " + tritonVersionName(o_.triton) +
+                "'s lowering through the compiler's shared layout";
+      p["llcheck"] = {{sideName, mine.access},
+                      {"vector_bits", mine.count.vectorBits},
+                      {"wavefronts", mine.count.wavefronts},
+                      {"of", "llcheck's best instruction through the compiler's shared layout"}};
+    } else {
+      p["of"] = "the compiler's shared layout";
+      if (!compiler.tritonError.empty())
+        p["triton_error"] = compiler.tritonError;
+    }
+    return p;
+  }
+
+  /// The finding `misaligned_access` when Triton's lowering of one side (`what`) moves vectors
+  /// off their alignment (a padded layout): the GPU faults.
+  void addMisaligned(OpEntry& e, uint64_t misaligned, const std::string& instruction,
+                     const std::string& what) const {
+    if (misaligned == 0)
+      return;
+    e.findings.push_back({"misaligned_access",
+                          what + ": Triton " + tritonVersionName(o_.triton) + " emits " +
+                              instruction + ", and " + std::to_string(misaligned) +
+                              " lane accesses are not aligned to their width (the padding moves "
+                              "them): the GPU faults (misaligned address)",
+                          kMisalignedSeverity + static_cast<double>(misaligned)});
+  }
+
+  /// local_alloc / local_store / async copies (store) and local_load (load) through the
+  /// compiler's shared layout.
+  void sharedAccess(OpEntry& e, const TtgirOp& op, const LayoutEntry& reg,
+                    const LayoutEntry& shared, bool store) {
+    elementBits_ = e.elementBits;
+    const char* sideName = store ? "store" : "load";
+    const bool async = op.name == "ttg.async_copy_global_to_local";
+    auto mine = side(reg, shared, store);
+    auto compiler = mine.ok() ? compilerSide(reg, shared, store, async) : mine;
+    if (!compiler.ok()) {
+      notAnalysed(e, std::string("no ") + sideName + " prediction for layout " +
+                         std::to_string(reg.id) + " through shared layout " +
+                         std::to_string(shared.id) + ": " + compiler.error().str());
+      return;
+    }
+    e.plan = {{"kind", store ? "shared_store" : "shared_load"},
+              {"shared_layout", shared.id},
+              {"register_layout", reg.id}};
+    if (!shared.padding.empty())
+      e.plan["note"] =
+          "padded shared layout: counted address by address, one instruction of each bank pattern";
+    e.predicted = predictedJson(*compiler, *mine, sideName);
+    if (async && compiler->triton)
+      e.predicted["pointer_contiguity"] = {
+          {"elements", asyncMaxElements(reg)},
+          {"of", "assumed: TTGIR does not show Triton's AxisInfo; the pointers as a row-major "
+                 "tensor, 16-byte aligned (the thread's run of consecutive elements, at most a "
+                 "row and 16 bytes)"}};
+    addMisaligned(e, compiler->misaligned, compiler->instruction,
+                  std::string(sideName) + " of layout " + std::to_string(reg.id) +
+                      (store ? " into" : " from") + " shared layout " + std::to_string(shared.id) +
+                      " (" + shared.encoding + ")");
+    std::string origin = "ttgir:" + oraclePath_ + ":" + std::to_string(op.line) + ":" + op.name;
+    // llcheck's oracle ran llcheck's instruction through the compiler's shared layout.
+    if (!oraclePath_.empty() && (!mine->matrix || !store))
+      attachMeasured(e, o_.oracle, origin + mine->oracleVariant,
+                     {{sideName, mine->count.wavefronts}},
+                     "the compiler's shared layout, " + mine->instruction);
+
+    // The other side of the conversions through this shared layout.
+    const auto& partners = store ? readers_[shared.id] : writers_[shared.id];
+    json conversions = json::array();
+    double worst = 0;
+    std::string worstMessage;
+    for (const auto& [p, partnerAsync] : partners) {
+      const LayoutEntry* other = layoutAt(k_, p);
+      if (!other || !other->layout)
+        continue;
+      const LayoutEntry& a = store ? reg : *other;
+      const LayoutEntry& b = store ? *other : reg;
+      bool aAsync = store ? async : partnerAsync;
+      auto st = compilerSide(a, shared, true, aAsync);
+      auto ld = compilerSide(b, shared, false, false);
+      auto sw = swizzleCached(*a.layout, *b.layout, e.elementBits, model_);
+      if (!st.ok() || !ld.ok() || !sw->ok())
+        continue;
+      const OptimalSwizzle& s = **sw;
+      uint64_t compilerCost = st->count.wavefronts + ld->count.wavefronts;
+      uint64_t best = s.store.count.wavefronts + s.load.count.wavefronts;
+      json c = {{"store", st->count.wavefronts},
+                {"load", ld->count.wavefronts},
+                {"wavefronts", compilerCost},
+                {"store_instruction", st->instruction},
+                {"load_instruction", ld->instruction},
+                {"lowering", st->triton && ld->triton ? "triton" : "llcheck"}};
+      if (st->triton || ld->triton) {
+        auto lst = side(a, shared, true);
+        auto lld = side(b, shared, false);
+        if (lst.ok() && lld.ok())
+          c["llcheck"] = {{"store", lst->count.wavefronts},
+                          {"load", lld->count.wavefronts},
+                          {"wavefronts", lst->count.wavefronts + lld->count.wavefronts},
+                          {"store_instruction", lst->instruction},
+                          {"load_instruction", lld->instruction}};
+      }
+      conversions.push_back(
+          {{"src", a.id}, {"dst", b.id}, {"compiler", c}, {"optimal", swizzleSummary(s)}});
+      // The finding is kept on the reading op, so that one conversion is one finding.
+      if (!store && compilerCost > best && static_cast<double>(compilerCost - best) > worst) {
+        worst = static_cast<double>(compilerCost - best);
+        worstMessage = "layout " + std::to_string(a.id) + " -> shared layout " +
+                       std::to_string(shared.id) + " -> layout " + std::to_string(b.id) +
+                       " takes " + std::to_string(st->count.wavefronts) + " + " +
+                       std::to_string(ld->count.wavefronts) + " wavefronts (" + st->instruction +
+                       ", " + ld->instruction + (st->triton ? "; Triton's lowering" : "") +
+                       "); llcheck's optimal shared layout takes " +
+                       std::to_string(s.store.count.wavefronts) + " + " +
+                       std::to_string(s.load.count.wavefronts) + " (" + s.store.name + ", " +
+                       s.load.name + ")";
+      }
+    }
+    if (!conversions.empty()) {
+      e.optimum = {{"conversions", conversions}};
+      if (worst > 0)
+        e.findings.push_back({"above_optimum", worstMessage, worst});
+      return;
+    }
+    // Nothing in the module reads (writes) this shared layout through registers: the best this
+    // side alone can do, whatever shared layout (a lower bound), and, where the layout's other
+    // readers are known, the best among the layouts they accept.
+    auto sw = swizzleCached(*reg.layout, *reg.layout, e.elementBits, model_);
+    if (!sw->ok()) {
+      e.optimum = {{"error", sw->error().str()}};
+      return;
+    }
+    if (store && admissibleStore(e, reg, shared, *compiler, async))
+      return;
+    const SideAccess& best = store ? (*sw)->store : (*sw)->load;
+    e.optimum = {{sideName, accessJson(best.count, best.name)},
+                 {"wavefronts", best.count.wavefronts},
+                 {"vector_bits", best.count.vectorBits},
+                 {"of", std::string("the fewest ") + sideName +
+                            " wavefronts of any shared layout (no local_" +
+                            (store ? "load reads" : "alloc/local_store writes") +
+                            " this shared layout in the module)"}};
+    if (compiler->count.wavefronts > best.count.wavefronts)
+      e.findings.push_back(
+          {"above_optimum_side",
+           std::string(sideName) + " of layout " + std::to_string(reg.id) + " into shared layout " +
+               std::to_string(shared.id) + " (" + shared.encoding + ") takes " +
+               std::to_string(compiler->count.wavefronts) + " wavefronts (" +
+               compiler->instruction + (compiler->triton ? ", Triton's lowering" : "") +
+               "); the best shared layout for this " + sideName + " takes " +
+               std::to_string(best.count.wavefronts) + " (" + best.name +
+               "); its reader (e.g. an MMA) may need the compiler's layout",
+           static_cast<double>(compiler->count.wavefronts - best.count.wavefronts)});
+  }
+
+  /// A store into a shared layout that MMA or TMA reads: its cost against every #ttg.nvmma_shared
+  /// layout those readers accept (admissibleNvmma), each costed as the compiler's store is (on
+  /// NVIDIA, Triton's lowering into that layout). Fills e.optimum["admissible"] and adds
+  /// `above_admissible_optimum` when one of them is cheaper; false when the readers are unknown.
+  bool admissibleStore(OpEntry& e, const LayoutEntry& reg, const LayoutEntry& shared,
+                       const Side& mine, bool async) {
+    const TtgirLayout* t = shared.id >= 0 && shared.id < static_cast<int>(m_.layouts.size())
+                               ? &m_.layouts[static_cast<std::size_t>(shared.id)]
+                               : nullptr;
+    Consumers consumers = consumersOf(t ? t->users : std::vector<std::string>{});
+    if (consumers.names.empty())
+      return false;
+    std::vector<std::string> candidates =
+        admissibleNvmma(shared.attribute, shared.shape, e.elementBits, consumers);
+    if (candidates.empty())
+      return false;
+    json tried = json::array();
+    std::optional<std::pair<std::string, Side>> best;
+    for (const std::string& attr : candidates) {
+      SpecOptions so;
+      so.shape = shared.shape;
+      so.triton = o_.triton;
+      auto l = loadSpec(attr, so);
+      if (!l.ok()) {
+        tried.push_back({{"attribute", attr}, {"error", l.error().str()}});
+        continue;
+      }
+      LayoutEntry candidate = shared;
+      candidate.layout = l->layout;
+      candidate.padding = l->padding;
+      // Costed the way the compiler's own store is: Triton's lowering where mine is.
+      auto c = mine.triton ? compilerSide(reg, candidate, true, async) : side(reg, candidate, true);
+      if (!c.ok()) {
+        tried.push_back({{"attribute", attr}, {"error", c.error().str()}});
+        continue;
+      }
+      json entry = {{"attribute", attr}, {"store", c->access}, {"wavefronts", c->count.wavefronts}};
+      if (c->triton) {
+        entry["lowering"] = "triton";
+        if (auto own = side(reg, candidate, true); own.ok())
+          entry["llcheck"] = {{"store", own->access}, {"wavefronts", own->count.wavefronts}};
+      }
+      tried.push_back(entry);
+      if (!best || c->count.wavefronts < best->second.count.wavefronts)
+        best = std::make_pair(attr, *c);
+    }
+    if (!best)
+      return false;
+    const SideAccess& bound =
+        (*swizzleCached(*reg.layout, *reg.layout, e.elementBits, model_))->store;
+    e.optimum = {{"store", accessJson(bound.count, bound.name)},
+                 {"wavefronts", bound.count.wavefronts},
+                 {"vector_bits", bound.count.vectorBits},
+                 {"of", "the fewest store wavefronts of any shared layout: a lower bound (the "
+                        "layout's readers accept only #ttg.nvmma_shared; see admissible)"},
+                 {"admissible",
+                  {{"readers", consumers.names},
+                   {"of", std::string("every #ttg.nvmma_shared layout the readers accept "
+                                      "(swizzle 0/32/64/128 bytes that fits the contiguous "
+                                      "dimension; MN- or K-major for 16-bit MMA operands), each "
+                                      "tried") +
+                              (mine.triton ? " and costed with Triton " +
+                                                 tritonVersionName(o_.triton) + "'s lowering"
+                                           : std::string())},
+                   {"candidates", tried},
+                   {"best",
+                    {{"attribute", best->first},
+                     {"store", best->second.access},
+                     {"wavefronts", best->second.count.wavefronts}}}}}};
+    uint64_t have = mine.count.wavefronts, can = best->second.count.wavefronts;
+    if (have > can) {
+      std::string ratio = can == 0 ? "" : " (" + fixedRatio(have, can) + "x fewer)";
+      std::string readers;
+      for (const std::string& r : consumers.names)
+        readers += (readers.empty() ? "" : ", ") + r;
+      e.findings.push_back({"above_admissible_optimum",
+                            "store of layout " + std::to_string(reg.id) + " into shared layout " +
+                                std::to_string(shared.id) + " (" + shared.encoding + ") takes " +
+                                std::to_string(have) + " wavefronts (" + mine.instruction + "); " +
+                                best->first + ", which its readers (" + readers +
+                                ") also accept, takes " + std::to_string(can) + " (" +
+                                best->second.instruction + ")" + ratio,
+                            static_cast<double>(have - can)});
+    }
+    return true;
+  }
+
+  /// `predicted.early_exit` of the module's last shared-memory load (EarlyExit.h).
+  void earlyExit(OpEntry& e, const LayoutEntry* loaded, const LayoutEntry* shared) const {
+    if (!sass_ || !e.predicted.is_object() || e.predicted.value("lowering", "") != "triton" ||
+        !e.predicted.contains("load") || !loaded || !loaded->layout)
+      return;
+    bool viaShared = shared && shared->layout;
+    e.predicted["early_exit"] = earlyExitPrediction(
+        *sass_, e.predicted["load"], *loaded->layout, viaShared ? &*shared->layout : nullptr,
+        viaShared ? shared->padding : std::vector<IntervalPad>{}, model_, e.elementBits);
+  }
+
+  static std::string fixedRatio(uint64_t a, uint64_t b) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2g", static_cast<double>(a) / static_cast<double>(b));
+    return buf;
+  }
+
+  const TtgirModule& m_;
+  const ReportOptions& o_;
+  KernelReport k_;
+  SharedMemoryModel model_;
+  std::string oraclePath_;
+  /// The SASS beside the module, when there is one.
+  std::optional<SassBeside> sass_;
+  /// Register layouts that write (read) each shared layout, and whether the write is an async
+  /// copy (cp.async).
+  std::map<int, std::set<std::pair<int, bool>>> writers_, readers_;
+  int elementBits_ = 16;
+};
+
+} // namespace
+
+KernelReport reportOneModule(const TtgirModule& module, const ReportOptions& options,
+                             const OpSink& sink) {
+  return ModuleReporter(module, options).run(sink);
+}
+
+} // namespace llcheck::reports::detail
