@@ -2,8 +2,6 @@
 // It holds no algorithm of its own. Exit status: 0 every checked property holds, 1 a property
 // is violated or a check failed, 2 bad input or usage (one line on stderr), 3 internal error.
 #include "Batch.h"
-#include "ConversionCommands.h"
-#include "ConvertProofs.h"
 #include "FuzzCommand.h"
 #include "HwlayoutCommand.h"
 #include "OracleCommand.h"
@@ -16,6 +14,8 @@
 #include "llcheck/core/Properties.h"
 #include "llcheck/core/Spec.h"
 #include "llcheck/prover/Prover.h"
+#include "llcheck/verdict/Conversion.h"
+#include "llcheck/verdict/ConvertProofs.h"
 
 #include <CLI/CLI.hpp>
 
@@ -446,7 +446,7 @@ int runConversionCommand(const ConversionOptions& o, bool convert) {
                o.arch);
     return kExitBadInput;
   }
-  cli::ConversionRequest request{*src, *dst, o.dtype, *bits, *model, o.common.format == "json"};
+  verdict::ConversionRequest request{*src, *dst, o.dtype, *bits, *model, o.common.format == "json"};
   request.tritonLowering = o.lowering == "triton";
   request.triton = opts->triton;
   if (convert) {
@@ -454,12 +454,12 @@ int runConversionCommand(const ConversionOptions& o, bool convert) {
     if (!o.noZ3)
       z3 = o.z3.options;
     request.properties = [&request, z3](const ConversionPlan& plan, const OptimalSwizzle* s) {
-      return cli::proveConvert(plan, s, request.elementBits, request.model, z3);
+      return verdict::proveConvert(plan, s, request.elementBits, request.model, z3);
     };
   }
   std::string message;
-  int status = convert ? cli::runConvert(request, std::cout, message)
-                       : cli::runBankConflicts(request, std::cout, message);
+  int status = convert ? verdict::runConvert(request, std::cout, message)
+                       : verdict::runBankConflicts(request, std::cout, message);
   if (!message.empty())
     printError(message);
   return status;
@@ -619,7 +619,7 @@ int run(int argc, char** argv) {
     }
     std::string message;
     int status =
-        cli::runGather(*loaded, gatherAxis, gatherOpts.format == "json", std::cout, message);
+        verdict::runGather(*loaded, gatherAxis, gatherOpts.format == "json", std::cout, message);
     if (!message.empty())
       printError(message);
     return status;

@@ -241,20 +241,23 @@ def layout(x, shape=None, num_warps=None, threads_per_warp=None, triton=None):
 
 
 def verify(x, shape=None, num_warps=None, threads_per_warp=None, require=(),
-           max_enumeration_bits=None, triton=None):
-    """`llcheck verify --format json` for one layout, established by the algebra and (up to
-    2^max_enumeration_bits inputs) enumeration; the Z3 proofs are the command line's."""
+           max_enumeration_bits=None, triton=None, z3=True, z3_timeout_ms=None):
+    """`llcheck verify --format json` for one layout: every property established by the algebra,
+    enumeration (up to 2^max_enumeration_bits inputs) and, unless z3=False (`--no-z3`), proven
+    by Z3 within z3_timeout_ms per query (`--prover-timeout`); a Z3 timeout is "unknown"."""
     bits = _core.default_max_enumeration_bits() if max_enumeration_bits is None else max_enumeration_bits
     l = layout(x, shape, num_warps, threads_per_warp, triton)
-    return _loads(_core.verify(l._l, int(bits), list(require)))
+    return _loads(_core.verify(l._l, int(bits), list(require), bool(z3), z3_timeout_ms))
 
 
 def convert(src, dst, dtype="f16", arch="sm90", shape=None, num_warps=None, threads_per_warp=None,
-            triton=None):
-    """`llcheck convert SRC DST --format json`: the conversion plan as a dict."""
+            triton=None, z3=True, z3_timeout_ms=None):
+    """`llcheck convert SRC DST --format json`: the conversion plan as a dict, with the
+    properties the command line proves about it (by the algebra and, unless z3=False, Z3)."""
     s = layout(src, shape, num_warps, threads_per_warp, triton)
     d = layout(dst, shape, num_warps, threads_per_warp, triton)
-    return _loads(_core.convert(s._l, d._l, dtype, arch, _version(triton)))
+    return _loads(_core.convert(s._l, d._l, dtype, arch, _version(triton), bool(z3),
+                                z3_timeout_ms))
 
 
 def bank_conflicts(reg, shared, dtype="f16", arch="sm90", shape=None, num_warps=None,

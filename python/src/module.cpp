@@ -1,8 +1,8 @@
-// llcheck._core: the Python binding of core/ (pybind11). It exposes the layout algebra on one
-// class, Layout, and the analyses as functions returning the same JSON the command line prints
-// (`--format json`), as text that llcheck/__init__.py turns into dicts and lists. Every Error
+// llcheck._core: the Python binding of core/, the prover and its verdicts (pybind11). It exposes
+// the layout algebra on one class, Layout, and the analyses as functions returning the same JSON
+// the command line prints (`--format json`), as text that llcheck/__init__.py turns into dicts
+// and lists; verify and convert ask Z3 as the command line does unless told not to. Every Error
 // becomes a ValueError carrying the command line's one-line message.
-#include "../../cli/ConversionCommands.h"
 #include "llcheck/core/Cute.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
@@ -10,6 +10,9 @@
 #include "llcheck/core/TritonVersion.h"
 #include "llcheck/core/conversion/Gather.h"
 #include "llcheck/core/conversion/SharedMemory.h"
+#include "llcheck/prover/Prover.h"
+#include "llcheck/verdict/Conversion.h"
+#include "llcheck/verdict/ConvertProofs.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -97,27 +100,44 @@ Layout fromBasesInferred(
   return wrap(LinearLayout::create(bases, names(outs)));
 }
 
+/// Z3's limits as the command line's --prover-timeout sets them, or nullopt for z3=False.
+std::optional<llcheck::prover::ProverOptions> proverOptions(bool z3,
+                                                            std::optional<unsigned> timeoutMs) {
+  if (!z3)
+    return std::nullopt;
+  llcheck::prover::ProverOptions o;
+  if (timeoutMs)
+    o.timeoutMs = *timeoutMs;
+  return o;
+}
+
 /// The conversion commands print to a stream; the binding hands their JSON text to Python.
 std::string conversionJson(const Layout& src, const Layout& dst, const std::string& dtype,
                            const std::string& arch, bool convert,
-                           const std::optional<std::string>& triton) {
+                           const std::optional<std::string>& triton,
+                           const std::optional<llcheck::prover::ProverOptions>& z3 = {}) {
   auto model = unwrap(llcheck::sharedMemoryModel(arch));
   int bits = unwrap(llcheck::dtypeBits(dtype));
   if (!src.padding.empty())
     throw py::value_error("a padded shared layout is not a distributed layout");
   if (convert && !dst.padding.empty())
     throw py::value_error("DST: a padded shared layout is not a distributed layout to convert to");
-  llcheck::cli::ConversionRequest r{{src.layout, "src", "python", "", {}},
-                                    {dst.layout, "dst", "python", "", dst.padding},
-                                    dtype,
-                                    bits,
-                                    model,
-                                    true};
+  llcheck::verdict::ConversionRequest r{{src.layout, "src", "python", "", {}},
+                                        {dst.layout, "dst", "python", "", dst.padding},
+                                        dtype,
+                                        bits,
+                                        model,
+                                        true};
   r.triton = tritonVersion(triton);
+  if (convert)
+    r.properties = [&r, z3](const llcheck::ConversionPlan& plan,
+                            const llcheck::OptimalSwizzle* swizzle) {
+      return llcheck::verdict::proveConvert(plan, swizzle, r.elementBits, r.model, z3);
+    };
   std::ostringstream out;
   std::string message;
-  int status = convert ? llcheck::cli::runConvert(r, out, message)
-                       : llcheck::cli::runBankConflicts(r, out, message);
+  int status = convert ? llcheck::verdict::runConvert(r, out, message)
+                       : llcheck::verdict::runBankConflicts(r, out, message);
   if (status == 2)
     throw py::value_error(message);
   return out.str();
@@ -278,7 +298,8 @@ PYBIND11_MODULE(_core, m) {
 
   m.def(
       "verify",
-      [](const Layout& l, int maxEnumerationBits, const std::vector<std::string>& require) {
+      [](const Layout& l, int maxEnumerationBits, const std::vector<std::string>& require, bool z3,
+         std::optional<unsigned> z3TimeoutMs) {
         llcheck::VerifyOptions o;
         o.maxEnumerationBits = maxEnumerationBits;
         for (const std::string& name : require) {
@@ -287,18 +308,22 @@ PYBIND11_MODULE(_core, m) {
             throw py::value_error(llcheck::unknownPropertyError(name, "require").str());
           o.require.push_back(*property);
         }
-        return llcheck::dumpJson(llcheck::toJson(unwrap(llcheck::verify(l.layout, o))));
+        llcheck::VerifyReport report = unwrap(llcheck::verify(l.layout, o));
+        if (auto prover = proverOptions(z3, z3TimeoutMs))
+          llcheck::prover::addProofs(report, *prover);
+        return llcheck::dumpJson(llcheck::toJson(report));
       },
-      py::arg("layout"), py::arg("max_enumeration_bits"), py::arg("require"));
+      py::arg("layout"), py::arg("max_enumeration_bits"), py::arg("require"), py::arg("z3") = true,
+      py::arg("z3_timeout_ms") = py::none());
   m.def("default_max_enumeration_bits", [] { return llcheck::kDefaultMaxEnumerationBits; });
   m.def(
       "convert",
       [](const Layout& src, const Layout& dst, const std::string& dtype, const std::string& arch,
-         const std::optional<std::string>& triton) {
-        return conversionJson(src, dst, dtype, arch, true, triton);
+         const std::optional<std::string>& triton, bool z3, std::optional<unsigned> z3TimeoutMs) {
+        return conversionJson(src, dst, dtype, arch, true, triton, proverOptions(z3, z3TimeoutMs));
       },
       py::arg("src"), py::arg("dst"), py::arg("dtype"), py::arg("arch"),
-      py::arg("triton") = py::none());
+      py::arg("triton") = py::none(), py::arg("z3") = true, py::arg("z3_timeout_ms") = py::none());
   m.def(
       "bank_conflicts",
       [](const Layout& reg, const Layout& shared, const std::string& dtype, const std::string& arch,

@@ -37,21 +37,40 @@ def test_verify_is_plain_data_and_matches_the_algebra():
     assert v["properties"]["injective"]["counterexample"] is not None
 
 
+def without_times(j):
+    """A report without the milliseconds each proof took (they differ from run to run)."""
+    if isinstance(j, dict):
+        return {k: without_times(v) for k, v in j.items() if k != "ms"}
+    if isinstance(j, list):
+        return [without_times(v) for v in j]
+    return j
+
+
 def test_verify_equals_cli_without_z3():
-    got = llcheck.verify(BLOCKED, shape=[64, 16])
+    got = llcheck.verify(BLOCKED, shape=[64, 16], z3=False)
     want = cli("verify", BLOCKED, "--shape", "64x16", "--no-z3")
     want.pop("source", None)
     assert got == want
 
 
+def test_verify_proves_with_z3_as_the_cli_does():
+    got = llcheck.verify(BLOCKED, shape=[64, 16])
+    assert "z3" in got["properties"]["invertible"]["by"]
+    assert got["properties"]["invertible"]["proof"]["result"] == "proven"
+    want = cli("verify", BLOCKED, "--shape", "64x16")
+    want.pop("source", None)
+    assert without_times(got) == without_times(want)
+
+
 def test_convert_and_bank_conflicts_equal_cli():
-    got = llcheck.convert(BLOCKED, MMA, dtype="f16", shape=[32, 16])
+    got = llcheck.convert(BLOCKED, MMA, dtype="f16", shape=[32, 16], z3=False)
     assert got["kind"] in ("shared_memory", "warp_shuffle", "register_permutation", "no_op")
-    # The module links core only: the command line's plan, without the properties it proves.
     want = cli("convert", BLOCKED, MMA, "--shape", "32x16", "--dtype", "f16", "--no-z3")
-    assert "properties" in want and "properties" not in got
-    want.pop("properties")
     assert got == want
+    proven = llcheck.convert(BLOCKED, MMA, dtype="f16", shape=[32, 16])
+    assert any("z3" in p["by"] for p in proven["properties"].values())
+    assert without_times(proven) == without_times(
+        cli("convert", BLOCKED, MMA, "--shape", "32x16", "--dtype", "f16"))
     bc = llcheck.bank_conflicts(BLOCKED, SHARED, dtype="f16", shape=[64, 16])
     assert bc["store"]["wavefronts"] >= bc["store"]["ideal_wavefronts"]
     assert bc == cli("bank-conflicts", BLOCKED, SHARED, "--shape", "64x16", "--dtype", "f16")

@@ -1,5 +1,5 @@
-// Printing for `llcheck convert` and `llcheck bank-conflicts` (see ConversionCommands.h).
-#include "ConversionCommands.h"
+// Printing for `llcheck convert` and `llcheck bank-conflicts` (see Conversion.h).
+#include "llcheck/verdict/Conversion.h"
 
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/conversion/BankConflicts.h"
@@ -16,7 +16,7 @@
 #include <optional>
 #include <ostream>
 
-namespace llcheck::cli {
+namespace llcheck::verdict {
 
 namespace {
 
@@ -355,4 +355,4 @@ int runGather(const LoadedLayout& layout, int axis, bool json, std::ostream& out
   return 0;
 }
 
-} // namespace llcheck::cli
+} // namespace llcheck::verdict

@@ -1,17 +1,19 @@
-// `llcheck convert`, `llcheck bank-conflicts` and `llcheck gather`: the conversion plan of two
-// layouts, the shared-memory bank model and the gather plan, printed as text or as JSON.
+// The answers of `llcheck convert`, `llcheck bank-conflicts` and `llcheck gather`: the conversion
+// plan of two layouts (with its properties, ConvertProofs.h), the shared-memory bank model and
+// the gather plan, as text or as JSON. The command line and the Python module both print
+// through these, so they give the same answers.
 #pragma once
 
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/TritonVersion.h"
 #include "llcheck/core/conversion/SharedMemory.h"
 
-#include "ConvertProperties.h"
+#include "llcheck/verdict/ConvertProperties.h"
 
 #include <iosfwd>
 #include <string>
 
-namespace llcheck::cli {
+namespace llcheck::verdict {
 
 struct ConversionRequest {
   LoadedLayout src, dst;
@@ -40,4 +42,4 @@ int runBankConflicts(const ConversionRequest& request, std::ostream& out,
 int runGather(const LoadedLayout& layout, int axis, bool json, std::ostream& out,
               std::string& errorMessage);
 
-} // namespace llcheck::cli
+} // namespace llcheck::verdict

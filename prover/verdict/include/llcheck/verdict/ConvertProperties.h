@@ -1,6 +1,6 @@
 // The properties `llcheck convert` reports about its plan (ConvertProofs.h proves them), as a
-// type that needs core only: ConversionCommands.cpp prints them without linking the prover, so
-// the Python module (core only) shares the printers and leaves the properties out.
+// type that needs core only, so that Conversion.cpp's printers do not depend on how they were
+// established.
 #pragma once
 
 #include "llcheck/core/conversion/ConversionPlan.h"
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace llcheck::cli {
+namespace llcheck::verdict {
 
 struct ConvertProofs {
   /// name -> {"holds", "by", "statement", "detail"?, "counterexample"?, "unknown"?, "proof"?}
@@ -29,4 +29,4 @@ struct ConvertProofs {
 /// Checks and proves the properties of a plan (and, through shared memory, of its swizzle).
 using ConvertProver = std::function<ConvertProofs(const ConversionPlan&, const OptimalSwizzle*)>;
 
-} // namespace llcheck::cli
+} // namespace llcheck::verdict

@@ -2,7 +2,7 @@
 // basis vectors (the maps are linear, so that covers every input); Z3 proves it over all inputs
 // by its own encoding. A property holds only when every prover asked agrees; a Z3 timeout
 // withdraws the claim ("unknown"), never confirms it.
-#include "ConvertProofs.h"
+#include "llcheck/verdict/ConvertProofs.h"
 
 #include "llcheck/core/Subspace.h"
 #include "llcheck/core/conversion/Ldmatrix.h"
@@ -10,7 +10,7 @@
 
 #include <algorithm>
 
-namespace llcheck::cli {
+namespace llcheck::verdict {
 
 namespace {
 
@@ -246,4 +246,4 @@ ConvertProofs proveConvert(const ConversionPlan& plan, const OptimalSwizzle* swi
   return out;
 }
 
-} // namespace llcheck::cli
+} // namespace llcheck::verdict
