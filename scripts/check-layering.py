@@ -15,6 +15,10 @@ prover/, CLI11 to cli/, rapidcheck to fuzz/ (and bench/, which times the laws), 
 python/, GoogleTest to the tests folders, Google Benchmark to bench/, CUDA and HIP to
 gpu_oracle/.
 
+tests/support/ holds the brute-force references that tests, the fuzz laws and benchmarks share
+(the reference evaluator, the bank simulator, the ldmatrix emulator, the test layout
+generator): it may include core only, and core's library never includes it (core's tests do).
+
 Known exceptions are listed in EXCEPTIONS with their reason; an exception that no longer occurs
 fails the check too, so that fixing one removes it from the list.
 """
@@ -32,11 +36,13 @@ ALLOWED = {
     "fuzz": {"core", "prover"},
     "cli": {"core", "prover", "gpu_oracle", "reports", "fuzz"},
     "python": {"core"},
-    "bench": {"core", "prover", "fuzz"},
+    "bench": {"core", "prover", "fuzz", "tests/support"},
+    "tests/support": {"core"},
 }
-# A folder's tests may also use the test support of the folders below (core/tests holds the
-# brute-force evaluators and the bank simulator that prover's tests share).
-TEST_SUPPORT = {"core"}
+# The fuzz laws check the algebra against tests/support's brute-force references.
+ALLOWED["fuzz"].add("tests/support")
+# A folder's tests may also use the shared test support (tests/support) and core's test helpers.
+TEST_SUPPORT = {"core", "tests/support"}
 # Where a quoted include can resolve, per folder (besides the including file's directory).
 SEARCH = {
     "core": ["core/include", "core/src", "core/tests"],
@@ -47,6 +53,7 @@ SEARCH = {
     "cli": ["cli"],
     "python": ["python/src"],
     "bench": ["bench"],
+    "tests/support": ["tests/support"],
 }
 PUBLIC = {"llcheck/core/": "core", "llcheck/prover/": "prover", "llcheck/gpu_oracle/": "gpu_oracle",
           "llcheck/reports/": "reports"}
@@ -69,6 +76,8 @@ SOURCES = (".h", ".hpp", ".cpp", ".cu")
 
 
 def folder_of(rel):
+    if rel.startswith("tests/support/"):
+        return "tests/support"
     top = rel.split("/", 1)[0]
     return top if top in ALLOWED else None
 
@@ -134,12 +143,18 @@ def self_test():
         "prover/src/C.cpp": '#include "llcheck/reports/Report.h"\n',
         "reports/src/D.cpp": '#include "../../cli/Batch.h"\n',
         "gpu_oracle/src/E.cpp": "#include <gtest/gtest.h>\n",
+        "core/src/F.cpp": '#include "BankSimulator.h"\n',
+        "tests/support/G.h": '#include "llcheck/prover/Prover.h"\n',
+        "reports/src/H.cpp": '#include "BankSimulator.h"\n',
     }
     clean = {
         "core/include/llcheck/core/X.h": "#include <vector>\n",
         "prover/src/P.cpp": '#include "llcheck/core/X.h"\n#include <z3++.h>\n',
         "prover/tests/T.cpp": '#include "TestLayouts.h"\n#include <gtest/gtest.h>\n',
-        "core/tests/TestLayouts.h": "\n",
+        "tests/support/TestLayouts.h": '#include "llcheck/core/X.h"\n#include <gtest/gtest.h>\n',
+        "tests/support/BankSimulator.h": "\n",
+        "core/tests/bank_test.cpp": '#include "BankSimulator.h"\n',
+        "fuzz/laws/Reference.h": '#include "BankSimulator.h"\n',
         "cli/Batch.h": "\n",
     }
     with tempfile.TemporaryDirectory() as repo:
