@@ -15,6 +15,8 @@ namespace llcheck::fuzz::laws {
 
 namespace {
 
+/// A conversion case: SRC (or REG), DST (or SHARED), and the architecture and element width its
+/// params pick.
 void swizzleCase(const Case& c, const LinearLayout*& src, const LinearLayout*& dst,
                  std::string& arch, int& bits) {
   src = &c.layouts.at(0);

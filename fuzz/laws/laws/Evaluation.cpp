@@ -14,6 +14,7 @@ namespace llcheck::fuzz::laws {
 
 namespace {
 
+/// Input 0, the last input and 30 inputs drawn by splitmix64 from `seed`.
 std::vector<uint64_t> samples(const RefLayout& r, int64_t seed) {
   std::vector<uint64_t> xs = {0, r.numInputs() - 1};
   uint64_t z = static_cast<uint64_t>(seed);

@@ -10,6 +10,7 @@ namespace llcheck::fuzz::laws {
 
 namespace {
 
+/// `bits` split into dims prefix0, prefix1, ... of parts[i] bits each (the last takes the rest).
 std::vector<DimSize> splitOf(int bits, const std::vector<int64_t>& parts,
                              const std::string& prefix) {
   std::vector<DimSize> dims;
@@ -21,6 +22,7 @@ std::vector<DimSize> splitOf(int bits, const std::vector<int64_t>& parts,
   return dims;
 }
 
+/// `names` with the swaps of `swaps` (index pairs) applied, reversed when one is left over.
 std::vector<DimName> permuted(std::vector<DimName> names, const std::vector<int64_t>& swaps) {
   for (std::size_t i = 0; i + 1 < swaps.size() && !names.empty(); i += 2)
     std::swap(names[static_cast<std::size_t>(swaps[i]) % names.size()],
