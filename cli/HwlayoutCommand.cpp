@@ -31,17 +31,6 @@ CLI::App* addHwlayoutCommand(CLI::App& app, HwlayoutOptions& o) {
   return cmd;
 }
 
-namespace {
-
-Result<nlohmann::json> readJsonFile(const std::string& path) {
-  auto text = readInputFile(path);
-  if (!text.ok())
-    return text.error();
-  return parseJsonText(*text, path);
-}
-
-} // namespace
-
 int runHwlayout(const HwlayoutOptions& o, std::ostream& out, std::string& errorMessage) {
   if (o.list) {
     for (const hwprobe::Probe& p : hwprobe::kProbes)

@@ -51,6 +51,13 @@ Result<std::string> readInputFile(const std::string& path) {
   return text;
 }
 
+Result<nlohmann::json> readJsonFile(const std::string& path) {
+  auto text = readInputFile(path);
+  if (!text.ok())
+    return text.error();
+  return parseJsonText(*text, path);
+}
+
 std::string shapeText(const std::vector<uint64_t>& shape) {
   std::string s;
   for (uint64_t v : shape)

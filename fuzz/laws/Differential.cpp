@@ -29,7 +29,7 @@ std::string layoutText(const LinearLayout& l) {
 }
 
 /// What the enumeration engine's table says, with nothing of the algebra.
-Answer byEnumeration(const LinearLayout& l, const std::string& property) {
+Answer byEnumeration(const LinearLayout& l, Property property) {
   auto t = EnumeratedLayout::build(l.getBases(), l.getOutDims());
   if (!t.ok())
     return {false, false, "enumeration failed: " + t.error().str()};
@@ -43,13 +43,13 @@ Answer byEnumeration(const LinearLayout& l, const std::string& property) {
                                              std::to_string(collision->second) + " collide"
                                        : "";
   std::string missingWhy = missing ? "output " + std::to_string(*missing) + " is missed" : "";
-  if (property == "injective")
+  if (property == Property::Injective)
     return {!collision, true, collisionWhy};
-  if (property == "surjective")
+  if (property == Property::Surjective)
     return {!missing, true, missingWhy};
-  if (property == "invertible")
+  if (property == Property::Invertible)
     return {!collision && !missing, true, collision ? collisionWhy : missingWhy};
-  if (property == "distributed") {
+  if (property == Property::Distributed) {
     if (classify(l) != LayoutKind::Distributed)
       return {false, true, "not distributed input dims"};
     if (missing)
@@ -76,39 +76,45 @@ Answer byEnumeration(const LinearLayout& l, const std::string& property) {
 }
 
 /// verify()'s answer with enumeration switched off: the algebra alone.
-Answer byAlgebra(const LinearLayout& l, const std::string& property) {
+Answer byAlgebra(const LinearLayout& l, Property property) {
   VerifyOptions o;
   o.maxEnumerationBits = -1;
   auto report = verify(l, o);
   if (!report.ok())
     return {false, false, "verify failed: " + report.error().str()};
-  std::optional<Property> which = parseProperty(property);
-  const PropertyResult* p = which ? report->find(*which) : nullptr;
+  const PropertyResult* p = report->find(property);
   if (!p)
-    return {false, false, "verify has no property " + property};
+    return {false, false, std::string("verify has no property ") + propertyName(property)};
   return {p->holds, true, p->detail};
 }
 
-Answer byZ3(const LinearLayout& l, const std::string& property) {
+Answer byZ3(const LinearLayout& l, Property property) {
   // Defs. 4.10 and 4.14 apply to layouts of their input dims only (a syntactic precondition all
   // three sides share); Z3 decides the definition itself.
-  if (property == "distributed" && classify(l) != LayoutKind::Distributed)
+  if (property == Property::Distributed && classify(l) != LayoutKind::Distributed)
     return {false, true, "not distributed input dims (Z3 not asked)"};
-  if (property == "memory" && classify(l) != LayoutKind::Memory)
+  if (property == Property::Memory && classify(l) != LayoutKind::Memory)
     return {false, true, "not memory input dims (Z3 not asked)"};
   prover::ProverOptions o;
   o.timeoutMs = kDifferentialTimeoutMs;
   prover::ProofResult r;
-  if (property == "injective")
+  switch (property) {
+  case Property::Injective:
     r = prover::proveInjective(l, o);
-  else if (property == "surjective")
+    break;
+  case Property::Surjective:
     r = prover::proveSurjective(l, o);
-  else if (property == "invertible")
+    break;
+  case Property::Invertible:
     r = prover::proveInvertible(l, o);
-  else if (property == "distributed")
+    break;
+  case Property::Distributed:
     r = prover::proveDistributed(l, o);
-  else
+    break;
+  case Property::Memory:
     r = prover::proveMemory(l, o);
+    break;
+  }
   switch (r.outcome) {
   case prover::Outcome::Proven:
     return {true, true, "proven"};
@@ -125,7 +131,7 @@ Answer byZ3(const LinearLayout& l, const std::string& property) {
               r.detail};
 }
 
-Verdict threeWay(const LinearLayout& l, const std::string& property) {
+Verdict threeWay(const LinearLayout& l, Property property) {
   return compareAnswers(property, byAlgebra(l, property), byEnumeration(l, property),
                         byZ3(l, property), l);
 }
@@ -146,12 +152,12 @@ std::string DifferentialAnswer::text() const {
   return why.empty() ? s : s + " (" + why + ")";
 }
 
-Verdict compareAnswers(const std::string& property, const DifferentialAnswer& algebra,
+Verdict compareAnswers(Property property, const DifferentialAnswer& algebra,
                        const DifferentialAnswer& enumeration, const DifferentialAnswer& z3,
                        const LinearLayout& l) {
   auto all = [&] {
-    return property + ": algebra " + algebra.text() + ", enumeration " + enumeration.text() +
-           ", z3 " + z3.text() + "\nlayout:" + layoutText(l);
+    return propertyName(property) + std::string(": algebra ") + algebra.text() + ", enumeration " +
+           enumeration.text() + ", z3 " + z3.text() + "\nlayout:" + layoutText(l);
   };
   if (!algebra.decided || !enumeration.decided || algebra.error || enumeration.error || z3.error)
     return all();
@@ -172,20 +178,21 @@ uint64_t undecidedCount() {
 
 std::vector<Law> differentialLaws() {
   std::vector<Law> laws;
-  auto add = [&](const std::string& property, std::vector<Kind> kinds, Names names) {
-    laws.push_back({"differential." + property,
-                    "the algebra, the enumeration engine and Z3 agree whether L is " + property +
+  auto add = [&](Property property, std::vector<Kind> kinds, Names names) {
+    std::string name = propertyName(property);
+    laws.push_back({"differential." + name,
+                    "the algebra, the enumeration engine and Z3 agree whether L is " + name +
                         " (Z3 unknowns counted, not failures)",
                     layoutsOf(std::move(kinds), names),
                     [property](const Case& c) { return threeWay(c.layouts.at(0), property); }});
   };
   // Each property on the layouts that have it and on ones that may not, so both answers occur.
   std::vector<Kind> general = {Kind::Any, Kind::Injective, Kind::Surjective, Kind::Invertible};
-  add("injective", general, Names::Arbitrary);
-  add("surjective", general, Names::Arbitrary);
-  add("invertible", general, Names::Arbitrary);
-  add("distributed", {Kind::Any, Kind::Surjective, Kind::Distributed}, Names::Distributed);
-  add("memory", {Kind::Any, Kind::Invertible, Kind::Memory}, Names::Memory);
+  add(Property::Injective, general, Names::Arbitrary);
+  add(Property::Surjective, general, Names::Arbitrary);
+  add(Property::Invertible, general, Names::Arbitrary);
+  add(Property::Distributed, {Kind::Any, Kind::Surjective, Kind::Distributed}, Names::Distributed);
+  add(Property::Memory, {Kind::Any, Kind::Invertible, Kind::Memory}, Names::Memory);
   return laws;
 }
 

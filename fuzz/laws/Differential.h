@@ -6,6 +6,8 @@
 
 #include "Laws.h"
 
+#include "llcheck/core/Properties.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,7 +31,7 @@ struct DifferentialAnswer {
 
 /// nullopt when the three agree (an undecided Z3 agrees with anything, and is counted with
 /// noteUndecided()); otherwise all three answers and the layout.
-[[nodiscard]] Verdict compareAnswers(const std::string& property, const DifferentialAnswer& algebra,
+[[nodiscard]] Verdict compareAnswers(Property property, const DifferentialAnswer& algebra,
                                      const DifferentialAnswer& enumeration,
                                      const DifferentialAnswer& z3, const LinearLayout& l);
 

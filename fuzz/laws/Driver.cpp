@@ -226,10 +226,7 @@ nlohmann::json caseToJson(const Failure& f, const Law* law) {
 namespace {
 
 Result<ReplayResult> replayFile(const std::string& path, const std::vector<Law>& registry) {
-  auto text = readInputFile(path);
-  if (!text.ok())
-    return text.error();
-  auto j = parseJsonText(*text, path);
+  auto j = readJsonFile(path);
   if (!j.ok())
     return j.error();
   if (!j->is_object() || !j->contains("law") || !(*j)["law"].is_string())

@@ -16,12 +16,13 @@ LinearLayout anyLayout() {
 
 TEST(Differential, agreementPassesAndAnyDisagreementNamesAllThree) {
   DifferentialAnswer yes{true, true, "", false}, no{false, true, "output 3 is missed", false};
-  EXPECT_FALSE(compareAnswers("surjective", yes, yes, yes, anyLayout()));
-  EXPECT_FALSE(compareAnswers("surjective", no, no, no, anyLayout()));
+  EXPECT_FALSE(compareAnswers(Property::Surjective, yes, yes, yes, anyLayout()));
+  EXPECT_FALSE(compareAnswers(Property::Surjective, no, no, no, anyLayout()));
   for (int odd = 0; odd < 3; ++odd) {
     DifferentialAnswer a = odd == 0 ? no : yes, e = odd == 1 ? no : yes, z = odd == 2 ? no : yes;
-    auto v = compareAnswers("surjective", a, e, z, anyLayout());
+    auto v = compareAnswers(Property::Surjective, a, e, z, anyLayout());
     ASSERT_TRUE(v) << odd;
+    EXPECT_EQ(v->rfind("surjective: algebra " + a.text() + ", enumeration ", 0), 0u) << *v;
     EXPECT_NE(v->find("algebra " + a.text()), std::string::npos) << *v;
     EXPECT_NE(v->find("enumeration " + e.text()), std::string::npos) << *v;
     EXPECT_NE(v->find("z3 " + z.text()), std::string::npos) << *v;
@@ -33,10 +34,10 @@ TEST(Differential, aZ3UnknownIsUndecidedAndAZ3ErrorFails) {
   DifferentialAnswer yes{true, true, "", false};
   DifferentialAnswer unknown{false, false, "timeout after 2000 ms", false};
   uint64_t before = undecidedCount();
-  EXPECT_FALSE(compareAnswers("injective", yes, yes, unknown, anyLayout()));
+  EXPECT_FALSE(compareAnswers(Property::Injective, yes, yes, unknown, anyLayout()));
   EXPECT_EQ(undecidedCount(), before + 1);
   DifferentialAnswer error{false, true, "contradicts the algebra", true};
-  auto v = compareAnswers("injective", yes, yes, error, anyLayout());
+  auto v = compareAnswers(Property::Injective, yes, yes, error, anyLayout());
   ASSERT_TRUE(v);
   EXPECT_NE(v->find("z3 error (contradicts the algebra)"), std::string::npos) << *v;
 }

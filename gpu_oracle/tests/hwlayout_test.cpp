@@ -313,16 +313,12 @@ TEST(HwLayoutCommitted, TheResultsStillAgree) {
   nlohmann::json results = emulated();
   CheckOptions options;
   if (std::filesystem::exists(file)) {
-    auto text = readInputFile(file.string());
-    ASSERT_TRUE(text.ok()) << text.error().str();
-    auto parsed = parseJsonText(*text, file.string());
+    auto parsed = readJsonFile(file.string());
     ASSERT_TRUE(parsed.ok()) << parsed.error().str();
     results = *parsed;
     if (std::filesystem::exists(known)) {
-      auto k = readInputFile(known.string());
-      ASSERT_TRUE(k.ok());
-      auto kj = parseJsonText(*k, known.string());
-      ASSERT_TRUE(kj.ok());
+      auto kj = readJsonFile(known.string());
+      ASSERT_TRUE(kj.ok()) << kj.error().str();
       options.known = *kj;
     }
     EXPECT_FALSE(results.value("emulated", false));

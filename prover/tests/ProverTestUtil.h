@@ -1,6 +1,6 @@
 // Helpers of the prover tests: an independent check of every counterexample shape against the
-// brute-force reference evaluator (core/tests/TestLayouts.h), so a test never trusts the
-// prover's own confirmation.
+// brute-force reference evaluator (tests/support/ReferenceEvaluator.h), so a test never trusts
+// the prover's own confirmation.
 #pragma once
 
 #include "TestLayouts.h"

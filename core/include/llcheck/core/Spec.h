@@ -9,6 +9,8 @@
 #include "llcheck/core/TritonVersion.h"
 #include "llcheck/core/encodings/Shared.h"
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +45,10 @@ struct LoadedLayout {
 
 /// Reads a whole file (regular files only, at most kMaxInputBytes).
 [[nodiscard]] Result<std::string> readInputFile(const std::string& path);
+
+/// Reads a whole file (as readInputFile) and parses it as JSON (as parseJsonText); errors name
+/// `path`.
+[[nodiscard]] Result<nlohmann::json> readJsonFile(const std::string& path);
 
 /// The layout of an encoding attribute (#ttg.linear, #ttg.blocked, #ttg.slice) over
 /// options.shape (required for #ttg.blocked and #ttg.slice).

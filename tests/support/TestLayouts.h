@@ -1,15 +1,15 @@
-// Shared helpers of the core unit tests (CuTe style: every operation is checked against its
-// defining property by enumerating all inputs of many small layouts).
+// Shared helpers of the core and prover unit tests (CuTe style: every operation is checked
+// against its defining property by enumerating all inputs of many small layouts).
 //
 // - Gen: a deterministic generator of random labelled layouts (std::mt19937, fixed seeds):
 //   arbitrary ones, and targeted ones (surjective, injective, invertible, distributed, memory).
 //   It builds layouts from bit columns it packs itself and hands them to LinearLayout::create
 //   as plain per-dimension bases, so it does not depend on the library's packing.
-// - Ref: a reference evaluator that XORs the bases of each set input bit, dimension by
-//   dimension, with nothing but loops. Inputs and outputs are flattened by multiplication
-//   (mixed radix, first dimension fastest), never by the library's bit packing.
-// - Brute-force predicates (injective, surjective, image) over the whole table.
+// - Ref and the brute-force predicates (injective, surjective, image) over the whole table:
+//   ReferenceEvaluator.h, which the fuzz laws share.
 #pragma once
+
+#include "ReferenceEvaluator.h"
 
 #include "llcheck/core/LinearLayout.h"
 
@@ -49,6 +49,12 @@ inline constexpr int kSanitizerDivisor = 1;
 
 inline DimName S(const char* s) {
   return DimName(s);
+}
+
+/// LinearLayout::create with explicit out sizes, not required to be surjective.
+inline LinearLayout makeLayout(const std::vector<DimBases>& bases,
+                               const std::vector<DimSize>& outs) {
+  return LinearLayout::create(bases, outs, /*requireSurjective=*/false).value();
 }
 
 inline LinearLayout identity1D(uint64_t size, DimName in, DimName out) {
@@ -91,113 +97,6 @@ inline std::vector<DimName> namesOf(const std::vector<DimSize>& dims) {
 
 inline int log2Of(uint64_t pow2) {
   return std::countr_zero(pow2);
-}
-
-// ---- Reference evaluation -------------------------------------------------------------------
-
-/// L(x) computed from the bases alone: for every input dim d and every set bit i of x_d, XOR
-/// bases[d][i] into the outputs.
-class Ref {
-public:
-  Ref(std::vector<DimBases> bases, std::vector<DimSize> outs)
-      : bases_(std::move(bases)), outs_(std::move(outs)) {
-    for (const DimBases& d : bases_)
-      ins_.push_back({d.name, uint64_t{1} << d.bases.size()});
-  }
-  explicit Ref(const LinearLayout& l) : Ref(l.getBases(), l.getOutDims()) {}
-
-  [[nodiscard]] const std::vector<DimSize>& ins() const { return ins_; }
-  [[nodiscard]] const std::vector<DimSize>& outs() const { return outs_; }
-  [[nodiscard]] uint64_t numInputs() const { return product(ins_); }
-  [[nodiscard]] uint64_t numOutputs() const { return product(outs_); }
-
-  /// One value per input dim (in order) -> one value per output dim (in order).
-  [[nodiscard]] std::vector<uint64_t> eval(const std::vector<uint64_t>& x) const {
-    std::vector<uint64_t> y(outs_.size(), 0);
-    for (std::size_t d = 0; d < bases_.size(); ++d)
-      for (std::size_t i = 0; i < bases_[d].bases.size(); ++i)
-        if ((x[d] >> i) & 1)
-          for (std::size_t k = 0; k < outs_.size(); ++k)
-            y[k] ^= bases_[d].bases[i][k];
-    return y;
-  }
-
-  /// Mixed-radix decomposition of a flattened input (first dimension fastest).
-  [[nodiscard]] std::vector<uint64_t> unflattenIn(uint64_t f) const { return split(f, ins_); }
-  [[nodiscard]] uint64_t flattenIn(const std::vector<uint64_t>& x) const { return join(x, ins_); }
-  [[nodiscard]] std::vector<uint64_t> unflattenOut(uint64_t f) const { return split(f, outs_); }
-  [[nodiscard]] uint64_t flattenOut(const std::vector<uint64_t>& y) const { return join(y, outs_); }
-
-  /// The flattened output of the flattened input f.
-  [[nodiscard]] uint64_t evalFlat(uint64_t f) const { return flattenOut(eval(unflattenIn(f))); }
-
-  /// The whole table: entry f is evalFlat(f).
-  [[nodiscard]] std::vector<uint64_t> table() const {
-    std::vector<uint64_t> t(numInputs());
-    for (uint64_t f = 0; f < t.size(); ++f)
-      t[f] = evalFlat(f);
-    return t;
-  }
-
-  /// A point of the input space from a flattened input.
-  [[nodiscard]] Point inPoint(uint64_t f) const { return toPoint(unflattenIn(f), ins_); }
-  [[nodiscard]] Point outPoint(const std::vector<uint64_t>& y) const { return toPoint(y, outs_); }
-  /// L(x) as a Point, for comparison with LinearLayout::apply.
-  [[nodiscard]] Point evalPoint(uint64_t f) const { return outPoint(eval(unflattenIn(f))); }
-
-private:
-  static uint64_t product(const std::vector<DimSize>& dims) {
-    uint64_t p = 1;
-    for (const DimSize& d : dims)
-      p *= d.size;
-    return p;
-  }
-  static std::vector<uint64_t> split(uint64_t f, const std::vector<DimSize>& dims) {
-    std::vector<uint64_t> v;
-    for (const DimSize& d : dims) {
-      v.push_back(f % d.size);
-      f /= d.size;
-    }
-    return v;
-  }
-  static uint64_t join(const std::vector<uint64_t>& v, const std::vector<DimSize>& dims) {
-    uint64_t f = 0, m = 1;
-    for (std::size_t d = 0; d < dims.size(); ++d) {
-      f += v[d] * m;
-      m *= dims[d].size;
-    }
-    return f;
-  }
-  static Point toPoint(const std::vector<uint64_t>& v, const std::vector<DimSize>& dims) {
-    Point p;
-    for (std::size_t d = 0; d < dims.size(); ++d)
-      p.emplace_back(dims[d].name, v[d]);
-    return p;
-  }
-
-  std::vector<DimBases> bases_;
-  std::vector<DimSize> outs_;
-  std::vector<DimSize> ins_;
-};
-
-// ---- Brute-force predicates -------------------------------------------------------------------
-
-/// Sorted distinct flattened outputs.
-inline std::vector<uint64_t> image(const Ref& r) {
-  std::vector<uint64_t> t = r.table();
-  std::sort(t.begin(), t.end());
-  t.erase(std::unique(t.begin(), t.end()), t.end());
-  return t;
-}
-inline bool bruteInjective(const Ref& r) {
-  return image(r).size() == r.numInputs();
-}
-inline bool bruteSurjective(const Ref& r) {
-  return image(r).size() == r.numOutputs();
-}
-/// log2 of the number of distinct outputs: the rank.
-inline int bruteRank(const Ref& r) {
-  return log2Of(image(r).size());
 }
 
 // ---- The generator ----------------------------------------------------------------------------
@@ -499,7 +398,7 @@ inline std::string repoRoot() {
 #ifdef LLCHECK_SOURCE_DIR
   return LLCHECK_SOURCE_DIR;
 #else
-  std::string here = __FILE__; // .../core/tests/TestLayouts.h
+  std::string here = __FILE__; // .../tests/support/TestLayouts.h
   for (int up = 0; up < 3; ++up)
     here = here.substr(0, here.find_last_of('/'));
   return here;

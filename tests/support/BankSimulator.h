@@ -1,26 +1,26 @@
-// The brute-force shared-memory simulator of the bank-conflict tests: applies REG and the
-// inverse table of SHARED to every register, lane and warp of CTA 0, groups registers into
-// instructions by the aligned blocks they touch (checking that a vector is read in one
-// register order by every lane and warp), and counts the distinct words each bank serves in
-// each phase, with the phases written out as lane lists. It shares no code with the model.
+// The brute-force shared-memory address simulator that the bank-conflict and swizzle tests of
+// core and prover and the fuzz laws share: applies REG and the inverse table of SHARED to every
+// register, lane and warp of CTA 0, groups registers into instructions by the aligned blocks
+// they touch (checking that a vector is read in one register order by every lane and warp), and
+// counts the distinct words each bank serves in each phase, with the phases written out as lane
+// lists. It shares no code with the model (core/conversion/BankConflicts). No GoogleTest: the
+// fuzz laws link it into the llcheck binary.
 #pragma once
 
-#include "TestLayouts.h"
+#include "ReferenceEvaluator.h"
 
+#include "llcheck/core/LinearLayout.h"
 #include "llcheck/core/encodings/Shared.h"
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace llcheck::test {
-
-inline LinearLayout makeLayout(const std::vector<DimBases>& bases,
-                               const std::vector<DimSize>& outs) {
-  return LinearLayout::create(bases, outs, /*requireSurjective=*/false).value();
-}
 
 /// The lanes of each phase, written out as lists (independently of the model's subspaces).
 /// `paired`: every lane reads the same address as lane^1, or every lane as lane^2 (on sm90 an
@@ -28,9 +28,9 @@ inline LinearLayout makeLayout(const std::vector<DimBases>& bases,
 inline std::vector<std::vector<int>> phasesOf(const std::string& arch, int accessBytes, bool load,
                                               bool paired = false) {
   auto groups = [](int warp, int per) {
-    std::vector<std::vector<int>> g(warp / per);
+    std::vector<std::vector<int>> g(static_cast<std::size_t>(warp / per));
     for (int t = 0; t < warp; ++t)
-      g[t / per].push_back(t);
+      g[static_cast<std::size_t>(t / per)].push_back(t);
     return g;
   };
   if (arch == "sm90" && load && paired && accessBytes > 4)
@@ -39,7 +39,7 @@ inline std::vector<std::vector<int>> phasesOf(const std::string& arch, int acces
     return groups(32, accessBytes <= 4 ? 32 : accessBytes == 8 ? 16 : 8);
   if (arch == "gfx950")
     return groups(64, accessBytes <= 4 ? 64 : accessBytes == 8 ? 32 : 16);
-  // gfx942
+  // gfx942: ds_read_b128 serves lanes {0-3, 20-23}, {4-7, 16-19}, ... together.
   if (accessBytes == 16 && load) {
     std::vector<std::vector<int>> g;
     for (int half : {0, 32})
@@ -62,11 +62,12 @@ struct Simulated {
 };
 
 /// Every (warp, register, lane) of CTA 0 through REG and the inverse table of SHARED, then
-/// instructions = groups of registers that touch the same aligned 2^v-element blocks in every
-/// lane (equal groups merged: duplicated data), then words per bank per phase.
+/// instructions = groups of registers touching the same aligned 2^vectorLog2-element blocks in
+/// every lane (equal groups merged: duplicated data), then distinct words per bank per phase.
+/// REG may lack register, lane or warp (a dim of size 1).
 inline Simulated simulate(const LinearLayout& reg, const LinearLayout& shared,
                           const std::vector<IntervalPad>& padding, const std::string& arch,
-                          int elementBits, int v, bool load) {
+                          int elementBits, int vectorLog2, bool load) {
   Ref r(reg), s(shared);
   std::unordered_map<uint64_t, uint64_t> offsetOf; // flattened element -> offset (block 0)
   for (uint64_t o = 0; o < s.ins()[0].size; ++o) {
@@ -74,29 +75,36 @@ inline Simulated simulate(const LinearLayout& reg, const LinearLayout& shared,
     x[0] = o;
     offsetOf[s.flattenOut(s.eval(x))] = o;
   }
-  uint64_t regs = reg.getInDimSize(S("register")), lanes = reg.getInDimSize(S("lane")),
-           warps = reg.getInDimSize(S("warp"));
-  int elemBytes = elementBits / 8;
-  uint64_t vecElems = uint64_t{1} << v;
-  int accessBytes = static_cast<int>(vecElems) * elemBytes;
+  auto sizeOf = [&](const char* d) {
+    return reg.hasInDim(DimName(d)) ? reg.getInDimSize(DimName(d)) : uint64_t{1};
+  };
+  uint64_t regs = sizeOf("register"), lanes = sizeOf("lane"), warps = sizeOf("warp");
+  uint64_t elemBytes = static_cast<uint64_t>(elementBits / 8);
+  uint64_t vecElems = uint64_t{1} << vectorLog2;
+  uint64_t accessBytes = vecElems * elemBytes;
   Simulated out;
   out.vectorValid = true;
+  uint64_t banks = arch == "gfx950" ? 64 : 32;
   // One instruction fills the same registers from the same positions in every warp too.
   std::map<std::vector<uint64_t>, std::vector<uint64_t>> positionsOfGroup;
+  auto at = [&](std::vector<uint64_t>& x, const char* d, uint64_t v) {
+    int i = reg.inDimIndex(DimName(d));
+    if (i >= 0)
+      x[static_cast<std::size_t>(i)] = v;
+  };
   for (uint64_t w = 0; w < warps; ++w) {
     std::map<std::vector<uint64_t>, std::vector<uint64_t>> registersOf;
     // key: the block index of every lane -> per lane, the position in the block of each of
-    // the group's registers (in register order). One instruction fills a register from the
-    // same position in every lane, so these must agree across lanes.
+    // the group's registers. One instruction fills a register from the same position in every
+    // lane, so these must agree across lanes.
     std::map<std::vector<uint64_t>, std::vector<std::vector<uint64_t>>> instr;
     for (uint64_t rg = 0; rg < regs; ++rg) {
-      std::vector<uint64_t> key;
-      std::vector<uint64_t> low;
+      std::vector<uint64_t> key, low;
       for (uint64_t t = 0; t < lanes; ++t) {
-        std::vector<uint64_t> x(reg.getNumInDims(), 0);
-        x[reg.inDimIndex(S("register"))] = rg;
-        x[reg.inDimIndex(S("lane"))] = t;
-        x[reg.inDimIndex(S("warp"))] = w;
+        std::vector<uint64_t> x(static_cast<std::size_t>(reg.getNumInDims()), 0);
+        at(x, "register", rg);
+        at(x, "lane", t);
+        at(x, "warp", w);
         uint64_t off = offsetOf.at(r.flattenOut(r.eval(x)));
         key.push_back(off / vecElems);
         low.push_back(off % vecElems);
@@ -116,22 +124,21 @@ inline Simulated simulate(const LinearLayout& reg, const LinearLayout& shared,
       out.vectorValid = out.vectorValid && it->second == lows[0];
       ++out.instructions;
       const std::vector<uint64_t>& blockOf = blocks; // a lambda cannot capture a binding
-      auto samePartner = [&blockOf, lanes](uint64_t m) {
-        for (uint64_t t = 0; t < lanes; ++t)
+      auto samePartner = [&blockOf](std::size_t m) {
+        for (std::size_t t = 0; t < blockOf.size(); ++t)
           if (blockOf[t] != blockOf[t ^ m])
             return false;
         return true;
       };
-      bool paired = lanes == 32 && (samePartner(1) || samePartner(2));
-      for (const std::vector<int>& phase : phasesOf(arch, accessBytes, load, paired)) {
+      bool paired = blocks.size() == 32 && (samePartner(1) || samePartner(2));
+      for (const std::vector<int>& phase :
+           phasesOf(arch, static_cast<int>(accessBytes), load, paired)) {
         std::map<uint64_t, std::set<uint64_t>> wordsOfBank;
         for (int t : phase) {
-          uint64_t start = paddedOffset(padding, blocks[t] * vecElems) * elemBytes;
-          for (uint64_t b = start; b < start + static_cast<uint64_t>(accessBytes); b += 4) {
-            uint64_t word = b / 4;
-            int banks = arch == "gfx950" ? 64 : 32;
-            wordsOfBank[word % banks].insert(word);
-          }
+          uint64_t start =
+              paddedOffset(padding, blocks[static_cast<std::size_t>(t)] * vecElems) * elemBytes;
+          for (uint64_t b = start; b < start + accessBytes; b += 4)
+            wordsOfBank[(b / 4) % banks].insert(b / 4);
         }
         uint64_t most = 0;
         for (const auto& [bank, words] : wordsOfBank)
