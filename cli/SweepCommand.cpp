@@ -103,12 +103,21 @@ std::string tritonHelper() {
 
 /// LLCHECK_SWEEP_TEST_KILL_AFTER=K (tests only, docs/sweep.md): once this process has finished
 /// K groups, before the checkpoint write that would follow, it kills itself with SIGKILL, as a
-/// preempted job dies, so that a test can resume a shard at a known point without a race.
-std::optional<uint64_t> testKillAfter() {
+/// preempted job dies, so that a test can resume a shard at a known point without a race;
+/// K:TERM sends itself SIGTERM instead, as a job engine stopping the task does.
+struct TestKill {
+  uint64_t after = 0;
+  int signal = SIGKILL;
+};
+std::optional<TestKill> testKillAfter() {
   const char* v = std::getenv("LLCHECK_SWEEP_TEST_KILL_AFTER");
   if (!v || !*v)
     return std::nullopt;
-  return std::strtoull(v, nullptr, 10);
+  char* end = nullptr;
+  TestKill k{std::strtoull(v, &end, 10), SIGKILL};
+  if (end && std::string(end) == ":TERM")
+    k.signal = SIGTERM;
+  return k;
 }
 
 } // namespace
@@ -176,8 +185,8 @@ int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
   o.progress = [&](const fuzz::SweepProgress& p) {
     if (line)
       line->update(p);
-    if (killAfter && ++finished >= *killAfter)
-      std::raise(SIGKILL);
+    if (killAfter && ++finished == killAfter->after)
+      std::raise(killAfter->signal);
   };
   o.stop = [] { return stopSignal != 0; };
   stopSignal = 0;
