@@ -24,7 +24,7 @@ SweepCommand::SweepCommand(CLI::App& app) {
                "distributed families, every conversion plan between two layouts of one shape "
                "checked against enumeration. docs/sweep.md");
   cmd_->add_option("FAMILY", family_,
-                   "blocked, swizzled_shared, nvmma_shared, nvidia_mma, amd_mfma or dot_op");
+                   "blocked, swizzled_shared, nvmma_shared, nvidia_mma, amd_mfma, dot_op or slice");
   cmd_->add_option("--max-log2", maxLog2_, "Every tensor dim at most 2^N (default 3)")
       ->type_name("N")
       ->check(CLI::Range(0, 12));

@@ -187,8 +187,9 @@ std::vector<SweepGroup> groupsOf(const SweepOptions& o) {
       out.push_back({shape, 32, 1});
     return out;
   }
-  std::size_t minRank = f == "blocked" ? 1 : 2; // the matrix cores: rank 2, or 3 with a batch dim
-  for (std::size_t rank = minRank; rank <= 3; ++rank)
+  // The matrix cores: rank 2, or 3 with a batch dim; a slice: rank 1 or 2 (its parent 2 or 3).
+  std::size_t minRank = f == "blocked" || f == "slice" ? 1 : 2, maxRank = f == "slice" ? 2 : 3;
+  for (std::size_t rank = minRank; rank <= maxRank; ++rank)
     for (const auto& shape : shapes(rank, 0, o.maxLog2))
       for (uint64_t lanes : {32, 64}) {
         // nvidia_mma has no 64-lane encoding and amd_mfma no 32-lane one: no group.
@@ -209,6 +210,15 @@ uint64_t setsOf(const SweepGroup& g, const std::string& f) {
     for (uint64_t s : g.shape)
       spt *= static_cast<uint64_t>(log2Of(s)) + 1;
     return spt * splitCount(l, rank) * splitCount(w, rank) * factorial(rank);
+  }
+  if (f == "slice") {
+    // Each sliced dim d of the rank + 1 parent (sizePerThread 1 or 2 there), the blocked
+    // parent's every other sizePerThread, split and order.
+    uint64_t spt = 2;
+    for (uint64_t s : g.shape)
+      spt *= static_cast<uint64_t>(log2Of(s)) + 1;
+    return (rank + 1) * spt * splitCount(l, rank + 1) * splitCount(w, rank + 1) *
+           factorial(rank + 1);
   }
   if (f == "swizzled_shared")
     return 17 * 16 * 16 * 2; // vec 0-16, perPhase 1-16, maxPhase 1-16, 2 orders
@@ -237,6 +247,26 @@ std::vector<Encoding> encodingsOf(const SweepGroup& g, const SweepOptions& o) {
         for (const auto& wpc : splits(log2Of(g.warps), rank))
           for (const auto& ord : orders(rank))
             out.push_back({"", BlockedParams{spt, tpw, wpc, ord, {}}, Encoding::Expect::Legal, {}});
+    return out;
+  }
+  if (f == "slice") {
+    for (std::size_t d = 0; d <= rank; ++d) {
+      std::vector<uint64_t> parentShape = g.shape;
+      parentShape.insert(parentShape.begin() + static_cast<std::ptrdiff_t>(d), 2);
+      for (const auto& spt : sizesPerThread(parentShape))
+        for (const auto& tpw : splits(log2Of(g.lanes), rank + 1))
+          for (const auto& wpc : splits(log2Of(g.warps), rank + 1))
+            for (const auto& ord : orders(rank + 1)) {
+              BlockedParams parent{spt, tpw, wpc, ord, {}};
+              out.push_back(
+                  {"#ttg.slice<{dim = " + std::to_string(d) + ", parent = " + blockedText(parent) +
+                       "}>",
+                   std::nullopt, Encoding::Expect::Legal,
+                   o.againstTriton
+                       ? gluonSpec("slice", {{"dim", d}, {"parent", blockedSpec(parent)}}, false)
+                       : nlohmann::json()});
+            }
+    }
     return out;
   }
   if (f == "swizzled_shared") {
@@ -580,7 +610,7 @@ Result<SweepOptions> checkedOptions(const SweepOptions& options) {
   if (std::find(fams.begin(), fams.end(), options.family) == fams.end())
     return makeError("unknown family '" + utf8Prefix(options.family, 60) +
                          "' (known: blocked, swizzled_shared, nvmma_shared, nvidia_mma, "
-                         "amd_mfma, dot_op)",
+                         "amd_mfma, dot_op, slice)",
                      "FAMILY");
   if (options.maxLog2 < 0 || options.maxLog2 > 12)
     return makeError("--max-log2 must be in [0, 12]", "--max-log2");
@@ -1039,8 +1069,8 @@ readCheckpoint(const std::string& path, const SweepReport& fresh,
 } // namespace
 
 const std::vector<std::string>& sweepFamilies() {
-  static const std::vector<std::string> f = {"blocked",    "swizzled_shared", "nvmma_shared",
-                                             "nvidia_mma", "amd_mfma",        "dot_op"};
+  static const std::vector<std::string> f = {
+      "blocked", "swizzled_shared", "nvmma_shared", "nvidia_mma", "amd_mfma", "dot_op", "slice"};
   return f;
 }
 

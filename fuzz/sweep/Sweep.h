@@ -25,7 +25,7 @@
 
 namespace llcheck::fuzz {
 
-/// blocked, swizzled_shared, nvmma_shared, nvidia_mma, amd_mfma, dot_op.
+/// blocked, swizzled_shared, nvmma_shared, nvidia_mma, amd_mfma, dot_op, slice.
 [[nodiscard]] const std::vector<std::string>& sweepFamilies();
 
 /// The name of the way planSweep deals groups to shards, recorded in every result and

@@ -463,7 +463,8 @@ TEST(SweepReduce, theReducedSweepHasTheUnreducedVerdicts) {
                                          {"swizzled_shared", kFamilyMaxLog2, {}},
                                          {"nvmma_shared", 4, {}},
                                          {"nvidia_mma", kFamilyMaxLog2, {4}},
-                                         {"amd_mfma", 1, {2}}}) {
+                                         {"amd_mfma", 1, {2}},
+                                         {"slice", 1, {1, 2}}}) {
     SCOPED_TRACE(std::string(c.family) + " --max-log2 " + std::to_string(c.maxLog2));
     SweepOptions o;
     o.family = c.family;

@@ -29,7 +29,8 @@ KNOWN = ["version must be in the [1, 4] range",
 DISTRIBUTED = [("nvidia_mma", ["--max-log2", "2", "--num-warps", "4"]),
                ("amd_mfma", ["--max-log2", "1", "--num-warps", "2"]),
                ("dot_op", ["--max-log2", "1", "--num-warps", "1"]),
-               ("blocked", ["--max-log2", "1", "--num-warps", "1", "-j", "2"])]
+               ("blocked", ["--max-log2", "1", "--num-warps", "1", "-j", "2"]),
+               ("slice", ["--max-log2", "1", "--num-warps", "1", "-j", "2"])]
 SHARED = [("swizzled_shared", ["--max-log2", "1"]), ("nvmma_shared", ["--max-log2", "3"])]
 
 
