@@ -24,7 +24,7 @@ SweepCommand::SweepCommand(CLI::App& app) {
                "distributed families, every conversion plan between two layouts of one shape "
                "checked against enumeration. docs/sweep.md");
   cmd_->add_option("FAMILY", family_,
-                   "blocked, swizzled_shared, nvmma_shared, nvidia_mma, amd_mfma or dot_op");
+                   "blocked, swizzled_shared, nvmma_shared, nvidia_mma, amd_mfma, dot_op or slice");
   cmd_->add_option("--max-log2", maxLog2_, "Every tensor dim at most 2^N (default 3)")
       ->type_name("N")
       ->check(CLI::Range(0, 12));
@@ -57,8 +57,23 @@ SweepCommand::SweepCommand(CLI::App& app) {
       ->type_name("SEC")
       ->check(CLI::Range(0.0, 86400.0));
   cmd_->add_flag("--quiet", quiet_, "No progress line on stderr (there is one only on a terminal)");
+  cmd_->add_flag("--no-reduce", noReduce_,
+                 "Check every distinct layout and plan, also those that are a renaming of the "
+                 "tensor's dims of one checked (docs/sweep.md, Doing less work)");
+  cmd_->add_option("--against", against_,
+                   "triton or triton-VERSION (3.6, 3.9): compare every encoding with that "
+                   "Triton's own to_linear_layout instead of verifying (needs --python)")
+      ->type_name("PEER");
+  cmd_->add_option("--python", python_,
+                   "With --against: the Python that has that Triton (default: LLCHECK_PYTHON, "
+                   "else python3)")
+      ->type_name("PATH");
+  cmd_->add_option("-j,--jobs", jobs_,
+                   "With --against: this many Python processes ask Triton side by side (default 1)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 256));
   cmd_->add_option("--format", format_, "text or json")->check(CLI::IsMember({"text", "json"}));
-  addTritonOption(cmd_, triton_);
+  tritonOpt_ = addTritonOption(cmd_, triton_);
 
   mergeCmd_ = cmd_->add_subcommand(
       "merge", "Add up the JSON results of every shard of one sweep (sweep --format json) into "
@@ -72,14 +87,37 @@ SweepCommand::SweepCommand(CLI::App& app) {
 
 namespace {
 
+/// SIGTERM / SIGINT (a job engine stopping the task, Ctrl-C): the sweep writes its checkpoint
+/// after the group it is on and exits with 128 + the signal, as the signal would have.
+volatile std::sig_atomic_t stopSignal = 0;
+extern "C" void onStopSignal(int sig) {
+  stopSignal = sig;
+}
+
+/// The Python helper that asks Triton: LLCHECK_TRITON_HELPER, else the source tree's.
+std::string tritonHelper() {
+  if (const char* v = std::getenv("LLCHECK_TRITON_HELPER"); v && *v)
+    return v;
+  return std::string(LLCHECK_SOURCE_DIR) + "/fuzz/sweep/triton_layouts.py";
+}
+
 /// LLCHECK_SWEEP_TEST_KILL_AFTER=K (tests only, docs/sweep.md): once this process has finished
 /// K groups, before the checkpoint write that would follow, it kills itself with SIGKILL, as a
-/// preempted job dies, so that a test can resume a shard at a known point without a race.
-std::optional<uint64_t> testKillAfter() {
+/// preempted job dies, so that a test can resume a shard at a known point without a race;
+/// K:TERM sends itself SIGTERM instead, as a job engine stopping the task does.
+struct TestKill {
+  uint64_t after = 0;
+  int signal = SIGKILL;
+};
+std::optional<TestKill> testKillAfter() {
   const char* v = std::getenv("LLCHECK_SWEEP_TEST_KILL_AFTER");
   if (!v || !*v)
     return std::nullopt;
-  return std::strtoull(v, nullptr, 10);
+  char* end = nullptr;
+  TestKill k{std::strtoull(v, &end, 10), SIGKILL};
+  if (end && std::string(end) == ":TERM")
+    k.signal = SIGTERM;
+  return k;
 }
 
 } // namespace
@@ -113,6 +151,31 @@ int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
   o.shardCount = shard->count;
   o.checkpoint = checkpoint_;
   o.checkpointSeconds = checkpointEvery_;
+  o.reduce = !noReduce_;
+  if (!against_.empty()) {
+    if (against_ != "triton") {
+      if (against_.rfind("triton-", 0) != 0) {
+        errorMessage = "--against: '" + against_ + "' is not triton or triton-VERSION";
+        return 2;
+      }
+      auto v = parseTritonOption(against_.substr(7), "--against");
+      if (!v.ok()) {
+        errorMessage = v.error().str();
+        return 2;
+      }
+      if (tritonOpt_->count() > 0 && *v != o.triton) {
+        errorMessage = "--against: " + against_ + ", but --triton " + triton_ +
+                       ": the encodings swept are the peer's";
+        return 2;
+      }
+      o.triton = *v;
+    }
+    o.againstTriton = true;
+    const char* env = std::getenv("LLCHECK_PYTHON");
+    o.python = !python_.empty() ? python_ : (env && *env ? env : "python3");
+    o.tritonHelper = tritonHelper();
+    o.jobs = jobs_;
+  }
 
   std::optional<SweepProgressLine> line;
   if (!quiet_ && ::isatty(STDERR_FILENO) == 1)
@@ -122,10 +185,33 @@ int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
   o.progress = [&](const fuzz::SweepProgress& p) {
     if (line)
       line->update(p);
-    if (killAfter && ++finished >= *killAfter)
-      std::raise(SIGKILL);
+    if (killAfter && ++finished == killAfter->after)
+      std::raise(killAfter->signal);
   };
+  o.stop = [] { return stopSignal != 0; };
+  stopSignal = 0;
+  struct sigaction action {};
+  action.sa_handler = onStopSignal;
+  sigemptyset(&action.sa_mask);
+  struct sigaction oldTerm {
+  }, oldInt{};
+  if (!checkpoint_.empty()) {
+    ::sigaction(SIGTERM, &action, &oldTerm);
+    ::sigaction(SIGINT, &action, &oldInt);
+  }
   auto report = fuzz::runSweep(o);
+  if (!checkpoint_.empty()) {
+    ::sigaction(SIGTERM, &oldTerm, nullptr);
+    ::sigaction(SIGINT, &oldInt, nullptr);
+  }
+  if (stopSignal != 0 && report.ok()) {
+    if (line)
+      line->done();
+    errorMessage = std::string("stopped by ") + (stopSignal == SIGTERM ? "SIGTERM" : "SIGINT") +
+                   ": the checkpoint " + checkpoint_ +
+                   " holds the groups done (run again to go on)";
+    return 128 + stopSignal;
+  }
   if (line)
     line->done();
   if (!report.ok()) {
@@ -136,7 +222,7 @@ int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
     out << dumpJson(fuzz::toJson(*report)) << "\n";
   else
     out << fuzz::toText(*report);
-  return report->verifyFailures + report->planFailures > 0 ? 1 : 0;
+  return report->failureCount() > 0 ? 1 : 0;
 }
 
 int SweepCommand::runMerge(std::ostream& out, std::string& errorMessage) {
@@ -178,7 +264,7 @@ int SweepCommand::runMerge(std::ostream& out, std::string& errorMessage) {
     out << dumpJson(fuzz::toJson(*merged)) << "\n";
   else
     out << fuzz::toText(*merged);
-  return merged->verifyFailures + merged->planFailures > 0 ? 1 : 0;
+  return merged->failureCount() > 0 ? 1 : 0;
 }
 
 } // namespace llcheck::cli

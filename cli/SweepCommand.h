@@ -27,13 +27,14 @@ private:
 
   CLI::App* cmd_ = nullptr;
   CLI::App* mergeCmd_ = nullptr;
-  std::string family_, shard_, format_ = "text", triton_, checkpoint_;
-  int maxLog2_ = 3, pairMaxLog2_ = 3, shardCount_ = 1;
+  std::string family_, shard_, format_ = "text", triton_, checkpoint_, against_, python_;
+  int maxLog2_ = 3, pairMaxLog2_ = 3, shardCount_ = 1, jobs_ = 1;
   double checkpointEvery_ = 5;
-  bool quiet_ = false;
+  bool quiet_ = false, noReduce_ = false;
   std::vector<uint64_t> numWarps_;
   CLI::Option* shardOpt_ = nullptr;
   CLI::Option* shardCountOpt_ = nullptr;
+  CLI::Option* tritonOpt_ = nullptr;
   std::vector<std::string> results_;
   std::string mergeFormat_ = "text";
 };

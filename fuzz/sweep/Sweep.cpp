@@ -1,5 +1,6 @@
 #include "Sweep.h"
 
+#include "TritonPeer.h"
 #include "check/PlanCheck.h"
 
 #include "llcheck/core/Encodings.h"
@@ -19,6 +20,8 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <queue>
@@ -43,7 +46,24 @@ struct Encoding {
   ///    two, which Triton accepts; the XOR of vec * phase can set several bits in one column,
   ///    so the layout is a bijection but not a memory layout in Def. 4.14's sense.
   enum class Expect { Legal, Padded, Bijective } expect = Expect::Legal;
+  /// Against Triton only: the encoding as Gluon's layout class takes it ({"encoding", "args"},
+  /// for fuzz/sweep/triton_layouts.py); #ttg.blocked's is written from `blocked` when asked.
+  nlohmann::json spec;
 };
+
+/// A Gluon spec (triton_layouts.py): the class and its fields, one CTA (cga_layout []).
+nlohmann::json gluonSpec(const char* encoding, nlohmann::json args, bool cga = true) {
+  if (cga)
+    args["cga_layout"] = nlohmann::json::array();
+  return {{"encoding", encoding}, {"args", std::move(args)}};
+}
+
+nlohmann::json blockedSpec(const BlockedParams& p) {
+  return gluonSpec("blocked", {{"size_per_thread", p.sizePerThread},
+                               {"threads_per_warp", p.threadsPerWarp},
+                               {"warps_per_cta", p.warpsPerCTA},
+                               {"order", p.order}});
+}
 
 std::string list(const std::vector<uint64_t>& v) {
   std::string s = "[";
@@ -167,8 +187,9 @@ std::vector<SweepGroup> groupsOf(const SweepOptions& o) {
       out.push_back({shape, 32, 1});
     return out;
   }
-  std::size_t minRank = f == "blocked" ? 1 : 2; // the matrix cores: rank 2, or 3 with a batch dim
-  for (std::size_t rank = minRank; rank <= 3; ++rank)
+  // The matrix cores: rank 2, or 3 with a batch dim; a slice: rank 1 or 2 (its parent 2 or 3).
+  std::size_t minRank = f == "blocked" || f == "slice" ? 1 : 2, maxRank = f == "slice" ? 2 : 3;
+  for (std::size_t rank = minRank; rank <= maxRank; ++rank)
     for (const auto& shape : shapes(rank, 0, o.maxLog2))
       for (uint64_t lanes : {32, 64}) {
         // nvidia_mma has no 64-lane encoding and amd_mfma no 32-lane one: no group.
@@ -189,6 +210,15 @@ uint64_t setsOf(const SweepGroup& g, const std::string& f) {
     for (uint64_t s : g.shape)
       spt *= static_cast<uint64_t>(log2Of(s)) + 1;
     return spt * splitCount(l, rank) * splitCount(w, rank) * factorial(rank);
+  }
+  if (f == "slice") {
+    // Each sliced dim d of the rank + 1 parent (sizePerThread 1 or 2 there), the blocked
+    // parent's every other sizePerThread, split and order.
+    uint64_t spt = 2;
+    for (uint64_t s : g.shape)
+      spt *= static_cast<uint64_t>(log2Of(s)) + 1;
+    return (rank + 1) * spt * splitCount(l, rank + 1) * splitCount(w, rank + 1) *
+           factorial(rank + 1);
   }
   if (f == "swizzled_shared")
     return 17 * 16 * 16 * 2; // vec 0-16, perPhase 1-16, maxPhase 1-16, 2 orders
@@ -216,7 +246,27 @@ std::vector<Encoding> encodingsOf(const SweepGroup& g, const SweepOptions& o) {
       for (const auto& tpw : splits(log2Of(g.lanes), rank))
         for (const auto& wpc : splits(log2Of(g.warps), rank))
           for (const auto& ord : orders(rank))
-            out.push_back({"", BlockedParams{spt, tpw, wpc, ord, {}}});
+            out.push_back({"", BlockedParams{spt, tpw, wpc, ord, {}}, Encoding::Expect::Legal, {}});
+    return out;
+  }
+  if (f == "slice") {
+    for (std::size_t d = 0; d <= rank; ++d) {
+      std::vector<uint64_t> parentShape = g.shape;
+      parentShape.insert(parentShape.begin() + static_cast<std::ptrdiff_t>(d), 2);
+      for (const auto& spt : sizesPerThread(parentShape))
+        for (const auto& tpw : splits(log2Of(g.lanes), rank + 1))
+          for (const auto& wpc : splits(log2Of(g.warps), rank + 1))
+            for (const auto& ord : orders(rank + 1)) {
+              BlockedParams parent{spt, tpw, wpc, ord, {}};
+              out.push_back(
+                  {"#ttg.slice<{dim = " + std::to_string(d) + ", parent = " + blockedText(parent) +
+                       "}>",
+                   std::nullopt, Encoding::Expect::Legal,
+                   o.againstTriton
+                       ? gluonSpec("slice", {{"dim", d}, {"parent", blockedSpec(parent)}}, false)
+                       : nlohmann::json()});
+            }
+    }
     return out;
   }
   if (f == "swizzled_shared") {
@@ -226,11 +276,19 @@ std::vector<Encoding> encodingsOf(const SweepGroup& g, const SweepOptions& o) {
           for (const char* ord : {"[0, 1]", "[1, 0]"}) {
             bool powers = std::has_single_bit(vec) && std::has_single_bit(perPhase) &&
                           std::has_single_bit(maxPhase);
-            out.push_back(
-                {"#ttg.swizzled_shared<{vec = " + std::to_string(vec) +
-                     ", perPhase = " + std::to_string(perPhase) +
-                     ", maxPhase = " + std::to_string(maxPhase) + ", order = " + ord + "}>",
-                 std::nullopt, powers ? Encoding::Expect::Legal : Encoding::Expect::Bijective});
+            out.push_back({"#ttg.swizzled_shared<{vec = " + std::to_string(vec) +
+                               ", perPhase = " + std::to_string(perPhase) + ", maxPhase = " +
+                               std::to_string(maxPhase) + ", order = " + ord + "}>",
+                           std::nullopt,
+                           powers ? Encoding::Expect::Legal : Encoding::Expect::Bijective,
+                           {}});
+            if (o.againstTriton)
+              out.back().spec = gluonSpec(
+                  "swizzled_shared",
+                  {{"vec", vec},
+                   {"per_phase", perPhase},
+                   {"max_phase", maxPhase},
+                   {"order", ord[1] == '0' ? std::vector<int>{0, 1} : std::vector<int>{1, 0}}});
           }
     return out;
   }
@@ -238,28 +296,64 @@ std::vector<Encoding> encodingsOf(const SweepGroup& g, const SweepOptions& o) {
     for (int swizzle : {0, 32, 64, 128})
       for (const char* transposed : {"false", "true"})
         for (int bits : {8, 16, 32, 64})
-          for (const char* fp4 : {"false", "true"})
+          for (const char* fp4 : {"false", "true"}) {
             out.push_back(
                 {"#ttg.nvmma_shared<{swizzlingByteWidth = " + std::to_string(swizzle) +
                      ", transposed = " + transposed +
                      ", elementBitWidth = " + std::to_string(bits) + ", fp4Padded = " + fp4 + "}>",
                  std::nullopt,
-                 std::string(fp4) == "true" ? Encoding::Expect::Padded : Encoding::Expect::Legal});
+                 std::string(fp4) == "true" ? Encoding::Expect::Padded : Encoding::Expect::Legal,
+                 {}});
+            if (o.againstTriton)
+              out.back().spec =
+                  gluonSpec("nvmma_shared", {{"swizzle_byte_width", swizzle},
+                                             {"element_bitwidth", bits},
+                                             {"rank", 2},
+                                             {"transposed", std::string(transposed) == "true"},
+                                             {"fp4_padded", std::string(fp4) == "true"}});
+          }
     return out;
   }
-  auto nvidiaMma = [rank](const std::vector<uint64_t>& wpc, int major, uint64_t n) {
-    std::string instr =
-        major == 3 ? "[16, " + std::to_string(n) + ", 16]" : (rank == 3 ? "[1, 16, 8]" : "[16, 8]");
-    return "#ttg.nvidia_mma<{versionMajor = " + std::to_string(major) +
-           ", versionMinor = 0, warpsPerCTA = " + list(wpc) + ", instrShape = " + instr + "}>";
+  // Each encoding as attribute text and (against Triton) as Gluon's spec.
+  using Text = std::pair<std::string, nlohmann::json>;
+  bool spec = o.againstTriton;
+  auto nvidiaMma = [rank, spec](const std::vector<uint64_t>& wpc, int major, uint64_t n) -> Text {
+    std::vector<uint64_t> instr = major == 3  ? std::vector<uint64_t>{16, n, 16}
+                                  : rank == 3 ? std::vector<uint64_t>{1, 16, 8}
+                                              : std::vector<uint64_t>{16, 8};
+    return {
+        "#ttg.nvidia_mma<{versionMajor = " + std::to_string(major) +
+            ", versionMinor = 0, warpsPerCTA = " + list(wpc) + ", instrShape = " + list(instr) +
+            "}>",
+        spec ? gluonSpec("nvidia_mma",
+                         {{"version", {major, 0}}, {"warps_per_cta", wpc}, {"instr_shape", instr}})
+             : nlohmann::json()};
   };
-  auto amdMfma = [](const std::vector<uint64_t>& wpc, int version, const char* instr,
-                    const char* transposed) {
-    return "#ttg.amd_mfma<{version = " + std::to_string(version) + ", warpsPerCTA = " + list(wpc) +
-           ", instrShape = " + instr + ", isTransposed = " + transposed + "}>";
+  auto amdMfma = [spec](const std::vector<uint64_t>& wpc, int version,
+                        const std::vector<uint64_t>& instr, const char* transposed) -> Text {
+    return {"#ttg.amd_mfma<{version = " + std::to_string(version) + ", warpsPerCTA = " + list(wpc) +
+                ", instrShape = " + list(instr) + ", isTransposed = " + transposed + "}>",
+            spec ? gluonSpec("amd_mfma", {{"version", version},
+                                          {"instr_shape", instr},
+                                          {"transposed", std::string(transposed) == "true"},
+                                          {"warps_per_cta", wpc}})
+                 : nlohmann::json()};
   };
-  const char* mfmaInstr[] = {"[32, 32, 8]", "[16, 16, 16]", "[64, 4, 4]", "[4, 64, 4]"};
-  auto add = [&](std::string a) { out.push_back({std::move(a), std::nullopt}); };
+  const std::vector<uint64_t> mfmaInstr[] = {{32, 32, 8}, {16, 16, 16}, {64, 4, 4}, {4, 64, 4}};
+  auto add = [&](Text t) {
+    out.push_back({std::move(t.first), std::nullopt, Encoding::Expect::Legal, std::move(t.second)});
+  };
+  // A #ttg.dot_op over `parent`.
+  auto dotOp = [spec](int opIdx, const Text& parent, std::optional<uint64_t> kWidth) -> Text {
+    return {"#ttg.dot_op<{opIdx = " + std::to_string(opIdx) + ", parent = " + parent.first +
+                (kWidth ? ", kWidth = " + std::to_string(*kWidth) : std::string()) + "}>",
+            spec ? gluonSpec("dot_op",
+                             {{"operand_index", opIdx},
+                              {"parent", parent.second},
+                              {"k_width", kWidth.value_or(0)}},
+                             false)
+                 : nlohmann::json()};
+  };
   for (const auto& wpc : splits(log2Of(g.warps), rank)) {
     if (f == "nvidia_mma") {
       add(nvidiaMma(wpc, 2, 8));
@@ -268,31 +362,31 @@ std::vector<Encoding> encodingsOf(const SweepGroup& g, const SweepOptions& o) {
     }
     if (f == "amd_mfma")
       for (int version = 0; version <= 4; ++version)
-        for (const char* instr : mfmaInstr)
+        for (const auto& instr : mfmaInstr)
           for (const char* t : {"false", "true"})
             add(amdMfma(wpc, version, instr, t));
     if (f == "dot_op")
       for (int opIdx = 0; opIdx <= 1; ++opIdx) {
-        std::string op = "#ttg.dot_op<{opIdx = " + std::to_string(opIdx) + ", parent = ";
         if (g.lanes == 32) {
           for (uint64_t k = 1; k <= 8; k *= 2) {
-            std::string kw = ", kWidth = " + std::to_string(k) + "}>";
-            add(op + nvidiaMma(wpc, 2, 8) + kw);
+            add(dotOp(opIdx, nvidiaMma(wpc, 2, 8), k));
             for (uint64_t n = 8; n <= 256; n *= 2)
-              add(op + nvidiaMma(wpc, 3, n) + kw);
+              add(dotOp(opIdx, nvidiaMma(wpc, 3, n), k));
           }
         } else {
           for (uint64_t k = 1; k <= 16; k *= 2)
             for (int version = 0; version <= 4; ++version)
-              for (const char* instr : mfmaInstr)
+              for (const auto& instr : mfmaInstr)
                 for (const char* t : {"false", "true"})
-                  add(op + amdMfma(wpc, version, instr, t) + ", kWidth = " + std::to_string(k) +
-                      "}>");
+                  add(dotOp(opIdx, amdMfma(wpc, version, instr, t), k));
         }
         // The FMA operand: a #ttg.blocked parent, one element per thread.
         for (const auto& tpw : splits(log2Of(g.lanes), rank))
-          for (const auto& ord : orders(rank))
-            add(op + blockedText({std::vector<uint64_t>(rank, 1), tpw, wpc, ord, {}}) + "}>");
+          for (const auto& ord : orders(rank)) {
+            BlockedParams parent{std::vector<uint64_t>(rank, 1), tpw, wpc, ord, {}};
+            add(dotOp(opIdx, {blockedText(parent), spec ? blockedSpec(parent) : nlohmann::json()},
+                      std::nullopt));
+          }
       }
   }
   return out;
@@ -316,7 +410,7 @@ Result<LinearLayout> layoutOf(const Encoding& e, const SweepGroup& g, const Swee
 }
 
 bool pairsChecked(const SweepGroup& g, const SweepOptions& o) {
-  return distributedFamily(o.family) && o.pairMaxLog2 >= 0 &&
+  return !o.againstTriton && distributedFamily(o.family) && o.pairMaxLog2 >= 0 &&
          log2Of(elementsOf(g.shape)) <= o.pairMaxLog2;
 }
 
@@ -331,6 +425,37 @@ std::vector<uint64_t> key(const LinearLayout& l) {
       k.insert(k.end(), v.begin(), v.end());
   }
   return k;
+}
+
+/// The renamings of a tensor's dims that keep its shape (the identity not among them): each a
+/// permutation pi of the dims with shape[pi[d]] == shape[d].
+std::vector<std::vector<std::size_t>> shapeRenamings(const std::vector<uint64_t>& shape) {
+  std::vector<std::size_t> pi(shape.size());
+  std::iota(pi.begin(), pi.end(), std::size_t{0});
+  std::vector<std::vector<std::size_t>> out;
+  while (std::next_permutation(pi.begin(), pi.end())) {
+    bool keeps = true;
+    for (std::size_t d = 0; d < shape.size(); ++d)
+      keeps = keeps && shape[pi[d]] == shape[d];
+    if (keeps)
+      out.push_back(pi);
+  }
+  return out;
+}
+
+/// key() of the layout whose out dim d is the layout's out dim pi[d] (the dims renamed; the
+/// sizes are kept, as pi keeps the shape): every basis's coordinates permuted.
+std::vector<uint64_t> renamedKey(const std::vector<uint64_t>& k, const std::vector<std::size_t>& pi,
+                                 std::size_t outs) {
+  std::vector<uint64_t> r = k;
+  std::size_t at = outs;
+  while (at < k.size()) {
+    std::size_t n = k[at++];
+    for (std::size_t b = 0; b < n; ++b, at += outs)
+      for (std::size_t d = 0; d < outs; ++d)
+        r[at + d] = k[at + pi[d]];
+  }
+  return r;
 }
 
 std::string firstProblem(const VerifyReport& r) {
@@ -450,12 +575,42 @@ void deal(std::vector<SweepGroup>& groups, int shardCount) {
   }
 }
 
+/// The sweep's parameters, said once: what a report records of its options (reportOf) and the
+/// options that a report's sweep was run with (optionsOf, for merge's re-planning).
+SweepReport reportOf(const SweepOptions& o) {
+  SweepReport r;
+  r.family = o.family;
+  r.triton = o.triton;
+  r.maxLog2 = o.maxLog2;
+  r.pairMaxLog2 = o.pairMaxLog2;
+  r.numWarps = o.numWarps;
+  r.shardIndex = o.shardIndex;
+  r.shardCount = o.shardCount;
+  r.reduce = o.reduce && !o.againstTriton;
+  r.against = o.againstTriton ? "triton-" + tritonVersionName(o.triton) : "";
+  return r;
+}
+
+SweepOptions optionsOf(const SweepReport& r) {
+  SweepOptions o;
+  o.family = r.family;
+  o.triton = r.triton;
+  o.maxLog2 = r.maxLog2;
+  o.pairMaxLog2 = r.pairMaxLog2;
+  o.numWarps = r.numWarps;
+  o.shardIndex = r.shardIndex;
+  o.shardCount = r.shardCount;
+  o.reduce = r.reduce;
+  o.againstTriton = !r.against.empty();
+  return o;
+}
+
 Result<SweepOptions> checkedOptions(const SweepOptions& options) {
   const auto& fams = sweepFamilies();
   if (std::find(fams.begin(), fams.end(), options.family) == fams.end())
     return makeError("unknown family '" + utf8Prefix(options.family, 60) +
                          "' (known: blocked, swizzled_shared, nvmma_shared, nvidia_mma, "
-                         "amd_mfma, dot_op)",
+                         "amd_mfma, dot_op, slice)",
                      "FAMILY");
   if (options.maxLog2 < 0 || options.maxLog2 > 12)
     return makeError("--max-log2 must be in [0, 12]", "--max-log2");
@@ -465,7 +620,16 @@ Result<SweepOptions> checkedOptions(const SweepOptions& options) {
     return makeError("shard " + std::to_string(options.shardIndex) + "/" +
                          std::to_string(options.shardCount) + " is not I/N with 0 <= I < N",
                      "--shard");
+  if (options.againstTriton && options.triton < TritonVersion::v3_9 &&
+      !distributedFamily(options.family))
+    return makeError("Triton " + tritonVersionName(options.triton) +
+                         "'s Gluon to_linear_layout answers distributed encodings only (it "
+                         "aborts on a shared one): there is no Triton answer to compare " +
+                         options.family + " with",
+                     "--against");
   SweepOptions o = options;
+  if (o.againstTriton)
+    o.reduce = false; // Triton is what is checked: every parameter set is asked
   if (o.numWarps.empty())
     o.numWarps = {1, 2, 4, 8, 16};
   for (uint64_t w : o.numWarps)
@@ -483,7 +647,17 @@ void runGroup(const SweepGroup& g, uint64_t index, const SweepOptions& o, SweepR
       report.failures.push_back({what, attr, shapeText(g.shape), message, index});
   };
   ++report.groups;
-  std::set<std::vector<uint64_t>> seen;
+  if (g.renamed) {
+    ++report.renamedGroups;
+    report.renamedSets += g.sets;
+    report.enumerated += g.sets;
+    return;
+  }
+  std::vector<std::vector<std::size_t>> perms =
+      o.reduce ? shapeRenamings(g.shape) : std::vector<std::vector<std::size_t>>{};
+  std::map<std::vector<uint64_t>, std::size_t> seen; // key -> index in layouts
+  std::set<std::vector<uint64_t>> verifiedOrbits;
+  std::vector<std::vector<uint64_t>> keys;
   std::vector<std::pair<LinearLayout, std::string>> layouts; // distinct, with an attribute
   for (const Encoding& e : encodingsOf(g, o)) {
     ++report.enumerated;
@@ -492,9 +666,24 @@ void runGroup(const SweepGroup& g, uint64_t index, const SweepOptions& o, SweepR
       ++report.rejected;
       continue;
     }
-    if (!seen.insert(key(*l)).second)
+    std::vector<uint64_t> k = key(*l);
+    if (!seen.emplace(k, layouts.size()).second)
       continue;
     std::string attr = e.blocked ? blockedText(*e.blocked) : e.attr;
+    keys.push_back(k);
+    if (!perms.empty()) {
+      // One layout of each orbit under the renamings is verified: the verdict is the same for
+      // all of them (docs/sweep.md, "Doing less work"); what it must be (expect) is part of it.
+      std::vector<uint64_t> orbit = k;
+      for (const auto& pi : perms)
+        orbit = std::min(orbit, renamedKey(k, pi, static_cast<std::size_t>(l->getNumOutDims())));
+      orbit.push_back(static_cast<uint64_t>(e.expect));
+      if (!verifiedOrbits.insert(orbit).second) {
+        ++report.renamedLayouts;
+        layouts.emplace_back(std::move(*l), std::move(attr));
+        continue;
+      }
+    }
     auto r = verify(*l, VerifyOptions{});
     ++report.verified;
     std::string problem;
@@ -515,10 +704,35 @@ void runGroup(const SweepGroup& g, uint64_t index, const SweepOptions& o, SweepR
   report.distinct += layouts.size();
   if (!pairsChecked(g, o))
     return;
-  for (const auto& [a, attrA] : layouts)
-    for (const auto& [b, attrB] : layouts) {
-      if (&a == &b)
+  // renamedIndex[p][i]: the index of layout i with its dims renamed by perms[p], if it is one of
+  // the group's (always, for #ttg.blocked: its parameters renamed give it).
+  std::vector<std::vector<std::optional<std::size_t>>> renamedIndex;
+  for (const auto& pi : perms) {
+    std::vector<std::optional<std::size_t>> idx(layouts.size());
+    for (std::size_t i = 0; i < layouts.size(); ++i) {
+      auto it = seen.find(
+          renamedKey(keys[i], pi, static_cast<std::size_t>(layouts[i].first.getNumOutDims())));
+      if (it != seen.end())
+        idx[i] = it->second;
+    }
+    renamedIndex.push_back(std::move(idx));
+  }
+  for (std::size_t i = 0; i < layouts.size(); ++i)
+    for (std::size_t j = 0; j < layouts.size(); ++j) {
+      if (i == j)
         continue;
+      const auto& [a, attrA] = layouts[i];
+      const auto& [b, attrB] = layouts[j];
+      // The pair is checked in the renaming that brings it first in the group's order: (i, j)
+      // stands for (pi(i), pi(j)), and the first of an orbit is never skipped.
+      bool renamed = false;
+      for (const auto& idx : renamedIndex)
+        if (idx[i] && idx[j] && std::pair(*idx[i], *idx[j]) < std::pair(i, j))
+          renamed = true;
+      if (renamed) {
+        ++report.renamedPairs;
+        continue;
+      }
       ++report.pairs;
       auto plan = planConversion(a, b, o.triton);
       if (!plan.ok()) {
@@ -530,6 +744,191 @@ void runGroup(const SweepGroup& g, uint64_t index, const SweepOptions& o, SweepR
         fail("plan", attrA + " -> " + attrB, *v);
       }
     }
+}
+
+/// A layout's bases per input dim, each basis's coordinates in dim0, dim1, ... order, as
+/// Triton's to_linear_layout returns them (answer: {"ins": [[name, bases]...]}).
+using NamedBases = std::vector<std::pair<std::string, std::vector<std::vector<uint64_t>>>>;
+
+NamedBases namedBases(const LinearLayout& l) {
+  std::vector<DimName> outs = l.getOutDimNames();
+  // llcheck's out dims are named dim0, dim1, ...; their order in the layout may differ.
+  std::vector<std::size_t> column(outs.size());
+  for (std::size_t c = 0; c < outs.size(); ++c) {
+    const std::string& n = outs[c].str();
+    std::size_t d = n.rfind("dim", 0) == 0 ? std::stoul(n.substr(3)) : c;
+    column[c] = d < outs.size() ? d : c;
+  }
+  NamedBases out;
+  for (const DimBases& b : l.getBases()) {
+    std::vector<std::vector<uint64_t>> bases;
+    for (const auto& v : b.bases) {
+      std::vector<uint64_t> w(v.size());
+      for (std::size_t c = 0; c < v.size(); ++c)
+        w[column[c]] = v[c];
+      bases.push_back(std::move(w));
+    }
+    out.emplace_back(b.name.str(), std::move(bases));
+  }
+  return out;
+}
+
+std::string basisText(const std::vector<uint64_t>& v) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < v.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + ")";
+}
+
+std::string basesText(const NamedBases& l) {
+  std::string s;
+  for (const auto& [name, bases] : l) {
+    s += (s.empty() ? "" : "; ") + name + ":";
+    for (const auto& b : bases)
+      s += " " + basisText(b);
+  }
+  return s;
+}
+
+/// Triton's answer as NamedBases, or nullopt when it is not one (not a list of [name, bases]).
+std::optional<NamedBases> answerBases(const nlohmann::json& a) {
+  if (!a.contains("ins") || !a["ins"].is_array())
+    return std::nullopt;
+  NamedBases out;
+  for (const nlohmann::json& d : a["ins"]) {
+    if (!d.is_array() || d.size() != 2 || !d[0].is_string() || !d[1].is_array())
+      return std::nullopt;
+    std::vector<std::vector<uint64_t>> bases;
+    for (const nlohmann::json& b : d[1]) {
+      if (!b.is_array())
+        return std::nullopt;
+      std::vector<uint64_t> v;
+      for (const nlohmann::json& x : b) {
+        if (!x.is_number_unsigned())
+          return std::nullopt;
+        v.push_back(x.get<uint64_t>());
+      }
+      bases.push_back(std::move(v));
+    }
+    out.emplace_back(d[0].get<std::string>(), std::move(bases));
+  }
+  return out;
+}
+
+/// "" when llcheck's and Triton's layouts are the same (the same bases of every input dim; an
+/// input dim of no bases may be missing from either), else the first difference.
+std::string firstDifference(const NamedBases& ours, const NamedBases& theirs,
+                            const std::vector<uint64_t>& ourOuts, const nlohmann::json& outs) {
+  if (outs.is_array() && outs != nlohmann::json(ourOuts))
+    return "tensor sizes: llcheck " + nlohmann::json(ourOuts).dump() + ", Triton " + outs.dump();
+  auto find = [](const NamedBases& l, const std::string& name) {
+    static const std::vector<std::vector<uint64_t>> none;
+    for (const auto& [n, b] : l)
+      if (n == name)
+        return &b;
+    return &none;
+  };
+  std::vector<std::string> names;
+  for (const auto& d : ours)
+    names.push_back(d.first);
+  for (const auto& d : theirs)
+    if (std::find(names.begin(), names.end(), d.first) == names.end())
+      names.push_back(d.first);
+  for (const std::string& name : names) {
+    const auto& a = *find(ours, name);
+    const auto& b = *find(theirs, name);
+    for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+      if (i < a.size() && i < b.size() && a[i] == b[i])
+        continue;
+      return name + " basis " + std::to_string(i) + ": llcheck " +
+             (i < a.size() ? basisText(a[i]) : std::string("none")) + ", Triton " +
+             (i < b.size() ? basisText(b[i]) : std::string("none"));
+    }
+  }
+  return "";
+}
+
+/// Compares every encoding of group `index` with Triton's own layout for it, adding to `report`.
+std::optional<Error> runGroupAgainstTriton(const SweepGroup& g, uint64_t index,
+                                           const SweepOptions& o, SweepReport& report,
+                                           TritonPeer& peer) {
+  auto fail = [&](const char* what, const std::string& attr, const std::string& message) {
+    if (report.failures.size() < o.maxFailuresKept)
+      report.failures.push_back({what, attr, shapeText(g.shape), message, index});
+  };
+  ++report.groups;
+  std::vector<Encoding> encodings = encodingsOf(g, o);
+  std::set<std::vector<uint64_t>> seen;
+  for (std::size_t begin = 0; begin < encodings.size(); begin += o.tritonBatch) {
+    std::size_t end = std::min(encodings.size(), begin + o.tritonBatch);
+    std::vector<nlohmann::json> requests;
+    for (std::size_t i = begin; i < end; ++i) {
+      const Encoding& e = encodings[i];
+      requests.push_back(
+          {{"id", i}, {"spec", e.blocked ? blockedSpec(*e.blocked) : e.spec}, {"shape", g.shape}});
+    }
+    auto answers = peer.ask(requests);
+    if (!answers.ok())
+      return answers.error();
+    for (std::size_t i = begin; i < end; ++i) {
+      const Encoding& e = encodings[i];
+      const nlohmann::json& a = (*answers)[i - begin];
+      std::string attr = e.blocked ? blockedText(*e.blocked) : e.attr;
+      ++report.enumerated;
+      Result<LinearLayout> l = layoutOf(e, g, o);
+      if (l.ok() && seen.insert(key(*l)).second)
+        ++report.distinct;
+      bool theyAnswer = a.contains("ins");
+      std::string theirError =
+          a.contains("error") && a["error"].is_string()
+              ? a.value("stage", std::string("?")) + ": " + a["error"].get<std::string>()
+              : std::string();
+      if (!l.ok()) {
+        ++report.rejected;
+        if (!theyAnswer) {
+          ++report.bothRejected;
+          continue;
+        }
+        ++report.acceptFailures;
+        auto theirs = answerBases(a);
+        fail("accept", attr,
+             "llcheck rejects it (" + l.error().str() + "); Triton answers " +
+                 (theirs ? basesText(*theirs) : a.dump()));
+        continue;
+      }
+      NamedBases ours = namedBases(*l);
+      if (!theyAnswer) {
+        ++report.acceptFailures;
+        fail("accept", attr,
+             "Triton rejects it (" + theirError + "); llcheck answers " + basesText(ours));
+        continue;
+      }
+      auto theirs = answerBases(a);
+      if (!theirs)
+        return makeError("the Triton helper answered no layout: " + a.dump().substr(0, 200),
+                         "--python");
+      ++report.compared;
+      std::vector<uint64_t> outs;
+      for (const DimSize& d : l->getOutDims())
+        outs.push_back(d.size);
+      // Out sizes in dim order (llcheck's layout may list them in another).
+      std::vector<DimName> names = l->getOutDimNames();
+      std::vector<uint64_t> ordered(outs.size());
+      for (std::size_t c = 0; c < names.size(); ++c) {
+        const std::string& n = names[c].str();
+        std::size_t d = n.rfind("dim", 0) == 0 ? std::stoul(n.substr(3)) : c;
+        ordered[d < outs.size() ? d : c] = outs[c];
+      }
+      std::string diff = firstDifference(ours, *theirs, ordered, a["outs"]);
+      if (!diff.empty()) {
+        ++report.tritonFailures;
+        fail("triton", attr,
+             "first difference: " + diff + "\n  llcheck: " + basesText(ours) +
+                 "\n  Triton:  " + basesText(*theirs));
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 constexpr const char* kCheckpointFormat = "llcheck sweep checkpoint 1";
@@ -554,6 +953,8 @@ std::vector<std::pair<std::string, std::string>> parameters(const SweepReport& r
       {"--num-warps", warpsText(r.numWarps)},
       {"--pair-max-log2", std::to_string(r.pairMaxLog2)},
       {"--triton", tritonVersionName(r.triton)},
+      {"--against", r.against.empty() ? "(none)" : r.against},
+      {"reduce", r.reduce ? "on" : "off (--no-reduce)"},
       {"balance", r.balance}};
   if (withShard)
     p.push_back({"--shard", shardName(r.shardIndex, r.shardCount)});
@@ -668,8 +1069,8 @@ readCheckpoint(const std::string& path, const SweepReport& fresh,
 } // namespace
 
 const std::vector<std::string>& sweepFamilies() {
-  static const std::vector<std::string> f = {"blocked",    "swizzled_shared", "nvmma_shared",
-                                             "nvidia_mma", "amd_mfma",        "dot_op"};
+  static const std::vector<std::string> f = {
+      "blocked", "swizzled_shared", "nvmma_shared", "nvidia_mma", "amd_mfma", "dot_op", "slice"};
   return f;
 }
 
@@ -680,7 +1081,9 @@ Result<std::vector<SweepGroup>> planSweep(const SweepOptions& options) {
   std::vector<SweepGroup> groups = groupsOf(*o);
   for (SweepGroup& g : groups) {
     g.sets = setsOf(g, o->family);
-    g.cost = estimatedCost(g, *o);
+    g.renamed = o->reduce && o->family == "blocked" &&
+                !std::is_sorted(g.shape.begin(), g.shape.end(), std::greater<>());
+    g.cost = g.renamed ? 1 : estimatedCost(g, *o);
   }
   deal(groups, o->shardCount);
   return groups;
@@ -696,14 +1099,14 @@ Result<SweepReport> runSweep(const SweepOptions& options) {
     return plan.error();
   const std::vector<SweepGroup>& groups = *plan;
 
-  SweepReport report;
-  report.family = o.family;
-  report.triton = o.triton;
-  report.maxLog2 = o.maxLog2;
-  report.pairMaxLog2 = o.pairMaxLog2;
-  report.numWarps = o.numWarps;
-  report.shardIndex = o.shardIndex;
-  report.shardCount = o.shardCount;
+  SweepReport report = reportOf(o);
+  std::unique_ptr<TritonPeer> peer;
+  if (o.againstTriton) {
+    auto started = TritonPeer::start(o.python, o.tritonHelper, o.triton, std::max(o.jobs, 1));
+    if (!started.ok())
+      return started.error();
+    peer = std::move(*started);
+  }
   std::vector<uint64_t> done;
   if (!o.checkpoint.empty()) {
     auto state = readCheckpoint(o.checkpoint, report, groups);
@@ -747,13 +1150,20 @@ Result<SweepReport> runSweep(const SweepOptions& options) {
   for (std::size_t i = 0; i < groups.size(); ++i) {
     if (groups[i].shard != o.shardIndex || isDone[i])
       continue;
-    runGroup(groups[i], i, o, report);
+    if (peer) {
+      if (auto e = runGroupAgainstTriton(groups[i], i, o, report, *peer))
+        return *e;
+    } else {
+      runGroup(groups[i], i, o, report);
+    }
     done.push_back(i);
     ++progress.groupsDone;
     progress.costDone += groups[i].cost;
     progress.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (o.progress)
       o.progress(progress);
+    if (o.stop && o.stop())
+      break;
     if (!o.checkpoint.empty() &&
         std::chrono::duration<double>(Clock::now() - lastSave).count() >= o.checkpointSeconds) {
       if (auto e = save())
@@ -792,7 +1202,17 @@ nlohmann::json toJson(const SweepReport& r) {
           {"unplanned", r.unplanned},
           {"verify_failures", r.verifyFailures},
           {"plan_failures", r.planFailures},
-          {"failures", r.verifyFailures + r.planFailures},
+          {"reduce", r.reduce},
+          {"renamed_groups", r.renamedGroups},
+          {"renamed_sets", r.renamedSets},
+          {"renamed_layouts", r.renamedLayouts},
+          {"renamed_pairs", r.renamedPairs},
+          {"against", r.against},
+          {"compared", r.compared},
+          {"both_rejected", r.bothRejected},
+          {"triton_failures", r.tritonFailures},
+          {"accept_failures", r.acceptFailures},
+          {"failures", r.failureCount()},
           {"failed", failures},
           {"seconds", r.seconds}};
 }
@@ -806,15 +1226,26 @@ std::string toText(const SweepReport& r) {
     out << "shard " << shardName(r.shardIndex, r.shardCount);
   out << "): " << r.groups << " groups, " << r.enumerated << " encodings, " << r.rejected
       << " rejected by the attribute reader\n";
-  out << "  verified " << r.verified << " distinct layouts: " << r.verifyFailures << " failures\n";
-  out << "  checked " << r.pairs << " conversion plans against enumeration (" << r.unplanned
-      << " not planned): " << r.planFailures << " failures\n";
+  if (!r.against.empty()) {
+    out << "  against Triton " << r.against.substr(7) << "'s to_linear_layout: " << r.compared
+        << " compared basis by basis: " << r.tritonFailures << " differ; " << r.bothRejected
+        << " rejected by both; " << r.acceptFailures << " rejected by one only\n";
+  } else {
+    out << "  verified " << r.verified << " distinct layouts: " << r.verifyFailures
+        << " failures\n";
+    out << "  checked " << r.pairs << " conversion plans against enumeration (" << r.unplanned
+        << " not planned): " << r.planFailures << " failures\n";
+    if (r.renamedGroups + r.renamedLayouts + r.renamedPairs > 0)
+      out << "  reduced (docs/sweep.md): " << r.renamedGroups << " groups (" << r.renamedSets
+          << " parameter sets), " << r.renamedLayouts << " layouts and " << r.renamedPairs
+          << " plans not checked: renamings of checked ones\n";
+  }
   for (const SweepFailure& f : r.failures)
     out << "FAILED " << f.what << " " << f.attribute << " --shape " << f.shape << "\n  "
         << f.message << "\n";
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.1f", r.seconds);
-  out << (r.verifyFailures + r.planFailures) << " failures in " << secs << " s\n";
+  out << r.failureCount() << " failures in " << secs << " s\n";
   return out.str();
 }
 
@@ -874,6 +1305,33 @@ Result<SweepReport> sweepReportFromJson(const nlohmann::json& j, const std::stri
   count("unplanned", r.unplanned);
   count("verify_failures", r.verifyFailures);
   count("plan_failures", r.planFailures);
+  // Absent from the results of releases before them: the sweep they describe had none.
+  auto optionalCount = [&](const char* key, uint64_t& v) {
+    if (j.contains(key))
+      count(key, v);
+  };
+  optionalCount("renamed_groups", r.renamedGroups);
+  optionalCount("renamed_sets", r.renamedSets);
+  optionalCount("renamed_layouts", r.renamedLayouts);
+  optionalCount("renamed_pairs", r.renamedPairs);
+  optionalCount("compared", r.compared);
+  optionalCount("both_rejected", r.bothRejected);
+  optionalCount("triton_failures", r.tritonFailures);
+  optionalCount("accept_failures", r.acceptFailures);
+  r.reduce = false;
+  if (j.contains("reduce")) {
+    if (j["reduce"].is_boolean())
+      r.reduce = j["reduce"].get<bool>();
+    else
+      bad("reduce", "true or false");
+  }
+  if (j.contains("against")) {
+    if (j["against"].is_string() &&
+        (j["against"] == "" || j["against"] == "triton-3.6" || j["against"] == "triton-3.9"))
+      r.against = j["against"].get<std::string>();
+    else
+      bad("against", "\"\", \"triton-3.6\" or \"triton-3.9\"");
+  }
   if (j.contains("seconds") && j["seconds"].is_number() && j["seconds"].get<double>() >= 0)
     r.seconds = j["seconds"].get<double>();
   else
@@ -916,7 +1374,7 @@ Result<SweepReport> sweepReportFromJson(const nlohmann::json& j, const std::stri
                      source);
   r.shardIndex = std::stoi(shard.substr(0, slash));
   r.shardCount = std::stoi(shard.substr(slash + 1));
-  if (r.verifyFailures + r.planFailures < r.failures.size())
+  if (r.failureCount() < r.failures.size())
     return makeError("\"failed\" lists more failures than \"failures\" counts", source);
   return r;
 }
@@ -950,14 +1408,7 @@ Result<SweepReport> mergeSweepReports(const std::vector<SweepReport>& shards,
                        " is missing (" + std::to_string(shards.size()) + " of " +
                        std::to_string(first.shardCount) + " shard results given)");
   // Every group each shard was dealt: the deal is computed again from the parameters.
-  SweepOptions o;
-  o.family = first.family;
-  o.maxLog2 = first.maxLog2;
-  o.numWarps = first.numWarps;
-  o.pairMaxLog2 = first.pairMaxLog2;
-  o.triton = first.triton;
-  o.shardCount = first.shardCount;
-  auto plan = planSweep(o);
+  auto plan = planSweep(optionsOf(first));
   if (!plan.ok())
     return plan.error().within(name(0));
   std::vector<uint64_t> dealt(seen.size(), 0);
@@ -966,6 +1417,8 @@ Result<SweepReport> mergeSweepReports(const std::vector<SweepReport>& shards,
   SweepReport m = first;
   m.groups = m.enumerated = m.rejected = m.verified = m.distinct = m.pairs = m.unplanned = 0;
   m.verifyFailures = m.planFailures = 0;
+  m.renamedGroups = m.renamedSets = m.renamedLayouts = m.renamedPairs = 0;
+  m.compared = m.bothRejected = m.tritonFailures = m.acceptFailures = 0;
   m.seconds = 0;
   m.failures.clear();
   m.shardIndex = 0;
@@ -988,6 +1441,14 @@ Result<SweepReport> mergeSweepReports(const std::vector<SweepReport>& shards,
     m.unplanned += r.unplanned;
     m.verifyFailures += r.verifyFailures;
     m.planFailures += r.planFailures;
+    m.renamedGroups += r.renamedGroups;
+    m.renamedSets += r.renamedSets;
+    m.renamedLayouts += r.renamedLayouts;
+    m.renamedPairs += r.renamedPairs;
+    m.compared += r.compared;
+    m.bothRejected += r.bothRejected;
+    m.tritonFailures += r.tritonFailures;
+    m.acceptFailures += r.acceptFailures;
     m.seconds += r.seconds;
     m.mergedShards += std::max(r.mergedShards, 1);
     m.failures.insert(m.failures.end(), r.failures.begin(), r.failures.end());

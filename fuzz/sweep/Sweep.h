@@ -25,7 +25,7 @@
 
 namespace llcheck::fuzz {
 
-/// blocked, swizzled_shared, nvmma_shared, nvidia_mma, amd_mfma, dot_op.
+/// blocked, swizzled_shared, nvmma_shared, nvidia_mma, amd_mfma, dot_op, slice.
 [[nodiscard]] const std::vector<std::string>& sweepFamilies();
 
 /// The name of the way planSweep deals groups to shards, recorded in every result and
@@ -69,6 +69,21 @@ struct SweepOptions {
   /// Called after each group this shard finishes, before the checkpoint write that would
   /// follow it.
   std::function<void(const SweepProgress&)> progress;
+  /// Asked after each group: true stops the sweep there, its checkpoint written (a signal
+  /// handler's flag); the report then holds the groups done.
+  std::function<bool()> stop;
+  /// Check each layout once up to renaming the tensor's dims (false: --no-reduce): a #ttg.blocked
+  /// group whose shape is a permutation of a non-increasing one stands for its renamings, and
+  /// within a group a layout (or a pair) whose dims renamed give one already checked is
+  /// skipped. Why that is sound: docs/sweep.md, "Doing less work".
+  bool reduce = true;
+  /// --against triton: instead of verifying, compare every encoding with `triton`'s own
+  /// to_linear_layout (TritonPeer: `python` running `tritonHelper`, `jobs` processes, asked
+  /// `tritonBatch` encodings at a time). No reduction applies: Triton is what is checked.
+  bool againstTriton = false;
+  std::string python = "python3", tritonHelper;
+  int jobs = 1;
+  std::size_t tritonBatch = 4096;
 };
 
 /// One (shape, lanes, warps) group of a sweep, as planSweep deals it.
@@ -81,6 +96,9 @@ struct SweepGroup {
   uint64_t cost = 0;
   /// The shard it is dealt to.
   int shard = 0;
+  /// Not run (reduce): a renaming of the tensor's dims maps it onto a group that is, whose
+  /// verdicts stand for its own (docs/sweep.md, "Doing less work").
+  bool renamed = false;
 };
 
 /// Every group of the sweep `options` describes, in the sweep's fixed order (a group's index is
@@ -91,12 +109,16 @@ struct SweepGroup {
 [[nodiscard]] Result<std::vector<SweepGroup>> planSweep(const SweepOptions& options);
 
 struct SweepFailure {
-  std::string what; ///< "verify" or "plan"
+  std::string what; ///< "verify", "plan", "triton" (layouts differ) or "accept" (one rejects)
   std::string attribute, shape, message;
   uint64_t group = 0; ///< the index of its group (merge orders failures by it)
 };
 
 struct SweepReport {
+  /// The failures counted, of every kind.
+  [[nodiscard]] uint64_t failureCount() const {
+    return verifyFailures + planFailures + tritonFailures + acceptFailures;
+  }
   // The parameters (what merge and resume compare).
   std::string family;
   TritonVersion triton = kNewestTriton;
@@ -104,6 +126,9 @@ struct SweepReport {
   std::vector<uint64_t> numWarps; ///< as swept (the default written out)
   std::string balance = kSweepBalance;
   int shardIndex = 0, shardCount = 1;
+  bool reduce = true;
+  std::string
+      against; ///< "" or "triton-3.9": whose to_linear_layout every encoding is compared with
   // The counts, over the groups done.
   uint64_t enumerated = 0;           ///< parameter sets of this shard's groups
   uint64_t rejected = 0;             ///< of those, the attribute reader rejected (as Triton does)
@@ -112,6 +137,13 @@ struct SweepReport {
   uint64_t pairs = 0;                ///< conversion plans checked by this shard
   uint64_t unplanned = 0;            ///< pairs planConversion refused (e.g. across CTAs)
   uint64_t verifyFailures = 0, planFailures = 0;
+  /// Doing less work (reduce): groups not run, and their parameter sets, because a renaming of
+  /// the dims maps them onto a group that is run; layouts and pairs of a group not checked
+  /// because a renaming maps them onto ones that are.
+  uint64_t renamedGroups = 0, renamedSets = 0, renamedLayouts = 0, renamedPairs = 0;
+  /// Against Triton: encodings both answered and compared basis by basis; both rejected;
+  /// disagreements (layouts that differ; one answers, the other rejects).
+  uint64_t compared = 0, bothRejected = 0, tritonFailures = 0, acceptFailures = 0;
   /// The first maxFailuresKept, in group order.
   std::vector<SweepFailure> failures;
   /// The time spent sweeping these groups, planning not included (a resumed shard: over every

@@ -10,6 +10,7 @@
 #include "sweep/Sweep.h"
 
 #include "llcheck/core/Encodings.h"
+#include "llcheck/core/Properties.h"
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/conversion/ConversionPlan.h"
 
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <numeric>
 
 namespace llcheck::fuzz {
 namespace {
@@ -104,8 +106,9 @@ TEST(Sweep, blockedEnumeratesItsWholeSpaceWithoutFailures) {
 
 /// The counts of a report, for comparing two runs (seconds and the shard differ).
 std::vector<uint64_t> totals(const SweepReport& r) {
-  return {r.groups, r.enumerated, r.rejected,       r.distinct,     r.verified,
-          r.pairs,  r.unplanned,  r.verifyFailures, r.planFailures, r.failures.size()};
+  return {r.groups,        r.enumerated,  r.rejected,       r.distinct,     r.verified,
+          r.pairs,         r.unplanned,   r.verifyFailures, r.planFailures, r.failures.size(),
+          r.renamedGroups, r.renamedSets, r.renamedLayouts, r.renamedPairs};
 }
 
 TEST(Sweep, shardTotalsAddUpToTheUnshardedRun) {
@@ -342,6 +345,154 @@ TEST(Sweep, badOptionsAreErrors) {
   o.shardCount = 3;
   EXPECT_FALSE(runSweep(o).ok());
   EXPECT_FALSE(planSweep(o).ok());
+}
+
+// Doing less work (docs/sweep.md): the premise, that #ttg.blocked with its dims renamed is the
+// layout with its out dims renamed and has the same verdict, checked over every parameter set of
+// rank 2 and 3 at small bounds; then each family's reduced sweep against its unreduced one.
+TEST(SweepReduce, aBlockedEncodingRenamedIsItsLayoutRenamedWithTheSameVerdict) {
+  uint64_t checked = 0, verified = 0;
+  for (std::size_t rank : {2u, 3u})
+    for (uint64_t s0 : {1u, 2u, 4u})
+      for (uint64_t s1 : {1u, 2u})
+        for (uint64_t s2 : {1u, 2u}) {
+          std::vector<uint64_t> shape = {s0, s1, s2};
+          shape.resize(rank);
+          for (uint64_t warps : {1u, 2u}) {
+            SweepOptions o;
+            o.family = "blocked";
+            // Every parameter set of this group, from the sweep's own enumeration of a tiny
+            // space would be circular: written out here instead.
+            std::vector<std::vector<uint64_t>> spts = {{}}, tpws = {{}}, wpcs = {{}};
+            auto grow = [&](std::vector<std::vector<uint64_t>>& v, auto options) {
+              std::vector<std::vector<uint64_t>> next;
+              for (const auto& p : v)
+                for (uint64_t x : options(p.size())) {
+                  auto q = p;
+                  q.push_back(x);
+                  next.push_back(q);
+                }
+              v = next;
+            };
+            for (std::size_t d = 0; d < rank; ++d) {
+              grow(spts, [&](std::size_t i) {
+                std::vector<uint64_t> xs;
+                for (uint64_t x = 1; x <= shape[i]; x *= 2)
+                  xs.push_back(x);
+                return xs;
+              });
+              grow(tpws, [](std::size_t) { return std::vector<uint64_t>{1, 2, 4, 8, 16, 32}; });
+              grow(wpcs, [](std::size_t) { return std::vector<uint64_t>{1, 2}; });
+            }
+            auto product = [](const std::vector<uint64_t>& v, uint64_t want) {
+              uint64_t p = 1;
+              for (uint64_t x : v)
+                p *= x;
+              return p == want;
+            };
+            std::vector<uint64_t> order(rank);
+            std::iota(order.begin(), order.end(), 0u);
+            std::size_t n = 0;
+            for (const auto& spt : spts)
+              for (const auto& tpw : tpws)
+                for (const auto& wpc : wpcs) {
+                  if (!product(tpw, 32) || !product(wpc, warps))
+                    continue;
+                  std::vector<uint64_t> ord = order;
+                  do {
+                    auto l = blockedToLinearLayout(blocked(spt, tpw, wpc, ord), shape);
+                    ASSERT_TRUE(l.ok());
+                    std::vector<std::size_t> pi(rank);
+                    std::iota(pi.begin(), pi.end(), std::size_t{0});
+                    while (std::next_permutation(pi.begin(), pi.end())) {
+                      // New dim d is old dim pi[d].
+                      std::vector<std::size_t> inv(rank);
+                      std::vector<uint64_t> s2v(rank), spt2(rank), tpw2(rank), wpc2(rank),
+                          ord2(rank);
+                      for (std::size_t d = 0; d < rank; ++d) {
+                        inv[pi[d]] = d;
+                        s2v[d] = shape[pi[d]];
+                        spt2[d] = spt[pi[d]];
+                        tpw2[d] = tpw[pi[d]];
+                        wpc2[d] = wpc[pi[d]];
+                      }
+                      for (std::size_t i = 0; i < rank; ++i)
+                        ord2[i] = inv[ord[i]];
+                      auto r = blockedToLinearLayout(blocked(spt2, tpw2, wpc2, ord2), s2v);
+                      ASSERT_TRUE(r.ok());
+                      // Same bases, coordinates renamed (both list dim0, dim1, ... in order).
+                      ASSERT_EQ(l->getOutDimNames(), r->getOutDimNames());
+                      auto lb = l->getBases(), rb = r->getBases();
+                      ASSERT_EQ(lb.size(), rb.size());
+                      for (std::size_t k = 0; k < lb.size(); ++k) {
+                        ASSERT_EQ(lb[k].bases.size(), rb[k].bases.size());
+                        for (std::size_t b = 0; b < lb[k].bases.size(); ++b)
+                          for (std::size_t d = 0; d < rank; ++d)
+                            ASSERT_EQ(rb[k].bases[b][d], lb[k].bases[b][pi[d]]);
+                      }
+                      ++checked;
+                      if (n++ % 16 == 0) {
+                        auto va = verify(*l, VerifyOptions{}), vb = verify(*r, VerifyOptions{});
+                        ASSERT_TRUE(va.ok() && vb.ok());
+                        EXPECT_EQ(va->ok(), vb->ok());
+                        ASSERT_EQ(va->properties.size(), vb->properties.size());
+                        for (std::size_t k = 0; k < va->properties.size(); ++k)
+                          EXPECT_EQ(va->properties[k].holds, vb->properties[k].holds)
+                              << va->properties[k].name();
+                        EXPECT_EQ(va->disagreements.empty(), vb->disagreements.empty());
+                        ++verified;
+                      }
+                    }
+                  } while (std::next_permutation(ord.begin(), ord.end()));
+                }
+            (void)o;
+          }
+        }
+  EXPECT_GT(checked, 10000u);
+  EXPECT_GT(verified, 500u);
+}
+
+TEST(SweepReduce, theReducedSweepHasTheUnreducedVerdicts) {
+  struct Case {
+    const char* family;
+    int maxLog2;
+    std::vector<uint64_t> warps;
+  };
+  for (const Case& c : std::vector<Case>{{"blocked", 1, {1, 4}},
+                                         {"blocked", 2, {2}},
+                                         {"swizzled_shared", kFamilyMaxLog2, {}},
+                                         {"nvmma_shared", 4, {}},
+                                         {"nvidia_mma", kFamilyMaxLog2, {4}},
+                                         {"amd_mfma", 1, {2}},
+                                         {"slice", 1, {1, 2}}}) {
+    SCOPED_TRACE(std::string(c.family) + " --max-log2 " + std::to_string(c.maxLog2));
+    SweepOptions o;
+    o.family = c.family;
+    o.maxLog2 = c.maxLog2;
+    o.numWarps = c.warps;
+    o.pairMaxLog2 = kPairMaxLog2;
+    o.reduce = false;
+    auto whole = runSweep(o);
+    o.reduce = true;
+    auto reduced = runSweep(o);
+    ASSERT_TRUE(whole.ok() && reduced.ok());
+    EXPECT_EQ(whole->renamedLayouts + whole->renamedPairs + whole->renamedGroups, 0u);
+    // The same space, the same verdicts.
+    EXPECT_EQ(reduced->groups, whole->groups);
+    EXPECT_EQ(reduced->enumerated, whole->enumerated);
+    EXPECT_EQ(reduced->failureCount(), whole->failureCount());
+    EXPECT_EQ(whole->failureCount(), 0u) << toText(*whole);
+    if (std::string(c.family) == "blocked") {
+      EXPECT_GT(reduced->renamedGroups, 0u);
+      EXPECT_LT(reduced->verified, whole->verified);
+    } else {
+      // Only renamings within a group: every distinct layout and pair is checked or skipped.
+      EXPECT_EQ(reduced->rejected, whole->rejected);
+      EXPECT_EQ(reduced->distinct, whole->distinct);
+      EXPECT_EQ(reduced->verified + reduced->renamedLayouts, whole->verified);
+      EXPECT_EQ(reduced->pairs + reduced->renamedPairs, whole->pairs);
+    }
+  }
 }
 
 TEST(Mutation, catchesEveryNonEquivalentPlanMutant) {

@@ -1,0 +1,154 @@
+#include "TritonPeer.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace llcheck::fuzz {
+
+namespace {
+
+/// One line from `f`, without its newline; nullopt at the end of the stream.
+std::optional<std::string> readLine(FILE* f) {
+  std::string line;
+  for (;;) {
+    int c = std::fgetc(f);
+    if (c == EOF) {
+      if (std::ferror(f) && errno == EINTR) {
+        std::clearerr(f);
+        continue;
+      }
+      return line.empty() ? std::nullopt : std::optional<std::string>(line);
+    }
+    if (c == '\n')
+      return line;
+    line.push_back(static_cast<char>(c));
+  }
+}
+
+bool writeAll(int fd, const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+} // namespace
+
+Result<std::unique_ptr<TritonPeer>> TritonPeer::start(const std::string& python,
+                                                      const std::string& helper,
+                                                      TritonVersion version, int jobs) {
+  std::unique_ptr<TritonPeer> peer(new TritonPeer());
+  peer->python_ = python;
+  // A helper that dies must show up as an Error from ask, not kill llcheck with SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
+  std::string expect = tritonVersionName(version);
+  for (int job = 0; job < jobs; ++job) {
+    int in[2], out[2];
+    if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0)
+      return makeError(std::string("pipe: ") + std::strerror(errno), "--python");
+    pid_t pid = ::fork();
+    if (pid < 0)
+      return makeError(std::string("fork: ") + std::strerror(errno), "--python");
+    if (pid == 0) {
+      ::dup2(in[0], STDIN_FILENO);
+      ::dup2(out[1], STDOUT_FILENO);
+      const char* argv[] = {python.c_str(), helper.c_str(), "--expect", expect.c_str(), nullptr};
+      ::execvp(python.c_str(), const_cast<char* const*>(argv));
+      std::_Exit(127);
+    }
+    ::close(in[0]);
+    ::close(out[1]);
+    Helper h;
+    h.pid = pid;
+    h.in = in[1];
+    h.out = ::fdopen(out[0], "r");
+    peer->helpers_.push_back(h);
+    auto hello = readLine(h.out);
+    if (!hello)
+      return makeError("cannot run '" + python + " " + helper + "' (give a Python with Triton " +
+                           expect + " by --python or LLCHECK_PYTHON)",
+                       "--python");
+    nlohmann::json j = nlohmann::json::parse(*hello, nullptr, false);
+    if (j.is_object() && j.contains("error") && j["error"].is_string())
+      return makeError(j["error"].get<std::string>() + " (give a Python with Triton " + expect +
+                           " by --python or LLCHECK_PYTHON)",
+                       "--python");
+    if (!j.is_object() || !j.contains("triton") || !j["triton"].is_string())
+      return makeError("'" + helper + "' did not greet as triton_layouts.py does", "--python");
+    peer->version_ = j["triton"].get<std::string>();
+  }
+  return peer;
+}
+
+TritonPeer::~TritonPeer() {
+  for (Helper& h : helpers_) {
+    if (h.in >= 0)
+      ::close(h.in);
+    if (h.out)
+      std::fclose(h.out);
+  }
+  for (Helper& h : helpers_) {
+    int status = 0;
+    while (::waitpid(h.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+}
+
+Result<std::vector<nlohmann::json>> TritonPeer::ask(const std::vector<nlohmann::json>& requests) {
+  std::vector<nlohmann::json> answers;
+  answers.reserve(requests.size());
+  std::size_t n = helpers_.size();
+  std::size_t share = (requests.size() + n - 1) / n;
+  // Each helper reads its whole share before it answers, so writing every share first and then
+  // reading them in turn cannot deadlock: a helper blocked writing waits only for its turn.
+  for (std::size_t h = 0; h < n; ++h) {
+    std::size_t begin = std::min(requests.size(), h * share);
+    std::size_t end = std::min(requests.size(), begin + share);
+    if (begin == end)
+      break;
+    std::string text;
+    for (std::size_t i = begin; i < end; ++i)
+      text += requests[i].dump() + "\n";
+    text += "{\"flush\": true}\n";
+    if (!writeAll(helpers_[h].in, text))
+      return makeError("the Triton helper (" + python_ +
+                           ") stopped reading: " + std::strerror(errno),
+                       "--python");
+  }
+  for (std::size_t h = 0; h < n; ++h) {
+    std::size_t begin = std::min(requests.size(), h * share);
+    std::size_t end = std::min(requests.size(), begin + share);
+    if (begin == end)
+      break;
+    for (std::size_t i = begin; i <= end; ++i) {
+      auto line = readLine(helpers_[h].out);
+      if (!line)
+        return makeError("the Triton helper (" + python_ + ") died", "--python");
+      nlohmann::json j = nlohmann::json::parse(*line, nullptr, false);
+      bool ok = i == end ? j.is_object() && j.contains("flushed")
+                         : j.is_object() && j.contains("id") && j["id"] == requests[i]["id"];
+      if (!ok)
+        return makeError("the Triton helper (" + python_ +
+                             ") answered out of turn: " + line->substr(0, 200),
+                         "--python");
+      if (i < end)
+        answers.push_back(std::move(j));
+    }
+  }
+  return answers;
+}
+
+} // namespace llcheck::fuzz

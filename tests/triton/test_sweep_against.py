@@ -1,0 +1,65 @@
+"""`llcheck sweep FAMILY --against triton-VERSION` with this environment's Triton (the Python
+running pytest): every encoding of a small space compared with Triton's own to_linear_layout,
+through fuzz/sweep/triton_layouts.py, with no disagreement; and the refusals (no Triton in the
+given Python; Triton 3.6 and a shared family) exit 2 with one line."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import llcheck_binary, triton_version
+
+
+def sweep(*args):
+    return subprocess.run([llcheck_binary(), "sweep", *args, "--python", sys.executable],
+                          capture_output=True, text=True, check=False, timeout=300)
+
+
+# Gluon's Python classes refuse what the attribute (and llcheck) accepts: MFMA version 0,
+# fp4Padded with another element width; Gluon's SharedLinearLayout refuses a layout of one
+# element (no offset bases); llcheck refuses a dot operand of a 64x4 MFMA parent that is not
+# transposed, which Triton 3.9 answers.
+KNOWN = ["version must be in the [1, 4] range",
+         "fp4_padded is only supported for element_bitwidth=8",
+         "SharedLinearLayout offset_bases must not be empty",
+         "a 64x4 MFMA layout must have isTransposed = true"]
+
+DISTRIBUTED = [("nvidia_mma", ["--max-log2", "2", "--num-warps", "4"]),
+               ("amd_mfma", ["--max-log2", "1", "--num-warps", "2"]),
+               ("dot_op", ["--max-log2", "1", "--num-warps", "1"]),
+               ("blocked", ["--max-log2", "1", "--num-warps", "1", "-j", "2"]),
+               ("slice", ["--max-log2", "1", "--num-warps", "1", "-j", "2"])]
+SHARED = [("swizzled_shared", ["--max-log2", "1"]), ("nvmma_shared", ["--max-log2", "3"])]
+
+
+@pytest.mark.parametrize("family,args", DISTRIBUTED + SHARED)
+def test_sweep_agrees_with_triton(family, args):
+    if (family, args) in SHARED and triton_version() == "3.6":
+        proc = sweep(family, *args, "--against", "triton-3.6")
+        assert proc.returncode == 2, proc.stderr
+        assert "answers distributed encodings only" in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1
+        return
+    proc = sweep(family, *args, "--against", "triton-" + triton_version(), "--format", "json")
+    assert proc.returncode in (0, 1), proc.stderr
+    r = json.loads(proc.stdout)
+    assert r["against"] == "triton-" + triton_version()
+    assert r["compared"] > 0
+    assert r["compared"] + r["both_rejected"] + r["accept_failures"] == r["encodings"]
+    assert r["triton_failures"] == 0, json.dumps(r["failed"], indent=1)
+    # Where one rejects and the other answers, only the known differences (docs/sweep.md,
+    # "Against Triton"); a new one fails here, printed with its attribute.
+    for f in r["failed"]:
+        assert f["check"] == "accept" and any(k in f["message"] for k in KNOWN), \
+            json.dumps(f, indent=1)
+    assert proc.returncode == (1 if r["accept_failures"] else 0)
+
+
+def test_a_python_without_this_triton_is_refused():
+    other = "3.6" if triton_version() == "3.9" else "3.9"
+    proc = sweep("nvidia_mma", "--max-log2", "0", "--against", "triton-" + other)
+    assert proc.returncode == 2, proc.stderr
+    assert f"not {other}" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
