@@ -1,0 +1,142 @@
+// Printing for `llcheck coalescing` (see CoalescingCommand.h).
+#include "CoalescingCommand.h"
+
+#include "llcheck/core/Formats.h"
+#include "llcheck/prover/CoalescingProofs.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <optional>
+#include <ostream>
+
+namespace llcheck::cli {
+
+Result<std::vector<int64_t>> parseStrides(const std::string& text) {
+  std::vector<int64_t> strides;
+  std::string item;
+  auto flush = [&]() -> std::optional<Error> {
+    bool digits = !item.empty() && item.size() <= 13;
+    for (char c : item)
+      digits = digits && c >= '0' && c <= '9';
+    if (!digits)
+      return makeError("'" + utf8Prefix(item, 32) +
+                           "' is not a stride (expected non-negative element counts, dim0 "
+                           "first, such as 64,1)",
+                       "--strides");
+    strides.push_back(std::stoll(item));
+    item.clear();
+    return std::nullopt;
+  };
+  for (char c : text) {
+    if (c == ',') {
+      if (auto e = flush())
+        return *e;
+    } else {
+      item += c;
+    }
+  }
+  if (auto e = flush())
+    return *e;
+  return strides;
+}
+
+int runCoalescing(const CoalescingRequest& r, std::ostream& out, std::string& errorMessage) {
+  auto access = predictGlobalAccess(r.layout.layout, r.options, r.model);
+  if (!access.ok()) {
+    errorMessage = access.error().within(r.layout.source).str();
+    return 2;
+  }
+  const LinearLayout& l = r.layout.layout;
+  std::vector<uint64_t> shape;
+  for (int k = 0; k < l.getNumOutDims(); ++k)
+    shape.push_back(l.getOutDimSize(dims::standardOut(k)));
+  std::vector<int64_t> strides = r.options.strides;
+  if (strides.empty()) {
+    strides.assign(shape.size(), 0);
+    int64_t s = 1;
+    for (std::size_t k = shape.size(); k-- > 0;) {
+      strides[k] = s;
+      s *= static_cast<int64_t>(shape[k]);
+    }
+  }
+  const GlobalAccess& a = *access;
+  std::optional<prover::ProofResult> proof;
+  // Z3 proves rank counts; an enumerated count (strides that are not F2-linear, a misaligned
+  // base) walked every request already.
+  if (r.z3 && a.byRank)
+    proof = prover::proveSectorBound(r.layout.layout, r.options, r.model, a, *r.z3);
+  int status = 0;
+  std::string proofLine;
+  if (r.z3 && !a.byRank)
+    proofLine = "none: the addresses are not F2-linear, so every request was counted lane by "
+                "lane (z3 proves rank counts)";
+  if (proof) {
+    switch (proof->outcome) {
+    case prover::Outcome::Proven:
+      proofLine = "proven by z3: no request touches more than " +
+                  std::to_string(a.maxSectorsPerRequest) + " sectors, and register " +
+                  proof->witness["register"].dump() + " of warp " + proof->witness["warp"].dump() +
+                  " in lanes " + proof->witness["lanes"].dump() + " touches that many";
+      break;
+    case prover::Outcome::Refuted:
+      proofLine = "REFUTED by z3: " + proof->detail +
+                  (proof->counterexample.empty() ? "" : " " + proof->counterexample.dump());
+      status = 1;
+      break;
+    case prover::Outcome::Unknown:
+      proofLine = "unknown: z3 could not decide it (" + proof->detail + ")";
+      std::cerr << "llcheck: unknown: z3 could not decide the sectors per request; they are not "
+                   "reported as proven\n";
+      status = 1;
+      break;
+    case prover::Outcome::Error:
+      proofLine = "error: " + proof->detail;
+      status = 1;
+      break;
+    }
+  }
+  std::string load = "ld.global." + a.ptxSuffix(), store = "st.global." + a.ptxSuffix();
+  if (r.json) {
+    nlohmann::json j = toJson(a);
+    j["arch"] = r.model.arch;
+    j["dtype"] = r.dtype;
+    j["shape"] = shape;
+    j["strides"] = strides;
+    j["base_alignment"] = r.options.baseAlignment;
+    j["load"] = load;
+    j["store"] = store;
+    if (proof)
+      j["proof"] = {{"sectors_per_request", proof->toJson()}};
+    else if (r.z3)
+      j["proof"] = {{"sectors_per_request", nullptr}, {"why", proofLine}};
+    out << dumpJson(j) << "\n";
+    return status;
+  }
+  std::string shapeText, strideText;
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    shapeText += (k ? "x" : "") + std::to_string(shape[k]);
+    strideText += (k ? ", " : "") + std::to_string(strides[k]);
+  }
+  std::string base = r.options.baseAlignment >= static_cast<uint64_t>(r.model.lineBytes)
+                         ? "line-aligned base"
+                         : "base " + std::to_string(r.options.baseAlignment) + " bytes past a line";
+  out << r.layout.source << " over a " << shapeText << " " << r.dtype << " tensor (strides "
+      << strideText << ", " << base << ") on " << r.model.arch << ", per CTA (" << a.warps
+      << (a.warps == 1 ? " warp" : " warps") << "):\n"
+      << "  vector:   " << a.vectorBits << " bits per lane (" << load << " / " << store
+      << "), limited by " << vectorLimitName(a.vectorLimit) << "\n"
+      << "  requests: " << a.requests << " (" << a.instructionsPerWarp
+      << " instructions per warp, one request each)\n"
+      << "  sectors:  " << a.sectors << " (ideal " << a.idealSectors << ", "
+      << a.sectors - a.idealSectors << " excess), at most " << a.maxSectorsPerRequest
+      << " per request\n"
+      << "  lines:    " << a.lines << ", at most " << a.maxLinesPerRequest << " per request\n"
+      << "  (a load and a store touch the same sectors; counted by "
+      << (a.byRank ? "rank" : "enumerating each request's lanes") << ")\n";
+  if (!proofLine.empty())
+    out << "  proof:    " << proofLine << "\n";
+  return status;
+}
+
+} // namespace llcheck::cli
