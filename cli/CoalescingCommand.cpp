@@ -2,7 +2,6 @@
 #include "CoalescingCommand.h"
 
 #include "llcheck/core/Formats.h"
-#include "llcheck/prover/CoalescingProofs.h"
 
 #include <nlohmann/json.hpp>
 
@@ -61,41 +60,18 @@ int runCoalescing(const CoalescingRequest& r, std::ostream& out, std::string& er
     }
   }
   const GlobalAccess& a = *access;
-  std::optional<prover::ProofResult> proof;
   // Z3 proves rank counts; an enumerated count (strides that are not F2-linear, a misaligned
   // base) walked every request already.
-  if (r.z3 && a.byRank)
-    proof = prover::proveSectorBound(r.layout.layout, r.options, r.model, a, *r.z3);
-  int status = 0;
-  std::string proofLine;
-  if (r.z3 && !a.byRank)
+  std::optional<CoalescingProof> proof;
+  if (r.prove && a.byRank)
+    proof = r.prove(a);
+  int status = proof ? proof->status : 0;
+  std::string proofLine = proof ? proof->line : "";
+  if (proof && !proof->unknownMessage.empty())
+    std::cerr << proof->unknownMessage << "\n";
+  if (r.prove && !a.byRank)
     proofLine = "none: the addresses are not F2-linear, so every request was counted lane by "
                 "lane (z3 proves rank counts)";
-  if (proof) {
-    switch (proof->outcome) {
-    case prover::Outcome::Proven:
-      proofLine = "proven by z3: no request touches more than " +
-                  std::to_string(a.maxSectorsPerRequest) + " sectors, and register " +
-                  proof->witness["register"].dump() + " of warp " + proof->witness["warp"].dump() +
-                  " in lanes " + proof->witness["lanes"].dump() + " touches that many";
-      break;
-    case prover::Outcome::Refuted:
-      proofLine = "REFUTED by z3: " + proof->detail +
-                  (proof->counterexample.empty() ? "" : " " + proof->counterexample.dump());
-      status = 1;
-      break;
-    case prover::Outcome::Unknown:
-      proofLine = "unknown: z3 could not decide it (" + proof->detail + ")";
-      std::cerr << "llcheck: unknown: z3 could not decide the sectors per request; they are not "
-                   "reported as proven\n";
-      status = 1;
-      break;
-    case prover::Outcome::Error:
-      proofLine = "error: " + proof->detail;
-      status = 1;
-      break;
-    }
-  }
   std::string load = "ld.global." + a.ptxSuffix(), store = "st.global." + a.ptxSuffix();
   if (r.json) {
     nlohmann::json j = toJson(a);
@@ -107,8 +83,8 @@ int runCoalescing(const CoalescingRequest& r, std::ostream& out, std::string& er
     j["load"] = load;
     j["store"] = store;
     if (proof)
-      j["proof"] = {{"sectors_per_request", proof->toJson()}};
-    else if (r.z3)
+      j["proof"] = {{"sectors_per_request", proof->json}};
+    else if (r.prove)
       j["proof"] = {{"sectors_per_request", nullptr}, {"why", proofLine}};
     out << dumpJson(j) << "\n";
     return status;

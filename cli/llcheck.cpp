@@ -16,6 +16,7 @@
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
 #include "llcheck/core/Spec.h"
+#include "llcheck/prover/CoalescingProofs.h"
 #include "llcheck/prover/Prover.h"
 
 #include <CLI/CLI.hpp>
@@ -474,6 +475,39 @@ struct CoalescingCliOptions {
   bool noZ3 = false;
 };
 
+/// The sector bound of a rank count, proven by Z3 and put in words (coalescing's proof line).
+cli::CoalescingProof proveCoalescing(const cli::CoalescingRequest& r, const GlobalAccess& a,
+                                     const prover::ProverOptions& options) {
+  prover::ProofResult p = prover::proveSectorBound(r.layout.layout, r.options, r.model, a, options);
+  cli::CoalescingProof out;
+  out.json = p.toJson();
+  switch (p.outcome) {
+  case prover::Outcome::Proven:
+    out.line = "proven by z3: no request touches more than " +
+               std::to_string(a.maxSectorsPerRequest) + " sectors, and register " +
+               p.witness["register"].dump() + " of warp " + p.witness["warp"].dump() +
+               " in lanes " + p.witness["lanes"].dump() + " touches that many";
+    break;
+  case prover::Outcome::Refuted:
+    out.line = "REFUTED by z3: " + p.detail +
+               (p.counterexample.empty() ? "" : " " + p.counterexample.dump());
+    out.status = kExitViolated;
+    break;
+  case prover::Outcome::Unknown:
+    out.line = "unknown: z3 could not decide it (" + p.detail + ")";
+    out.unknownMessage = "llcheck: unknown: z3 could not decide the sectors per request within "
+                         "--prover-timeout " +
+                         std::to_string(options.timeoutMs) + " ms; they are not reported as proven";
+    out.status = kExitViolated;
+    break;
+  case prover::Outcome::Error:
+    out.line = "error: " + p.detail;
+    out.status = kExitViolated;
+    break;
+  }
+  return out;
+}
+
 CLI::App* addCoalescingCommand(CLI::App& app, CoalescingCliOptions& o) {
   CLI::App* cmd = app.add_subcommand(
       "coalescing", "Predict the global-memory vector width, requests, 32-byte sectors and "
@@ -536,7 +570,9 @@ int runCoalescingCommand(const CoalescingCliOptions& o) {
   request.options.elementBits = *bits;
   request.options.baseAlignment = *alignment;
   if (!o.noZ3)
-    request.z3 = o.z3.options;
+    request.prove = [&request, options = o.z3.options](const GlobalAccess& a) {
+      return proveCoalescing(request, a, options);
+    };
   if (*alignment < static_cast<uint64_t>(*bits / 8)) {
     printError("--base-alignment: " + std::to_string(*alignment) + " bytes is less than one " +
                o.dtype + " element (" + std::to_string(*bits / 8) + " bytes)");
