@@ -2,6 +2,7 @@
 // class, Layout, and the analyses as functions returning the same JSON the command line prints
 // (`--format json`), as text that llcheck/__init__.py turns into dicts and lists. Every Error
 // becomes a ValueError carrying the command line's one-line message.
+#include "../../cli/CoalescingCommand.h"
 #include "../../cli/ConversionCommands.h"
 #include "llcheck/core/Cute.h"
 #include "llcheck/core/Formats.h"
@@ -119,6 +120,28 @@ std::string conversionJson(const Layout& src, const Layout& dst, const std::stri
   int status = convert ? llcheck::cli::runConvert(r, out, message)
                        : llcheck::cli::runBankConflicts(r, out, message);
   if (status == 2)
+    throw py::value_error(message);
+  return out.str();
+}
+
+/// `llcheck coalescing SPEC --format json --no-z3` (the module links core only: no proof).
+std::string coalescingJson(const Layout& reg, const std::string& dtype, const std::string& arch,
+                           const std::optional<std::vector<int64_t>>& strides,
+                           uint64_t baseAlignment) {
+  if (!reg.padding.empty())
+    throw py::value_error("a padded shared layout is not a distributed layout");
+  llcheck::cli::CoalescingRequest r;
+  r.layout = {reg.layout, "layout", "python", "", {}};
+  r.dtype = dtype;
+  r.model = unwrap(llcheck::globalMemoryModel(arch));
+  r.options.elementBits = unwrap(llcheck::dtypeBits(dtype));
+  if (strides)
+    r.options.strides = *strides;
+  r.options.baseAlignment = baseAlignment;
+  r.json = true;
+  std::ostringstream out;
+  std::string message;
+  if (llcheck::cli::runCoalescing(r, out, message) == 2)
     throw py::value_error(message);
   return out.str();
 }
@@ -307,6 +330,8 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("reg"), py::arg("shared"), py::arg("dtype"), py::arg("arch"),
       py::arg("triton") = py::none());
+  m.def("coalescing", &coalescingJson, py::arg("reg"), py::arg("dtype"), py::arg("arch"),
+        py::arg("strides") = py::none(), py::arg("base_alignment") = 128);
   m.def("triton_versions", [] {
     std::vector<std::string> names;
     for (llcheck::TritonVersion v : llcheck::supportedTritonVersions())
