@@ -303,9 +303,11 @@ TEST(Coalescing, MatchesMeasuredCounters) {
   std::vector<MeasuredCase> cases = measuredCases();
   if (cases.empty())
     GTEST_SKIP() << "gpu_oracle/coalescing/measured.json is absent";
-  std::size_t exact = 0;
-  for (const MeasuredCase& mc : cases) {
+  std::size_t exact = 0, checked = 0;
+  for (std::size_t i = 0; i < cases.size(); i += kSanitizerDivisor) {
+    const MeasuredCase& mc = cases[i];
     const nlohmann::json& c = mc.input;
+    ++checked;
     SCOPED_TRACE(c["id"].get<std::string>() + " " + c["attr"].get<std::string>() + " " +
                  c["dtype"].get<std::string>() + " strides " + c["strides"].dump() + " base " +
                  c["base_alignment"].dump());
@@ -328,7 +330,7 @@ TEST(Coalescing, MatchesMeasuredCounters) {
     exact += same;
   }
   EXPECT_GE(cases.size(), 1000u);
-  EXPECT_EQ(exact, cases.size());
+  EXPECT_EQ(exact, checked);
 }
 
 TEST(Coalescing, PaperTable3FromMeasuredCounters) {
