@@ -47,18 +47,7 @@ int runCoalescing(const CoalescingRequest& r, std::ostream& out, std::string& er
     return 2;
   }
   const LinearLayout& l = r.layout.layout;
-  std::vector<uint64_t> shape;
-  for (int k = 0; k < l.getNumOutDims(); ++k)
-    shape.push_back(l.getOutDimSize(dims::standardOut(k)));
-  std::vector<int64_t> strides = r.options.strides;
-  if (strides.empty()) {
-    strides.assign(shape.size(), 0);
-    int64_t s = 1;
-    for (std::size_t k = shape.size(); k-- > 0;) {
-      strides[k] = s;
-      s *= static_cast<int64_t>(shape[k]);
-    }
-  }
+  std::vector<int64_t> strides = effectiveStrides(l, r.options);
   const GlobalAccess& a = *access;
   // Z3 proves rank counts; an enumerated count (strides that are not F2-linear, a misaligned
   // base) walked every request already.
@@ -74,14 +63,8 @@ int runCoalescing(const CoalescingRequest& r, std::ostream& out, std::string& er
                 "lane (z3 proves rank counts)";
   std::string load = "ld.global." + a.ptxSuffix(), store = "st.global." + a.ptxSuffix();
   if (r.json) {
-    nlohmann::json j = toJson(a);
-    j["arch"] = r.model.arch;
+    nlohmann::json j = coalescingJson(a, l, r.options, r.model);
     j["dtype"] = r.dtype;
-    j["shape"] = shape;
-    j["strides"] = strides;
-    j["base_alignment"] = r.options.baseAlignment;
-    j["load"] = load;
-    j["store"] = store;
     if (proof)
       j["proof"] = {{"sectors_per_request", proof->json}};
     else if (r.prove)
@@ -90,8 +73,9 @@ int runCoalescing(const CoalescingRequest& r, std::ostream& out, std::string& er
     return status;
   }
   std::string shapeText, strideText;
-  for (std::size_t k = 0; k < shape.size(); ++k) {
-    shapeText += (k ? "x" : "") + std::to_string(shape[k]);
+  for (std::size_t k = 0; k < strides.size(); ++k) {
+    shapeText +=
+        (k ? "x" : "") + std::to_string(l.getOutDimSize(dims::standardOut(static_cast<int>(k))));
     strideText += (k ? ", " : "") + std::to_string(strides[k]);
   }
   std::string base = r.options.baseAlignment >= static_cast<uint64_t>(r.model.lineBytes)

@@ -61,6 +61,19 @@ std::string GlobalAccess::ptxSuffix() const {
   return "v" + std::to_string(vectorBits / 32) + ".b32";
 }
 
+std::vector<int64_t> effectiveStrides(const LinearLayout& reg, const CoalescingOptions& options) {
+  if (!options.strides.empty())
+    return options.strides;
+  int rank = reg.getNumOutDims();
+  std::vector<int64_t> strides(static_cast<std::size_t>(rank), 0);
+  int64_t s = 1;
+  for (int k = rank - 1; k >= 0; --k) {
+    strides[k] = s;
+    s *= static_cast<int64_t>(reg.getOutDimSize(dims::standardOut(k)));
+  }
+  return strides;
+}
+
 Result<GlobalAddressMap> globalAddressMap(const LinearLayout& regIn,
                                           const CoalescingOptions& options,
                                           const GlobalMemoryModel& model) {
@@ -92,15 +105,7 @@ Result<GlobalAddressMap> globalAddressMap(const LinearLayout& regIn,
                        std::to_string(rank - 1) + ": strides need the tensor's dims");
     outIndex.push_back(reg->outDimIndex(dims::standardOut(k)));
   }
-  std::vector<int64_t> strides = options.strides;
-  if (strides.empty()) {
-    strides.assign(static_cast<std::size_t>(rank), 0);
-    int64_t s = 1;
-    for (int k = rank - 1; k >= 0; --k) {
-      strides[k] = s;
-      s *= static_cast<int64_t>(reg->getOutDimSize(dims::standardOut(k)));
-    }
-  }
+  std::vector<int64_t> strides = effectiveStrides(*reg, options);
   if (static_cast<int>(strides.size()) != rank)
     return makeError(std::to_string(strides.size()) + " strides for a tensor of rank " +
                      std::to_string(rank) + " (one stride per dim, dim0 first)");
@@ -377,6 +382,22 @@ nlohmann::json toJson(const GlobalAccess& a) {
           {"max_lines_per_request", a.maxLinesPerRequest},
           {"bytes_per_request", a.bytesPerRequest},
           {"counted_by", a.byRank ? "rank" : "enumeration"}};
+}
+
+nlohmann::json coalescingJson(const GlobalAccess& a, const LinearLayout& reg,
+                              const CoalescingOptions& options, const GlobalMemoryModel& model) {
+  std::vector<uint64_t> shape;
+  for (int k = 0; k < reg.getNumOutDims(); ++k)
+    shape.push_back(reg.hasOutDim(dims::standardOut(k)) ? reg.getOutDimSize(dims::standardOut(k))
+                                                        : 1);
+  nlohmann::json j = toJson(a);
+  j["arch"] = model.arch;
+  j["shape"] = shape;
+  j["strides"] = effectiveStrides(reg, options);
+  j["base_alignment"] = options.baseAlignment;
+  j["load"] = "ld.global." + a.ptxSuffix();
+  j["store"] = "st.global." + a.ptxSuffix();
+  return j;
 }
 
 } // namespace llcheck

@@ -133,4 +133,15 @@ struct GlobalAddressMap {
 ///  "counted_by"}
 [[nodiscard]] nlohmann::json toJson(const GlobalAccess& a);
 
+/// What `llcheck coalescing --format json` prints (less "dtype" and the proof): toJson(a) with
+/// "arch", "shape", "strides" (the ones used: row-major when options.strides is empty),
+/// "base_alignment", and the PTX of the "load" and the "store" (ld.global.v4.b32, ...).
+[[nodiscard]] nlohmann::json coalescingJson(const GlobalAccess& a, const LinearLayout& reg,
+                                            const CoalescingOptions& options,
+                                            const GlobalMemoryModel& model);
+
+/// The strides the count uses: options.strides, or the row-major strides of REG's tensor.
+[[nodiscard]] std::vector<int64_t> effectiveStrides(const LinearLayout& reg,
+                                                    const CoalescingOptions& options);
+
 } // namespace llcheck
