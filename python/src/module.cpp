@@ -2,13 +2,13 @@
 // class, Layout, and the analyses as functions returning the same JSON the command line prints
 // (`--format json`), as text that llcheck/__init__.py turns into dicts and lists. Every Error
 // becomes a ValueError carrying the command line's one-line message.
-#include "../../cli/CoalescingCommand.h"
 #include "../../cli/ConversionCommands.h"
 #include "llcheck/core/Cute.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/TritonVersion.h"
+#include "llcheck/core/conversion/Coalescing.h"
 #include "llcheck/core/conversion/Gather.h"
 #include "llcheck/core/conversion/SharedMemory.h"
 
@@ -124,26 +124,23 @@ std::string conversionJson(const Layout& src, const Layout& dst, const std::stri
   return out.str();
 }
 
-/// `llcheck coalescing SPEC --format json --no-z3` (the module links core only: no proof).
+/// `llcheck coalescing SPEC --format json --no-z3`, from core alone (no proof: Z3 is the command
+/// line's).
 std::string coalescingJson(const Layout& reg, const std::string& dtype, const std::string& arch,
                            const std::optional<std::vector<int64_t>>& strides,
                            uint64_t baseAlignment) {
   if (!reg.padding.empty())
     throw py::value_error("a padded shared layout is not a distributed layout");
-  llcheck::cli::CoalescingRequest r;
-  r.layout = {reg.layout, "layout", "python", "", {}};
-  r.dtype = dtype;
-  r.model = unwrap(llcheck::globalMemoryModel(arch));
-  r.options.elementBits = unwrap(llcheck::dtypeBits(dtype));
+  llcheck::GlobalMemoryModel model = unwrap(llcheck::globalMemoryModel(arch));
+  llcheck::CoalescingOptions o;
+  o.elementBits = unwrap(llcheck::dtypeBits(dtype));
   if (strides)
-    r.options.strides = *strides;
-  r.options.baseAlignment = baseAlignment;
-  r.json = true;
-  std::ostringstream out;
-  std::string message;
-  if (llcheck::cli::runCoalescing(r, out, message) == 2)
-    throw py::value_error(message);
-  return out.str();
+    o.strides = *strides;
+  o.baseAlignment = baseAlignment;
+  llcheck::GlobalAccess a = unwrap(llcheck::predictGlobalAccess(reg.layout, o, model));
+  nlohmann::json j = llcheck::coalescingJson(a, reg.layout, o, model);
+  j["dtype"] = dtype;
+  return llcheck::dumpJson(j);
 }
 
 } // namespace
