@@ -2,6 +2,7 @@
 // It holds no algorithm of its own. Exit status: 0 every checked property holds, 1 a property
 // is violated or a check failed, 2 bad input or usage (one line on stderr), 3 internal error.
 #include "Batch.h"
+#include "CoalescingCommand.h"
 #include "FuzzCommand.h"
 #include "HwlayoutCommand.h"
 #include "OracleCommand.h"
@@ -13,6 +14,7 @@
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
 #include "llcheck/core/Spec.h"
+#include "llcheck/prover/CoalescingProofs.h"
 #include "llcheck/prover/Prover.h"
 #include "llcheck/verdict/Conversion.h"
 #include "llcheck/verdict/ConvertProofs.h"
@@ -465,6 +467,150 @@ int runConversionCommand(const ConversionOptions& o, bool convert) {
   return status;
 }
 
+struct CoalescingCliOptions {
+  CommonOptions common;
+  std::string spec, dtype, arch = "sm90", strides, baseAlignment = "128";
+  CLI::Option* stridesOpt = nullptr;
+  ProverChoice z3;
+  bool noZ3 = false;
+};
+
+/// The sector bound of a rank count, proven by Z3 and put in words (coalescing's proof line).
+cli::CoalescingProof proveCoalescing(const cli::CoalescingRequest& r, const GlobalAccess& a,
+                                     const prover::ProverOptions& options) {
+  prover::ProofResult p = prover::proveSectorBound(r.layout.layout, r.options, r.model, a, options);
+  cli::CoalescingProof out;
+  out.json = p.toJson();
+  switch (p.outcome) {
+  case prover::Outcome::Proven:
+    out.line = "proven by z3: no request touches more than " +
+               std::to_string(a.maxSectorsPerRequest) + " sectors, and register " +
+               p.witness["register"].dump() + " of warp " + p.witness["warp"].dump() +
+               " in lanes " + p.witness["lanes"].dump() + " touches that many";
+    break;
+  case prover::Outcome::Refuted:
+    out.line = "REFUTED by z3: " + p.detail +
+               (p.counterexample.empty() ? "" : " " + p.counterexample.dump());
+    out.status = kExitViolated;
+    break;
+  case prover::Outcome::Unknown:
+    out.line = "unknown: z3 could not decide it (" + p.detail + ")";
+    out.unknownMessage = "llcheck: unknown: z3 could not decide the sectors per request within "
+                         "--prover-timeout " +
+                         std::to_string(options.timeoutMs) + " ms; they are not reported as proven";
+    out.status = kExitViolated;
+    break;
+  case prover::Outcome::Error:
+    out.line = "error: " + p.detail;
+    out.status = kExitViolated;
+    break;
+  }
+  return out;
+}
+
+CLI::App* addCoalescingCommand(CLI::App& app, CoalescingCliOptions& o) {
+  CLI::App* cmd = app.add_subcommand(
+      "coalescing", "Predict the global-memory vector width, requests, 32-byte sectors and "
+                    "128-byte lines of a warp's load and store of SPEC (per CTA)");
+  cmd->add_option("SPEC", o.spec, "The distributed layout in registers")->required();
+  addCommonOptions(cmd, o.common);
+  cmd->add_option("--dtype", o.dtype,
+                  "Element type: i8, f8 (f8E4M3FN, f8E5M2), f16, bf16, i16, f32, tf32, i32, f64, "
+                  "i64")
+      ->required()
+      ->type_name("DTYPE");
+  o.stridesOpt = cmd->add_option("--strides", o.strides,
+                                 "Elements between consecutive indices of each dim, dim0 first "
+                                 "(e.g. 1,64 for a column-major 64x64 tensor); default: "
+                                 "contiguous row-major")
+                     ->type_name("S0,S1,...");
+  cmd->add_option("--base-alignment", o.baseAlignment,
+                  "The tensor starts this many bytes past a 128-byte line (a power of two, at "
+                  "least one element); 128 or more: on a line (default 128)")
+      ->type_name("BYTES");
+  cmd->add_option("--arch", o.arch, "Global-memory model: sm90 (default) or sm80")
+      ->type_name("ARCH");
+  cmd->add_option("--format", o.common.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  addProverOptions(cmd, o.z3, o.noZ3,
+                   "Do not ask Z3: the sectors per request are not proven, only counted");
+  cmd->footer("Model: one request per warp-level instruction; a request's sectors are the "
+              "distinct 32-byte segments its lanes' vectors fall in (lanes reading the same bytes "
+              "share them); the ideal is the same bytes in the fewest sectors. Vectors are at "
+              "most 16 bytes and aligned to their size (sm80 and sm90 alike; see "
+              "docs/coalescing.md).");
+  return cmd;
+}
+
+int runCoalescingCommand(const CoalescingCliOptions& o) {
+  auto opts = specOptions(o.common);
+  if (!opts.ok()) {
+    printError(opts.error().str());
+    return kExitBadInput;
+  }
+  auto model = globalMemoryModel(o.arch);
+  if (!model.ok()) {
+    printError(model.error().within("--arch").str());
+    return kExitBadInput;
+  }
+  auto bits = dtypeBits(o.dtype);
+  if (!bits.ok()) {
+    printError(bits.error().str());
+    return kExitBadInput;
+  }
+  auto alignment = parseCount(o.baseAlignment, "--base-alignment");
+  if (!alignment.ok()) {
+    printError(alignment.error().str());
+    return kExitBadInput;
+  }
+  cli::CoalescingRequest request;
+  request.dtype = o.dtype;
+  request.model = *model;
+  request.json = o.common.format == "json";
+  request.options.elementBits = *bits;
+  request.options.baseAlignment = *alignment;
+  if (!o.noZ3)
+    request.prove = [&request, options = o.z3.options](const GlobalAccess& a) {
+      return proveCoalescing(request, a, options);
+    };
+  if (*alignment < static_cast<uint64_t>(*bits / 8)) {
+    printError("--base-alignment: " + std::to_string(*alignment) + " bytes is less than one " +
+               o.dtype + " element (" + std::to_string(*bits / 8) + " bytes)");
+    return kExitBadInput;
+  }
+  if (o.stridesOpt->count() > 0) {
+    auto strides = cli::parseStrides(o.strides);
+    if (!strides.ok()) {
+      printError(strides.error().str());
+      return kExitBadInput;
+    }
+    request.options.strides = *strides;
+  }
+  auto loaded = loadSpec(o.spec, *opts);
+  if (!loaded.ok()) {
+    printError(loaded.error().str());
+    return kExitBadInput;
+  }
+  if (!loaded->padding.empty()) {
+    printError(loaded->source + ": a padded shared layout is not a distributed layout");
+    return kExitBadInput;
+  }
+  request.layout = std::move(*loaded);
+  int rank = request.layout.layout.getNumOutDims();
+  if (!request.options.strides.empty() &&
+      static_cast<int>(request.options.strides.size()) != rank) {
+    printError("--strides: " + std::to_string(request.options.strides.size()) +
+               " strides for a tensor of rank " + std::to_string(rank) +
+               " (one per dim, dim0 first)");
+    return kExitBadInput;
+  }
+  std::string message;
+  int status = cli::runCoalescing(request, std::cout, message);
+  if (!message.empty())
+    printError(message);
+  return status;
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"llcheck: verify linear layouts (GPU tensor layouts as F2-linear maps, as in "
                "Triton)"};
@@ -567,6 +713,9 @@ int run(int argc, char** argv) {
   gatherCmd->add_option("--format", gatherOpts.format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
 
+  CoalescingCliOptions coalescingOpts;
+  CLI::App* coalescingCmd = addCoalescingCommand(app, coalescingOpts);
+
   cli::OracleOptions oracleOpts;
   CLI::App* oracleCmd = cli::addOracleCommand(app, oracleOpts);
   cli::HwlayoutOptions hwlayoutOpts;
@@ -577,14 +726,14 @@ int run(int argc, char** argv) {
   cli::SweepCommand sweepCmd(app);
 
   // CLI11 reports an unknown first word only as "A subcommand is required"; name it.
-  const std::vector<std::string> commands = {"layout",         "verify", "batch",  "convert",
-                                             "bank-conflicts", "gather", "oracle", "hwlayout",
-                                             "fuzz",           "report", "sweep"};
+  const std::vector<std::string> commands = {"layout",         "verify",     "batch",  "convert",
+                                             "bank-conflicts", "coalescing", "gather", "oracle",
+                                             "hwlayout",       "fuzz",       "report", "sweep"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(commands.begin(), commands.end(), std::string(argv[1])) == commands.end()) {
     printError("unknown command '" + utf8Prefix(argv[1], 64) +
-               "' (commands: layout, verify, batch, convert, bank-conflicts, gather, oracle, "
-               "hwlayout, fuzz, report, sweep; run 'llcheck --help')");
+               "' (commands: layout, verify, batch, convert, bank-conflicts, coalescing, gather, "
+               "oracle, hwlayout, fuzz, report, sweep; run 'llcheck --help')");
     return kExitBadInput;
   }
   try {
@@ -606,6 +755,8 @@ int run(int argc, char** argv) {
     return runConversionCommand(convertOpts, true);
   if (*bankCmd)
     return runConversionCommand(bankOpts, false);
+  if (*coalescingCmd)
+    return runCoalescingCommand(coalescingOpts);
   if (*gatherCmd) {
     auto opts = specOptions(gatherOpts);
     if (!opts.ok()) {

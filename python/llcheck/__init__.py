@@ -29,8 +29,8 @@ import json as _json
 from . import _core
 from .gluon import gluon_to_attr
 
-__all__ = ["Layout", "layout", "verify", "convert", "bank_conflicts", "gather", "gluon_to_attr",
-           "TRITON_VERSIONS"]
+__all__ = ["Layout", "layout", "verify", "convert", "bank_conflicts", "coalescing", "gather",
+           "gluon_to_attr", "TRITON_VERSIONS"]
 __version__ = "0.1.0"
 
 #: The Triton releases whose semantics llcheck follows, oldest first; the last is the default.
@@ -267,6 +267,18 @@ def bank_conflicts(reg, shared, dtype="f16", arch="sm90", shape=None, num_warps=
     r = layout(reg, shape, num_warps, threads_per_warp, triton)
     s = layout(shared, shape, num_warps, threads_per_warp, triton)
     return _loads(_core.bank_conflicts(r._l, s._l, dtype, arch, _version(triton)))
+
+
+def coalescing(reg, dtype="f16", arch="sm90", shape=None, strides=None, base_alignment=128,
+               num_warps=None, threads_per_warp=None, triton=None):
+    """`llcheck coalescing SPEC --format json --no-z3`: the global-memory vector width, requests,
+    32-byte sectors and 128-byte lines of a warp's load or store, per CTA (docs/coalescing.md).
+    strides: elements between consecutive indices of each dim, dim0 first (default row-major);
+    base_alignment: the tensor starts this many bytes past a 128-byte line (128: on one)."""
+    r = layout(reg, shape, num_warps, threads_per_warp, triton)
+    return _loads(_core.coalescing(r._l, dtype, arch,
+                                   None if strides is None else [int(s) for s in strides],
+                                   int(base_alignment)))
 
 
 def gather(x, axis, shape=None, num_warps=None, threads_per_warp=None, triton=None):

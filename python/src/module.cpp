@@ -8,6 +8,7 @@
 #include "llcheck/core/Properties.h"
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/TritonVersion.h"
+#include "llcheck/core/conversion/Coalescing.h"
 #include "llcheck/core/conversion/Gather.h"
 #include "llcheck/core/conversion/SharedMemory.h"
 #include "llcheck/prover/Prover.h"
@@ -141,6 +142,25 @@ std::string conversionJson(const Layout& src, const Layout& dst, const std::stri
   if (status == 2)
     throw py::value_error(message);
   return out.str();
+}
+
+/// `llcheck coalescing SPEC --format json --no-z3`, from core alone (no proof: Z3 is the command
+/// line's).
+std::string coalescingJson(const Layout& reg, const std::string& dtype, const std::string& arch,
+                           const std::optional<std::vector<int64_t>>& strides,
+                           uint64_t baseAlignment) {
+  if (!reg.padding.empty())
+    throw py::value_error("a padded shared layout is not a distributed layout");
+  llcheck::GlobalMemoryModel model = unwrap(llcheck::globalMemoryModel(arch));
+  llcheck::CoalescingOptions o;
+  o.elementBits = unwrap(llcheck::dtypeBits(dtype));
+  if (strides)
+    o.strides = *strides;
+  o.baseAlignment = baseAlignment;
+  llcheck::GlobalAccess a = unwrap(llcheck::predictGlobalAccess(reg.layout, o, model));
+  nlohmann::json j = llcheck::coalescingJson(a, reg.layout, o, model);
+  j["dtype"] = dtype;
+  return llcheck::dumpJson(j);
 }
 
 } // namespace
@@ -332,6 +352,8 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("reg"), py::arg("shared"), py::arg("dtype"), py::arg("arch"),
       py::arg("triton") = py::none());
+  m.def("coalescing", &coalescingJson, py::arg("reg"), py::arg("dtype"), py::arg("arch"),
+        py::arg("strides") = py::none(), py::arg("base_alignment") = 128);
   m.def("triton_versions", [] {
     std::vector<std::string> names;
     for (llcheck::TritonVersion v : llcheck::supportedTritonVersions())

@@ -76,6 +76,17 @@ def test_convert_and_bank_conflicts_equal_cli():
     assert bc == cli("bank-conflicts", BLOCKED, SHARED, "--shape", "64x16", "--dtype", "f16")
 
 
+def test_coalescing_equals_cli_without_z3():
+    got = llcheck.coalescing(BLOCKED, dtype="f16", shape=[64, 16])
+    assert got["sectors"] >= got["ideal_sectors"]
+    assert got == cli("coalescing", BLOCKED, "--shape", "64x16", "--dtype", "f16", "--no-z3")
+    col = llcheck.coalescing(BLOCKED, dtype="f32", shape=[64, 16], strides=[1, 64], base_alignment=16)
+    assert col == cli("coalescing", BLOCKED, "--shape", "64x16", "--dtype", "f32", "--strides", "1,64",
+                      "--base-alignment", "16", "--no-z3")
+    with pytest.raises(ValueError, match="strides"):
+        llcheck.coalescing(BLOCKED, dtype="f16", shape=[64, 16], strides=[1])
+
+
 def test_gather_and_errors():
     g = llcheck.gather(BLOCKED, 1, shape=[64, 16])
     assert isinstance(g, dict)
