@@ -33,8 +33,11 @@ const GlobalMemoryModel& sm90() {
 TEST(CoalescingProofs, ProvesThePredictionOnRandomLayouts) {
   Gen g(20261126);
   prover::ProverOptions o;
-  int byRank = 0, byEnumeration = 0;
-  for (int trial = 0; trial < 60 / kSanitizerDivisor; ++trial) {
+  // Walked counts (odd strides, misaligned bases) have no proof; enough of the cases must be
+  // rank counts for the test to say something.
+  const int trials = 60 / kSanitizerDivisor;
+  int byRank = 0;
+  for (int trial = 0; trial < trials; ++trial) {
     LinearLayout reg = randomBlockedLayout(g);
     CoalescingOptions options;
     options.elementBits = 8 << g.range(0, 3);
@@ -61,7 +64,6 @@ TEST(CoalescingProofs, ProvesThePredictionOnRandomLayouts) {
     auto a = predictGlobalAccess(reg, options, sm90());
     LL_ASSERT_OK(a);
     byRank += a->byRank;
-    byEnumeration += !a->byRank;
     if (!a->byRank)
       continue; // Z3 proves rank counts only
     prover::ProofResult r = prover::proveSectorBound(reg, options, sm90(), *a, o);
@@ -83,7 +85,7 @@ TEST(CoalescingProofs, ProvesThePredictionOnRandomLayouts) {
       EXPECT_EQ(prover::proveSectorBound(reg, options, sm90(), high, o).outcome, Outcome::Refuted);
     }
   }
-  EXPECT_GT(byRank, 10);
+  EXPECT_GE(byRank * 6, trials);
 }
 
 TEST(CoalescingProofs, IssueExampleAndResourceLimit) {
