@@ -35,6 +35,7 @@ and fails on any other difference, on a listed reason that no longer differs, an
 kernel the model does not predict as misaligned.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import subprocess
@@ -192,6 +193,15 @@ def load_data(paths):
     return data
 
 
+def predictions(llcheck, version, ids, cases, recorded):
+    """gc.predict for each case id that has recorded layouts, in parallel: {id: prediction}. Each
+    prediction is one or two llcheck processes, so threads keep every core busy."""
+    ids = [cid for cid in ids if "layouts" in recorded.get(cid, {})]
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        return dict(zip(ids, pool.map(lambda cid: gc.predict(
+            llcheck, cases[cid], recorded[cid]["layouts"], version, "sm90"), ids)))
+
+
 def check(args):
     data = load_data(args.data)
     cases = {c["id"]: c for c in json.load(open(os.path.join(HERE, "data", "cases.json")))["cases"]}
@@ -221,6 +231,9 @@ def check(args):
         tally = defaultdict(lambda: defaultdict(int))
         report = (report_of(args.llcheck, os.path.join(HERE, "data", f"ttgir-{v}.tar.xz"), v,
                             ["--hardware", "sm90"]) if args.through_report else None)
+        predicted = ({} if report is not None else
+                     predictions(args.llcheck, v, list(d["kernels"]) + list(d["faulted"]), cases,
+                                 recorded))
         for cid, k in sorted(d["kernels"].items()):
             case, rec = cases[cid], recorded.get(cid, {})
             if "layouts" not in rec:
@@ -234,7 +247,7 @@ def check(args):
                     failures.append(f"{v} {cid}: through the report: {pred['error']}")
                     continue
             else:
-                pred = gc.predict(args.llcheck, case, rec["layouts"], v, "sm90")
+                pred = predicted[cid]
             for side in ("store", "load"):
                 p = (pred or {}).get(side)
                 if not isinstance(p, dict) or "wavefronts" not in p:
@@ -279,7 +292,7 @@ def check(args):
         for cid in d["faulted"]:
             case, rec = cases[cid], recorded.get(cid, {})
             pred = (predict_from_report(report[cid], case) if report is not None
-                    else gc.predict(args.llcheck, case, rec["layouts"], v, "sm90"))
+                    else predicted[cid])
             if not any((pred.get(s) or {}).get("misaligned_accesses") for s in ("store", "load")):
                 failures.append(f"{v} {cid}: faulted on the GPU, the model predicts no misaligned "
                                 "access")
@@ -480,11 +493,12 @@ def check_sass(args):
         recorded = {r["id"]: r for r in json.load(open(os.path.join(HERE, "data",
                                                                     f"triton-{v}.json")))["cases"]}
         tally = defaultdict(lambda: defaultdict(int))
+        predicted = predictions(args.llcheck, v, list(d["kernels"]), cases, recorded)
         for cid, k in sorted(d["kernels"].items()):
             case, rec = cases[cid], recorded.get(cid, {})
             if "layouts" not in rec:
                 continue
-            pred = gc.predict(args.llcheck, case, rec["layouts"], v, "sm90")
+            pred = predicted[cid]
             for side in ("store", "load"):
                 p = (pred or {}).get(side)
                 if not isinstance(p, dict) or "wavefronts" not in p:
