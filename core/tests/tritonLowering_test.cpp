@@ -365,7 +365,7 @@ std::vector<Outcome> compareVersion(const std::string& file, const json& cases) 
       record("store", ptxStore, sassStore, &store, false);
       record("load", ptxLoad, sassLoad, &load, false);
     } else {
-      auto needs = tritonConvertNeedsSharedMemory(a, b);
+      auto needs = tritonConvertNeedsSharedMemory(a, b, opts.version);
       if (!needs.ok() || !*needs) {
         record("store", ptxStore, sassStore, nullptr, true);
         record("load", ptxLoad, sassLoad, nullptr, true);

@@ -318,7 +318,7 @@ private:
       return;
     mine["lowering"] = "llcheck";
     json t = {{"lowering", "triton"}, {"triton", tritonVersionName(o_.triton)}};
-    auto needs = tritonConvertNeedsSharedMemory(*src.layout, *dst.layout);
+    auto needs = tritonConvertNeedsSharedMemory(*src.layout, *dst.layout, o_.triton);
     std::optional<TritonConversion> tc;
     std::string error;
     if (!needs.ok()) {

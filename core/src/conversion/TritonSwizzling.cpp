@@ -478,7 +478,8 @@ Result<TritonAccess> lowerConvertSide(const detail::CvtMap& m, int tileKind, Sha
 
 } // namespace
 
-Result<bool> tritonConvertNeedsSharedMemory(const LinearLayout& srcIn, const LinearLayout& dstIn) {
+Result<bool> tritonConvertNeedsSharedMemory(const LinearLayout& srcIn, const LinearLayout& dstIn,
+                                            TritonVersion version) {
   auto src = withDistributedInDims(srcIn);
   if (!src.ok())
     return src.error().within("SRC");
@@ -486,30 +487,51 @@ Result<bool> tritonConvertNeedsSharedMemory(const LinearLayout& srcIn, const Lin
   if (!dst.ok())
     return dst.error().within("DST");
   // C with the rule that maps each dim DST and SRC share to itself (Triton 3.6's
-  // invertAndCompose; TritonVersion.h): what both releases' convert_layout lowering decides by.
-  // With 3.9's own invertAndCompose rule, 5 of the recorded 3.9 conversions
-  // (tests/triton/lowering: c0039, c0073, c0174, c0690, c0759, warps holding copies on both
-  // sides) would go through shared memory; 3.9's PTX for them has none.
+  // invertAndCompose; TritonVersion.h), quotiented as Triton's minimalCvtLayout does: by block,
+  // then warp. What cannot be quotiented moves between CTAs or warps.
   auto comp = dst->invertAndCompose(*src, TritonVersion::v3_6);
   if (!comp.ok())
     return comp.error();
-  // Triton's minimalCvtLayout: quotient by block, then warp; what cannot be quotiented moves.
   LinearLayout c = *comp;
-  for (const DimName& d : {dims::kBlock, dims::kWarp}) {
-    auto q = c.quotient({d});
-    if (!q)
-      return true;
-    c = *q;
-  }
-  if (c.quotient({dims::kLane}))
-    return false; // registers are renamed
-  // Within warps, Triton's shuffles handle at most one "mixed transposition" (a lane bit of
-  // SRC that becomes a register bit of DST); more go through shared memory.
+  auto q = c.quotient({dims::kBlock});
+  if (!q)
+    return true;
+  c = *q;
   Flat s = flatten(*src), d = flatten(*dst);
-  int mixed = 0;
+  auto w = c.quotient({dims::kWarp});
+  if (w && w->quotient({dims::kLane}))
+    return false; // registers are renamed
+  bool withinWarps = w.has_value();
+  if (version != TritonVersion::v3_6) {
+    // Triton 3.9 also keeps a conversion within warps where each warp of DST differs from the
+    // same warp of SRC by lane bits of SRC (a warp of SRC holding a copy, zero warp bases,
+    // serves the warp of DST that needs it): DST's registers and lanes lie in the span of
+    // SRC's, and each warp basis of DST minus SRC's in the span of SRC's lanes. Learned from
+    // Triton 3.9's own code (tests/triton/lowering: all 369 recorded conversions, 25 of them
+    // without shared memory, decide so); 3.6's minimalCvtLayout, with its pseudo-inverse, does
+    // not see those copies.
+    Subspace srcThread(s.registers), srcLanes(s.lanes);
+    for (uint64_t l : s.lanes)
+      srcThread.insert(l);
+    withinWarps = d.warps.size() == s.warps.size();
+    for (uint64_t v : d.registers)
+      withinWarps = withinWarps && srcThread.contains(v);
+    for (uint64_t v : d.lanes)
+      withinWarps = withinWarps && srcThread.contains(v);
+    for (std::size_t i = 0; withinWarps && i < d.warps.size(); ++i)
+      withinWarps = srcLanes.contains(d.warps[i] ^ s.warps[i]);
+  }
+  if (!withinWarps)
+    return true;
+  // Within warps, Triton's shuffles handle at most one "mixed transposition" each way: a lane
+  // bit of SRC that becomes a register bit of DST, or a register bit of SRC that becomes a lane
+  // bit of DST; more go through shared memory (both releases' recorded conversions).
+  int laneToRegister = 0, registerToLane = 0;
   for (uint64_t l : nonZero(s.lanes))
-    mixed += contains(d.registers, l) ? 1 : 0;
-  return mixed >= 2;
+    laneToRegister += contains(d.registers, l) ? 1 : 0;
+  for (uint64_t l : nonZero(d.lanes))
+    registerToLane += contains(s.registers, l) ? 1 : 0;
+  return laneToRegister >= 2 || registerToLane >= 2;
 }
 
 Result<TritonConversion> tritonConvertLayout(const LinearLayout& srcIn, const LinearLayout& dstIn,

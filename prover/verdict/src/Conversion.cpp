@@ -254,7 +254,7 @@ int runConvert(const ConversionRequest& r, std::ostream& out, std::string& error
   if (r.tritonLowering) {
     nlohmann::json t = {{"version", tritonVersionName(r.triton)}};
     text += "Triton " + tritonVersionName(r.triton) + "'s lowering (--lowering triton): ";
-    auto needs = tritonConvertNeedsSharedMemory(r.src.layout, r.dst.layout);
+    auto needs = tritonConvertNeedsSharedMemory(r.src.layout, r.dst.layout, r.triton);
     if (!needs.ok()) {
       errorMessage = needs.error().str();
       return 2;

@@ -160,6 +160,15 @@ def score_predictor(tally, answer, pred, first, side, llcheck_exact):
         tally["triton exact"] += 1
 
 
+def instruction_level(pred, kernel, side):
+    """The instruction-level counts of every launch of the SASS=1 run (ncu's patched SASS) equal
+    the prediction, and so does the hardware's instruction count."""
+    runs = (kernel or {}).get("runs", [])
+    want = [pred["wavefronts"], pred["instructions"]]
+    return bool(runs) and all(r.get(f"{side}_sass") == want and r[side][1] == want[1]
+                              for r in runs)
+
+
 def classify(pred, runs, side):
     first = runs[0][side]
     values = [r[side][0] for r in runs]
@@ -218,6 +227,11 @@ def check(args):
                 if cid in kernels:
                     sys.exit(f"{path}: {v} {cid} re-measured twice")
                 kernels[cid] = k
+    # The SASS=1 run's instruction-level counts (check-sass): a side whose hardware counter is
+    # above the prediction in every launch but whose executed instructions' own wavefronts equal
+    # it, as in check-sass, is the pipeline's residual, not the layout's.
+    sass = ({v: dv["kernels"] for v, dv in load_data([args.instruction_level])["versions"].items()}
+            if args.instruction_level else {})
     failures, used = [], set()
     for v, d in data["versions"].items():
         iso_kernels = iso.get(v, {}).get("kernels", {})
@@ -275,6 +289,8 @@ def check(args):
                         iso_tally["exact, not isolated"] += 1
                     if kind != "exact" and exact_isolated(p, again["isolated"], side):
                         kind = "isolated"
+                if kind is None and instruction_level(p, sass.get(v, {}).get(cid), side):
+                    kind = "instruction-level"
                 if kind is None and key in static:
                     kind = "listed"
                     used.add(key)
@@ -303,7 +319,8 @@ def check(args):
         for side, counts in sorted(tally.items()):
             n = sum(counts.values())
             row = ", ".join(f"{c} {counts[c]}" for c in ("exact", "isolated", "a repeat",
-                                                          "varies", "offset", "listed",
+                                                          "varies", "offset",
+                                                          "instruction-level", "listed",
                                                           "DIFFERS") if counts[c])
             both = counts["exact"] + counts["isolated"]
             print(f"  {side:<14} {n:4d} sides: {row} "
@@ -441,6 +458,8 @@ def check_exit(args):
                         kind = "varies"
                 else:
                     kind = classify(p, k["runs"], side)
+                if kind is None and instruction_level(p, sass.get(v, {}).get(cid), side):
+                    kind = "instruction-level"
                 if kind is None and key in static:
                     kind = "listed"
                 tally[f"{case['kind']} {side}"][kind or "DIFFERS"] += 1
@@ -573,6 +592,9 @@ def main():
     k.add_argument("data", nargs="+", help="collect's outputs (one per batch of cases)")
     k.add_argument("--isolated", nargs="+",
                    help="run_gpu_isolate.sh's re-measurements (collect-isolated), one per batch")
+    k.add_argument("--instruction-level",
+                   help="a SASS=1 run (data/gpu-h200-sass.json): a side whose instruction-level "
+                        "counts equal the prediction in every launch is sorted as such")
     k.add_argument("--through-report", action="store_true",
                    help="predict each side with `llcheck report --hardware sm90` of the kernel's "
                         "own TTGIR (data/ttgir-V.tar.xz) instead of bank-conflicts / convert on "

@@ -128,13 +128,16 @@ struct TritonConversion {
   int tritonConflicts = 0;
 };
 
-/// Whether Triton lowers convert_layout SRC -> DST through shared memory: when C = DST^-1 ∘ SRC
-/// (Triton's pseudo-inverse) moves data between warps or CTAs, or, within warps, when at least
-/// two lane bits of SRC become register bits of DST (Triton's shuffles handle one such "mixed
-/// transposition"). Unlike ConversionPlan, a warp that already holds a copy of what it needs
-/// is not noticed.
+/// Whether Triton VERSION lowers convert_layout SRC -> DST through shared memory: when
+/// C = DST^-1 ∘ SRC (Triton's pseudo-inverse) moves data between CTAs or warps, or, within
+/// warps, when at least two lane bits of SRC become register bits of DST or two register bits
+/// of SRC lane bits of DST (Triton's shuffles handle one such "mixed transposition" each way).
+/// Triton 3.9 also keeps within warps a conversion whose warps of DST differ from SRC's by
+/// lane bits of SRC (a warp of SRC that holds a copy serves the warp of DST that needs it);
+/// 3.6 does not notice such copies.
 [[nodiscard]] Result<bool> tritonConvertNeedsSharedMemory(const LinearLayout& src,
-                                                          const LinearLayout& dst);
+                                                          const LinearLayout& dst,
+                                                          TritonVersion version);
 
 /// SRC and DST distributed over the same tensor with the same warps and 32 lanes, a
 /// conversion tritonConvertNeedsSharedMemory says goes through shared memory.
