@@ -36,11 +36,21 @@ def test_h200_counters_against_the_lowering_model():
     assert "get_shared_bank_conflicts, local load" in out
 
 
-def test_h200_counters_through_the_report():
+def test_h200_counters_through_the_report(tmp_path):
     """The same sides predicted by `llcheck report --hardware sm90` of each kernel's own TTGIR
     (data/ttgir-V.tar.xz, as Triton wrote it) instead of the layouts: the report's `predicted`
-    per op is what the GPU measured, sorted the same way."""
-    assert run_check("--through-report").count("Through `llcheck report`") == 2
+    per op is what the GPU measured, sorted the same way. The committed Triton report of each
+    release (reports/triton-lowering-V/) is what today's llcheck makes of the data."""
+    out = run_check("--through-report", "--report-dir", str(tmp_path))
+    assert out.count("Through `llcheck report`") == 2
+    for version in ("3.6", "3.9"):
+        for name in ("conformance.json", "README.md"):
+            made = (tmp_path / f"triton-lowering-{version}" / name).read_text()
+            committed = os.path.join(REPO, "reports", f"triton-lowering-{version}", name)
+            with open(committed) as f:
+                assert made == f.read(), (
+                    f"{committed} is not what today's llcheck makes of the data: run "
+                    "gpu_check.py check --through-report --report-dir reports (see its README)")
 
 
 def test_h200_early_exit_through_the_report():
