@@ -388,6 +388,15 @@ VERDICTS = {
 }
 
 
+def instruction_family(name):
+    """ld.shared / st.shared (any width), ldmatrix / stmatrix, with .trans apart."""
+    name = name or "none"
+    for family in ("ldmatrix", "stmatrix"):
+        if family in name:
+            return family + (".trans" if ".trans" in name else "")
+    return ".".join(name.split(".")[:2])
+
+
 def write_conformance(folder, version, gpu, kernels, faulted, sides, tally):
     """The committed Triton report of one release: every measured side of every kernel with the
     op `llcheck report` predicted it for, the prediction, every launch's counters and the
@@ -427,6 +436,16 @@ def write_conformance(folder, version, gpu, kernels, faulted, sides, tally):
         lines.append(f"| {OP_OF[kind, side]} ({kind}) | {side} | {n} | {counts['exact']} "
                      f"({100.0 * counts['exact'] / n:.1f}%) | {level} ({100.0 * level / n:.1f}%) "
                      f"| {other} | {counts['DIFFERS']} |")
+    lines += ["", "Per instruction (Triton's PTX instruction as the report predicts it):", "",
+              "| instruction | sides | exact as launched | instruction-level exact |",
+              "| --- | --- | ---: | ---: |"]
+    for family in sorted({instruction_family(r["instruction"]) for r in sides}):
+        rows = [r for r in sides if instruction_family(r["instruction"]) == family]
+        exact = sum(r["verdict"] == "exact" for r in rows)
+        level = sum(1 for r in rows if r["instruction_level"]
+                    and all(x == r["predicted"] for x in r["instruction_level"]))
+        lines.append(f"| {family} | {len(rows)} | {exact} ({100.0 * exact / len(rows):.1f}%) | "
+                     f"{level} ({100.0 * level / len(rows):.1f}%) |")
     lines += ["", "Verdicts:", ""]
     lines += [f"- `{k}`: {text}" for k, text in VERDICTS.items()]
     lines += ["", "Every side that is not `exact`:", "",
