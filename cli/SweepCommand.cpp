@@ -23,8 +23,10 @@ SweepCommand::SweepCommand(CLI::App& app) {
                "verified (its kind's legality, algebra and enumeration agreeing) and, for the "
                "distributed families, every conversion plan between two layouts of one shape "
                "checked against enumeration. docs/sweep.md");
-  cmd_->add_option("FAMILY", family_,
-                   "blocked, swizzled_shared, nvmma_shared, nvidia_mma, amd_mfma, dot_op or slice");
+  cmd_->add_option(
+      "FAMILY", family_,
+      "blocked, swizzled_shared, nvmma_shared, nvidia_mma, amd_mfma, amd_wmma, dot_op or "
+      "slice");
   cmd_->add_option("--max-log2", maxLog2_, "Every tensor dim at most 2^N (default 3)")
       ->type_name("N")
       ->check(CLI::Range(0, 12));

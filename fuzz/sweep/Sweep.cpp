@@ -1,5 +1,7 @@
 #include "Sweep.h"
 
+#include "AgainstTriton.h"
+#include "Spaces.h"
 #include "TritonPeer.h"
 #include "check/PlanCheck.h"
 
@@ -30,401 +32,15 @@
 
 namespace llcheck::fuzz {
 
+using namespace sweep;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// One encoding of a group: either attribute text for loadSpec, or #ttg.blocked's parameters
-/// (built directly: the blocked space is the large one, and its parameters need no reading).
-struct Encoding {
-  std::string attr;
-  std::optional<BlockedParams> blocked;
-  /// What the layout must be: its kind's legality (Def. 4.10 / 4.14), or
-  ///  - Padded: #ttg.nvmma_shared with fp4Padded, where every 16 offsets hold 8 elements and 8
-  ///    of padding that map onto them (not injective by design);
-  ///  - Bijective: #ttg.swizzled_shared with a vec, perPhase or maxPhase that is not a power of
-  ///    two, which Triton accepts; the XOR of vec * phase can set several bits in one column,
-  ///    so the layout is a bijection but not a memory layout in Def. 4.14's sense.
-  enum class Expect { Legal, Padded, Bijective } expect = Expect::Legal;
-  /// Against Triton only: the encoding as Gluon's layout class takes it ({"encoding", "args"},
-  /// for fuzz/sweep/triton_layouts.py); #ttg.blocked's is written from `blocked` when asked.
-  nlohmann::json spec;
-};
-
-/// A Gluon spec (triton_layouts.py): the class and its fields, one CTA (cga_layout []).
-nlohmann::json gluonSpec(const char* encoding, nlohmann::json args, bool cga = true) {
-  if (cga)
-    args["cga_layout"] = nlohmann::json::array();
-  return {{"encoding", encoding}, {"args", std::move(args)}};
-}
-
-nlohmann::json blockedSpec(const BlockedParams& p) {
-  return gluonSpec("blocked", {{"size_per_thread", p.sizePerThread},
-                               {"threads_per_warp", p.threadsPerWarp},
-                               {"warps_per_cta", p.warpsPerCTA},
-                               {"order", p.order}});
-}
-
-std::string list(const std::vector<uint64_t>& v) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
-std::string shapeText(const std::vector<uint64_t>& v) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i)
-    s += (i ? "x" : "") + std::to_string(v[i]);
-  return s;
-}
-
-std::string blockedText(const BlockedParams& p) {
-  return "#ttg.blocked<{sizePerThread = " + list(p.sizePerThread) +
-         ", threadsPerWarp = " + list(p.threadsPerWarp) + ", warpsPerCTA = " + list(p.warpsPerCTA) +
-         ", order = " + list(p.order) + "}>";
-}
-
-/// Every way to write 2^bits as a product of `rank` powers of two, as the factors.
-std::vector<std::vector<uint64_t>> splits(int bits, std::size_t rank) {
-  std::vector<std::vector<uint64_t>> out;
-  std::vector<uint64_t> cur(rank, 1);
-  std::function<void(std::size_t, int)> go = [&](std::size_t d, int left) {
-    if (d + 1 == rank) {
-      cur[d] = uint64_t{1} << left;
-      out.push_back(cur);
-      return;
-    }
-    for (int b = 0; b <= left; ++b) {
-      cur[d] = uint64_t{1} << b;
-      go(d + 1, left - b);
-    }
-  };
-  if (rank > 0)
-    go(0, bits);
-  return out;
-}
-
-std::vector<std::vector<uint64_t>> orders(std::size_t rank) {
-  std::vector<uint64_t> p(rank);
-  std::iota(p.begin(), p.end(), 0);
-  std::vector<std::vector<uint64_t>> out;
-  do
-    out.push_back(p);
-  while (std::next_permutation(p.begin(), p.end()));
-  return out;
-}
-
-/// Every shape of `rank` dims, each 2^minLog2 .. 2^maxLog2.
-std::vector<std::vector<uint64_t>> shapes(std::size_t rank, int minLog2, int maxLog2) {
-  std::vector<std::vector<uint64_t>> out = {{}};
-  for (std::size_t d = 0; d < rank; ++d) {
-    std::vector<std::vector<uint64_t>> next;
-    for (const auto& s : out)
-      for (int b = minLog2; b <= maxLog2; ++b) {
-        auto t = s;
-        t.push_back(uint64_t{1} << b);
-        next.push_back(t);
-      }
-    out = std::move(next);
-  }
-  return out;
-}
-
-/// Every sizePerThread with each entry at most the tensor's size in that dim.
-std::vector<std::vector<uint64_t>> sizesPerThread(const std::vector<uint64_t>& shape) {
-  std::vector<std::vector<uint64_t>> out = {{}};
-  for (uint64_t s : shape) {
-    std::vector<std::vector<uint64_t>> next;
-    for (const auto& v : out)
-      for (uint64_t x = 1; x <= s; x *= 2) {
-        auto t = v;
-        t.push_back(x);
-        next.push_back(t);
-      }
-    out = std::move(next);
-  }
-  return out;
-}
-
-int log2Of(uint64_t v) {
-  return std::countr_zero(v);
-}
-
-bool distributedFamily(const std::string& family) {
-  return family != "swizzled_shared" && family != "nvmma_shared";
-}
-
-/// C(bits + rank - 1, rank - 1): the number of splits(bits, rank).
-uint64_t splitCount(int bits, std::size_t rank) {
-  uint64_t n = 1;
-  for (std::size_t i = 1; i < rank; ++i)
-    n = n * (static_cast<uint64_t>(bits) + i) / i;
-  return n;
-}
-
-uint64_t factorial(std::size_t n) {
-  uint64_t f = 1;
-  for (std::size_t i = 2; i <= n; ++i)
-    f *= i;
-  return f;
-}
-
-uint64_t elementsOf(const std::vector<uint64_t>& shape) {
-  uint64_t e = 1;
-  for (uint64_t s : shape)
-    e *= s;
-  return e;
-}
-
-/// The groups of a family in the sweep's fixed order, without their encodings: one per tensor
-/// shape, lane count and warp count that the family has encodings for.
-std::vector<SweepGroup> groupsOf(const SweepOptions& o) {
-  std::vector<SweepGroup> out;
-  const std::string& f = o.family;
-  if (f == "swizzled_shared" || f == "nvmma_shared") {
-    for (const auto& shape : shapes(2, 0, o.maxLog2))
-      out.push_back({shape, 32, 1});
-    return out;
-  }
-  // The matrix cores: rank 2, or 3 with a batch dim; a slice: rank 1 or 2 (its parent 2 or 3).
-  std::size_t minRank = f == "blocked" || f == "slice" ? 1 : 2, maxRank = f == "slice" ? 2 : 3;
-  for (std::size_t rank = minRank; rank <= maxRank; ++rank)
-    for (const auto& shape : shapes(rank, 0, o.maxLog2))
-      for (uint64_t lanes : {32, 64}) {
-        // nvidia_mma has no 64-lane encoding and amd_mfma no 32-lane one: no group.
-        if ((f == "nvidia_mma" && lanes != 32) || (f == "amd_mfma" && lanes != 64))
-          continue;
-        for (uint64_t w : o.numWarps)
-          out.push_back({shape, lanes, w});
-      }
-  return out;
-}
-
-/// How many encodings encodingsOf writes for `g`, counted from the loops' bounds.
-uint64_t setsOf(const SweepGroup& g, const std::string& f) {
-  std::size_t rank = g.shape.size();
-  int l = log2Of(g.lanes), w = log2Of(g.warps);
-  if (f == "blocked") {
-    uint64_t spt = 1;
-    for (uint64_t s : g.shape)
-      spt *= static_cast<uint64_t>(log2Of(s)) + 1;
-    return spt * splitCount(l, rank) * splitCount(w, rank) * factorial(rank);
-  }
-  if (f == "slice") {
-    // Each sliced dim d of the rank + 1 parent (sizePerThread 1 or 2 there), the blocked
-    // parent's every other sizePerThread, split and order.
-    uint64_t spt = 2;
-    for (uint64_t s : g.shape)
-      spt *= static_cast<uint64_t>(log2Of(s)) + 1;
-    return (rank + 1) * spt * splitCount(l, rank + 1) * splitCount(w, rank + 1) *
-           factorial(rank + 1);
-  }
-  if (f == "swizzled_shared")
-    return 17 * 16 * 16 * 2; // vec 0-16, perPhase 1-16, maxPhase 1-16, 2 orders
-  if (f == "nvmma_shared")
-    return 4 * 2 * 4 * 2;    // swizzle, transposed, element width, fp4Padded
-  uint64_t mma = 1 + 6;      // version 2, and version 3 with n = 8..256
-  uint64_t mfma = 5 * 4 * 2; // version, instrShape, isTransposed
-  uint64_t perSplit = 0;
-  if (f == "nvidia_mma")
-    perSplit = mma;
-  else if (f == "amd_mfma")
-    perSplit = mfma;
-  else // dot_op: both operands, over the MMA (kWidth 1-8) or MFMA (1-16) parents and FMA's
-    perSplit = 2 * ((g.lanes == 32 ? 4 * mma : 5 * mfma) + splitCount(l, rank) * factorial(rank));
-  return splitCount(w, rank) * perSplit;
-}
-
-/// The encodings of one group, in a fixed order.
-std::vector<Encoding> encodingsOf(const SweepGroup& g, const SweepOptions& o) {
-  std::vector<Encoding> out;
-  const std::string& f = o.family;
-  std::size_t rank = g.shape.size();
-  if (f == "blocked") {
-    for (const auto& spt : sizesPerThread(g.shape))
-      for (const auto& tpw : splits(log2Of(g.lanes), rank))
-        for (const auto& wpc : splits(log2Of(g.warps), rank))
-          for (const auto& ord : orders(rank))
-            out.push_back({"", BlockedParams{spt, tpw, wpc, ord, {}}, Encoding::Expect::Legal, {}});
-    return out;
-  }
-  if (f == "slice") {
-    for (std::size_t d = 0; d <= rank; ++d) {
-      std::vector<uint64_t> parentShape = g.shape;
-      parentShape.insert(parentShape.begin() + static_cast<std::ptrdiff_t>(d), 2);
-      for (const auto& spt : sizesPerThread(parentShape))
-        for (const auto& tpw : splits(log2Of(g.lanes), rank + 1))
-          for (const auto& wpc : splits(log2Of(g.warps), rank + 1))
-            for (const auto& ord : orders(rank + 1)) {
-              BlockedParams parent{spt, tpw, wpc, ord, {}};
-              out.push_back(
-                  {"#ttg.slice<{dim = " + std::to_string(d) + ", parent = " + blockedText(parent) +
-                       "}>",
-                   std::nullopt, Encoding::Expect::Legal,
-                   o.againstTriton
-                       ? gluonSpec("slice", {{"dim", d}, {"parent", blockedSpec(parent)}}, false)
-                       : nlohmann::json()});
-            }
-    }
-    return out;
-  }
-  if (f == "swizzled_shared") {
-    for (uint64_t vec = 0; vec <= 16; ++vec)
-      for (uint64_t perPhase = 1; perPhase <= 16; ++perPhase)
-        for (uint64_t maxPhase = 1; maxPhase <= 16; ++maxPhase)
-          for (const char* ord : {"[0, 1]", "[1, 0]"}) {
-            bool powers = std::has_single_bit(vec) && std::has_single_bit(perPhase) &&
-                          std::has_single_bit(maxPhase);
-            out.push_back({"#ttg.swizzled_shared<{vec = " + std::to_string(vec) +
-                               ", perPhase = " + std::to_string(perPhase) + ", maxPhase = " +
-                               std::to_string(maxPhase) + ", order = " + ord + "}>",
-                           std::nullopt,
-                           powers ? Encoding::Expect::Legal : Encoding::Expect::Bijective,
-                           {}});
-            if (o.againstTriton)
-              out.back().spec = gluonSpec(
-                  "swizzled_shared",
-                  {{"vec", vec},
-                   {"per_phase", perPhase},
-                   {"max_phase", maxPhase},
-                   {"order", ord[1] == '0' ? std::vector<int>{0, 1} : std::vector<int>{1, 0}}});
-          }
-    return out;
-  }
-  if (f == "nvmma_shared") {
-    for (int swizzle : {0, 32, 64, 128})
-      for (const char* transposed : {"false", "true"})
-        for (int bits : {8, 16, 32, 64})
-          for (const char* fp4 : {"false", "true"}) {
-            out.push_back(
-                {"#ttg.nvmma_shared<{swizzlingByteWidth = " + std::to_string(swizzle) +
-                     ", transposed = " + transposed +
-                     ", elementBitWidth = " + std::to_string(bits) + ", fp4Padded = " + fp4 + "}>",
-                 std::nullopt,
-                 std::string(fp4) == "true" ? Encoding::Expect::Padded : Encoding::Expect::Legal,
-                 {}});
-            if (o.againstTriton)
-              out.back().spec =
-                  gluonSpec("nvmma_shared", {{"swizzle_byte_width", swizzle},
-                                             {"element_bitwidth", bits},
-                                             {"rank", 2},
-                                             {"transposed", std::string(transposed) == "true"},
-                                             {"fp4_padded", std::string(fp4) == "true"}});
-          }
-    return out;
-  }
-  // Each encoding as attribute text and (against Triton) as Gluon's spec.
-  using Text = std::pair<std::string, nlohmann::json>;
-  bool spec = o.againstTriton;
-  auto nvidiaMma = [rank, spec](const std::vector<uint64_t>& wpc, int major, uint64_t n) -> Text {
-    std::vector<uint64_t> instr = major == 3  ? std::vector<uint64_t>{16, n, 16}
-                                  : rank == 3 ? std::vector<uint64_t>{1, 16, 8}
-                                              : std::vector<uint64_t>{16, 8};
-    return {
-        "#ttg.nvidia_mma<{versionMajor = " + std::to_string(major) +
-            ", versionMinor = 0, warpsPerCTA = " + list(wpc) + ", instrShape = " + list(instr) +
-            "}>",
-        spec ? gluonSpec("nvidia_mma",
-                         {{"version", {major, 0}}, {"warps_per_cta", wpc}, {"instr_shape", instr}})
-             : nlohmann::json()};
-  };
-  auto amdMfma = [spec](const std::vector<uint64_t>& wpc, int version,
-                        const std::vector<uint64_t>& instr, const char* transposed) -> Text {
-    return {"#ttg.amd_mfma<{version = " + std::to_string(version) + ", warpsPerCTA = " + list(wpc) +
-                ", instrShape = " + list(instr) + ", isTransposed = " + transposed + "}>",
-            spec ? gluonSpec("amd_mfma", {{"version", version},
-                                          {"instr_shape", instr},
-                                          {"transposed", std::string(transposed) == "true"},
-                                          {"warps_per_cta", wpc}})
-                 : nlohmann::json()};
-  };
-  const std::vector<uint64_t> mfmaInstr[] = {{32, 32, 8}, {16, 16, 16}, {64, 4, 4}, {4, 64, 4}};
-  auto add = [&](Text t) {
-    out.push_back({std::move(t.first), std::nullopt, Encoding::Expect::Legal, std::move(t.second)});
-  };
-  // A #ttg.dot_op over `parent`.
-  auto dotOp = [spec](int opIdx, const Text& parent, std::optional<uint64_t> kWidth) -> Text {
-    return {"#ttg.dot_op<{opIdx = " + std::to_string(opIdx) + ", parent = " + parent.first +
-                (kWidth ? ", kWidth = " + std::to_string(*kWidth) : std::string()) + "}>",
-            spec ? gluonSpec("dot_op",
-                             {{"operand_index", opIdx},
-                              {"parent", parent.second},
-                              {"k_width", kWidth.value_or(0)}},
-                             false)
-                 : nlohmann::json()};
-  };
-  for (const auto& wpc : splits(log2Of(g.warps), rank)) {
-    if (f == "nvidia_mma") {
-      add(nvidiaMma(wpc, 2, 8));
-      for (uint64_t n = 8; n <= 256; n *= 2)
-        add(nvidiaMma(wpc, 3, n));
-    }
-    if (f == "amd_mfma")
-      for (int version = 0; version <= 4; ++version)
-        for (const auto& instr : mfmaInstr)
-          for (const char* t : {"false", "true"})
-            add(amdMfma(wpc, version, instr, t));
-    if (f == "dot_op")
-      for (int opIdx = 0; opIdx <= 1; ++opIdx) {
-        if (g.lanes == 32) {
-          for (uint64_t k = 1; k <= 8; k *= 2) {
-            add(dotOp(opIdx, nvidiaMma(wpc, 2, 8), k));
-            for (uint64_t n = 8; n <= 256; n *= 2)
-              add(dotOp(opIdx, nvidiaMma(wpc, 3, n), k));
-          }
-        } else {
-          for (uint64_t k = 1; k <= 16; k *= 2)
-            for (int version = 0; version <= 4; ++version)
-              for (const auto& instr : mfmaInstr)
-                for (const char* t : {"false", "true"})
-                  add(dotOp(opIdx, amdMfma(wpc, version, instr, t), k));
-        }
-        // The FMA operand: a #ttg.blocked parent, one element per thread.
-        for (const auto& tpw : splits(log2Of(g.lanes), rank))
-          for (const auto& ord : orders(rank)) {
-            BlockedParams parent{std::vector<uint64_t>(rank, 1), tpw, wpc, ord, {}};
-            add(dotOp(opIdx, {blockedText(parent), spec ? blockedSpec(parent) : nlohmann::json()},
-                      std::nullopt));
-          }
-      }
-  }
-  return out;
-}
-
-/// The layout of one encoding over its group, or the reader's Error (Triton rejects it too).
-Result<LinearLayout> layoutOf(const Encoding& e, const SweepGroup& g, const SweepOptions& o) {
-  if (e.blocked)
-    return blockedToLinearLayout(*e.blocked, g.shape);
-  SpecOptions spec;
-  spec.shape = g.shape;
-  spec.triton = o.triton;
-  if (distributedFamily(o.family)) {
-    spec.numWarps = g.warps;
-    spec.threadsPerWarp = g.lanes;
-  }
-  auto s = loadSpec(e.attr, spec);
-  if (!s.ok())
-    return s.error();
-  return s->layout;
-}
-
 bool pairsChecked(const SweepGroup& g, const SweepOptions& o) {
   return !o.againstTriton && distributedFamily(o.family) && o.pairMaxLog2 >= 0 &&
          log2Of(elementsOf(g.shape)) <= o.pairMaxLog2;
-}
-
-/// A layout's identity for de-duplication: the out sizes and every basis.
-std::vector<uint64_t> key(const LinearLayout& l) {
-  std::vector<uint64_t> k;
-  for (const DimSize& d : l.getOutDims())
-    k.push_back(d.size);
-  for (const DimBases& b : l.getBases()) {
-    k.push_back(b.bases.size());
-    for (const auto& v : b.bases)
-      k.insert(k.end(), v.begin(), v.end());
-  }
-  return k;
 }
 
 /// The renamings of a tensor's dims that keep its shape (the identity not among them): each a
@@ -579,13 +195,7 @@ void deal(std::vector<SweepGroup>& groups, int shardCount) {
 /// options that a report's sweep was run with (optionsOf, for merge's re-planning).
 SweepReport reportOf(const SweepOptions& o) {
   SweepReport r;
-  r.family = o.family;
-  r.triton = o.triton;
-  r.maxLog2 = o.maxLog2;
-  r.pairMaxLog2 = o.pairMaxLog2;
-  r.numWarps = o.numWarps;
-  r.shardIndex = o.shardIndex;
-  r.shardCount = o.shardCount;
+  static_cast<SweepParameters&>(r) = o;
   r.reduce = o.reduce && !o.againstTriton;
   r.against = o.againstTriton ? "triton-" + tritonVersionName(o.triton) : "";
   return r;
@@ -593,14 +203,7 @@ SweepReport reportOf(const SweepOptions& o) {
 
 SweepOptions optionsOf(const SweepReport& r) {
   SweepOptions o;
-  o.family = r.family;
-  o.triton = r.triton;
-  o.maxLog2 = r.maxLog2;
-  o.pairMaxLog2 = r.pairMaxLog2;
-  o.numWarps = r.numWarps;
-  o.shardIndex = r.shardIndex;
-  o.shardCount = r.shardCount;
-  o.reduce = r.reduce;
+  static_cast<SweepParameters&>(o) = r;
   o.againstTriton = !r.against.empty();
   return o;
 }
@@ -610,7 +213,7 @@ Result<SweepOptions> checkedOptions(const SweepOptions& options) {
   if (std::find(fams.begin(), fams.end(), options.family) == fams.end())
     return makeError("unknown family '" + utf8Prefix(options.family, 60) +
                          "' (known: blocked, swizzled_shared, nvmma_shared, nvidia_mma, "
-                         "amd_mfma, dot_op, slice)",
+                         "amd_mfma, amd_wmma, dot_op, slice)",
                      "FAMILY");
   if (options.maxLog2 < 0 || options.maxLog2 > 12)
     return makeError("--max-log2 must be in [0, 12]", "--max-log2");
@@ -620,6 +223,12 @@ Result<SweepOptions> checkedOptions(const SweepOptions& options) {
     return makeError("shard " + std::to_string(options.shardIndex) + "/" +
                          std::to_string(options.shardCount) + " is not I/N with 0 <= I < N",
                      "--shard");
+  if (options.againstTriton && options.triton < TritonVersion::v3_9 && options.family == "amd_wmma")
+    return makeError("Triton " + tritonVersionName(options.triton) +
+                         "'s Gluon AMDWMMALayout takes warpsPerCTA and tilesPerWarp, not the "
+                         "warp bases this family's encodings are written with (Triton 3.9's "
+                         "form): the conformance grid (tests/triton) checks 3.6's own form",
+                     "--against");
   if (options.againstTriton && options.triton < TritonVersion::v3_9 &&
       !distributedFamily(options.family))
     return makeError("Triton " + tritonVersionName(options.triton) +
@@ -744,191 +353,6 @@ void runGroup(const SweepGroup& g, uint64_t index, const SweepOptions& o, SweepR
         fail("plan", attrA + " -> " + attrB, *v);
       }
     }
-}
-
-/// A layout's bases per input dim, each basis's coordinates in dim0, dim1, ... order, as
-/// Triton's to_linear_layout returns them (answer: {"ins": [[name, bases]...]}).
-using NamedBases = std::vector<std::pair<std::string, std::vector<std::vector<uint64_t>>>>;
-
-NamedBases namedBases(const LinearLayout& l) {
-  std::vector<DimName> outs = l.getOutDimNames();
-  // llcheck's out dims are named dim0, dim1, ...; their order in the layout may differ.
-  std::vector<std::size_t> column(outs.size());
-  for (std::size_t c = 0; c < outs.size(); ++c) {
-    const std::string& n = outs[c].str();
-    std::size_t d = n.rfind("dim", 0) == 0 ? std::stoul(n.substr(3)) : c;
-    column[c] = d < outs.size() ? d : c;
-  }
-  NamedBases out;
-  for (const DimBases& b : l.getBases()) {
-    std::vector<std::vector<uint64_t>> bases;
-    for (const auto& v : b.bases) {
-      std::vector<uint64_t> w(v.size());
-      for (std::size_t c = 0; c < v.size(); ++c)
-        w[column[c]] = v[c];
-      bases.push_back(std::move(w));
-    }
-    out.emplace_back(b.name.str(), std::move(bases));
-  }
-  return out;
-}
-
-std::string basisText(const std::vector<uint64_t>& v) {
-  std::string s = "(";
-  for (std::size_t i = 0; i < v.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + ")";
-}
-
-std::string basesText(const NamedBases& l) {
-  std::string s;
-  for (const auto& [name, bases] : l) {
-    s += (s.empty() ? "" : "; ") + name + ":";
-    for (const auto& b : bases)
-      s += " " + basisText(b);
-  }
-  return s;
-}
-
-/// Triton's answer as NamedBases, or nullopt when it is not one (not a list of [name, bases]).
-std::optional<NamedBases> answerBases(const nlohmann::json& a) {
-  if (!a.contains("ins") || !a["ins"].is_array())
-    return std::nullopt;
-  NamedBases out;
-  for (const nlohmann::json& d : a["ins"]) {
-    if (!d.is_array() || d.size() != 2 || !d[0].is_string() || !d[1].is_array())
-      return std::nullopt;
-    std::vector<std::vector<uint64_t>> bases;
-    for (const nlohmann::json& b : d[1]) {
-      if (!b.is_array())
-        return std::nullopt;
-      std::vector<uint64_t> v;
-      for (const nlohmann::json& x : b) {
-        if (!x.is_number_unsigned())
-          return std::nullopt;
-        v.push_back(x.get<uint64_t>());
-      }
-      bases.push_back(std::move(v));
-    }
-    out.emplace_back(d[0].get<std::string>(), std::move(bases));
-  }
-  return out;
-}
-
-/// "" when llcheck's and Triton's layouts are the same (the same bases of every input dim; an
-/// input dim of no bases may be missing from either), else the first difference.
-std::string firstDifference(const NamedBases& ours, const NamedBases& theirs,
-                            const std::vector<uint64_t>& ourOuts, const nlohmann::json& outs) {
-  if (outs.is_array() && outs != nlohmann::json(ourOuts))
-    return "tensor sizes: llcheck " + nlohmann::json(ourOuts).dump() + ", Triton " + outs.dump();
-  auto find = [](const NamedBases& l, const std::string& name) {
-    static const std::vector<std::vector<uint64_t>> none;
-    for (const auto& [n, b] : l)
-      if (n == name)
-        return &b;
-    return &none;
-  };
-  std::vector<std::string> names;
-  for (const auto& d : ours)
-    names.push_back(d.first);
-  for (const auto& d : theirs)
-    if (std::find(names.begin(), names.end(), d.first) == names.end())
-      names.push_back(d.first);
-  for (const std::string& name : names) {
-    const auto& a = *find(ours, name);
-    const auto& b = *find(theirs, name);
-    for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
-      if (i < a.size() && i < b.size() && a[i] == b[i])
-        continue;
-      return name + " basis " + std::to_string(i) + ": llcheck " +
-             (i < a.size() ? basisText(a[i]) : std::string("none")) + ", Triton " +
-             (i < b.size() ? basisText(b[i]) : std::string("none"));
-    }
-  }
-  return "";
-}
-
-/// Compares every encoding of group `index` with Triton's own layout for it, adding to `report`.
-std::optional<Error> runGroupAgainstTriton(const SweepGroup& g, uint64_t index,
-                                           const SweepOptions& o, SweepReport& report,
-                                           TritonPeer& peer) {
-  auto fail = [&](const char* what, const std::string& attr, const std::string& message) {
-    if (report.failures.size() < o.maxFailuresKept)
-      report.failures.push_back({what, attr, shapeText(g.shape), message, index});
-  };
-  ++report.groups;
-  std::vector<Encoding> encodings = encodingsOf(g, o);
-  std::set<std::vector<uint64_t>> seen;
-  for (std::size_t begin = 0; begin < encodings.size(); begin += o.tritonBatch) {
-    std::size_t end = std::min(encodings.size(), begin + o.tritonBatch);
-    std::vector<nlohmann::json> requests;
-    for (std::size_t i = begin; i < end; ++i) {
-      const Encoding& e = encodings[i];
-      requests.push_back(
-          {{"id", i}, {"spec", e.blocked ? blockedSpec(*e.blocked) : e.spec}, {"shape", g.shape}});
-    }
-    auto answers = peer.ask(requests);
-    if (!answers.ok())
-      return answers.error();
-    for (std::size_t i = begin; i < end; ++i) {
-      const Encoding& e = encodings[i];
-      const nlohmann::json& a = (*answers)[i - begin];
-      std::string attr = e.blocked ? blockedText(*e.blocked) : e.attr;
-      ++report.enumerated;
-      Result<LinearLayout> l = layoutOf(e, g, o);
-      if (l.ok() && seen.insert(key(*l)).second)
-        ++report.distinct;
-      bool theyAnswer = a.contains("ins");
-      std::string theirError =
-          a.contains("error") && a["error"].is_string()
-              ? a.value("stage", std::string("?")) + ": " + a["error"].get<std::string>()
-              : std::string();
-      if (!l.ok()) {
-        ++report.rejected;
-        if (!theyAnswer) {
-          ++report.bothRejected;
-          continue;
-        }
-        ++report.acceptFailures;
-        auto theirs = answerBases(a);
-        fail("accept", attr,
-             "llcheck rejects it (" + l.error().str() + "); Triton answers " +
-                 (theirs ? basesText(*theirs) : a.dump()));
-        continue;
-      }
-      NamedBases ours = namedBases(*l);
-      if (!theyAnswer) {
-        ++report.acceptFailures;
-        fail("accept", attr,
-             "Triton rejects it (" + theirError + "); llcheck answers " + basesText(ours));
-        continue;
-      }
-      auto theirs = answerBases(a);
-      if (!theirs)
-        return makeError("the Triton helper answered no layout: " + a.dump().substr(0, 200),
-                         "--python");
-      ++report.compared;
-      std::vector<uint64_t> outs;
-      for (const DimSize& d : l->getOutDims())
-        outs.push_back(d.size);
-      // Out sizes in dim order (llcheck's layout may list them in another).
-      std::vector<DimName> names = l->getOutDimNames();
-      std::vector<uint64_t> ordered(outs.size());
-      for (std::size_t c = 0; c < names.size(); ++c) {
-        const std::string& n = names[c].str();
-        std::size_t d = n.rfind("dim", 0) == 0 ? std::stoul(n.substr(3)) : c;
-        ordered[d < outs.size() ? d : c] = outs[c];
-      }
-      std::string diff = firstDifference(ours, *theirs, ordered, a["outs"]);
-      if (!diff.empty()) {
-        ++report.tritonFailures;
-        fail("triton", attr,
-             "first difference: " + diff + "\n  llcheck: " + basesText(ours) +
-                 "\n  Triton:  " + basesText(*theirs));
-      }
-    }
-  }
-  return std::nullopt;
 }
 
 constexpr const char* kCheckpointFormat = "llcheck sweep checkpoint 1";
@@ -1070,7 +494,8 @@ readCheckpoint(const std::string& path, const SweepReport& fresh,
 
 const std::vector<std::string>& sweepFamilies() {
   static const std::vector<std::string> f = {
-      "blocked", "swizzled_shared", "nvmma_shared", "nvidia_mma", "amd_mfma", "dot_op", "slice"};
+      "blocked",  "swizzled_shared", "nvmma_shared", "nvidia_mma",
+      "amd_mfma", "amd_wmma",        "dot_op",       "slice"};
   return f;
 }
 

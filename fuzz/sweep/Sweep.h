@@ -25,7 +25,7 @@
 
 namespace llcheck::fuzz {
 
-/// blocked, swizzled_shared, nvmma_shared, nvidia_mma, amd_mfma, dot_op, slice.
+/// blocked, swizzled_shared, nvmma_shared, nvidia_mma, amd_mfma, amd_wmma, dot_op, slice.
 [[nodiscard]] const std::vector<std::string>& sweepFamilies();
 
 /// The name of the way planSweep deals groups to shards, recorded in every result and
@@ -45,20 +45,32 @@ struct SweepProgress {
   const SweepReport* report = nullptr;      ///< the counts so far
 };
 
-struct SweepOptions {
+/// The sweep's parameters, said once: what a run is given (SweepOptions) and what its result
+/// records, which merge and resume compare (SweepReport).
+struct SweepParameters {
   std::string family;
   /// Every tensor dim is at most 2^maxLog2.
   int maxLog2 = 3;
-  /// Warps per CTA (powers of two); empty: 1, 2, 4, 8, 16.
+  /// Warps per CTA (powers of two); empty: 1, 2, 4, 8, 16 (a report has the default written
+  /// out).
   std::vector<uint64_t> numWarps;
   /// Conversion plans only in groups whose tensor has at most 2^pairMaxLog2 elements (-1: none).
   int pairMaxLog2 = 3;
   /// This process runs the groups planSweep deals to shard shardIndex of shardCount.
   int shardIndex = 0, shardCount = 1;
-  /// At most this many failures are kept in the report (all are counted).
-  std::size_t maxFailuresKept = 20;
   /// The Triton release whose encodings are swept (--triton).
   TritonVersion triton = kNewestTriton;
+  /// Check each layout once up to renaming the tensor's dims (false: --no-reduce): a #ttg.blocked
+  /// group whose shape is a permutation of a non-increasing one stands for its renamings, and
+  /// within a group a layout (or a pair) whose dims renamed give one already checked is
+  /// skipped. Why that is sound: docs/sweep.md, "Doing less work". A report against Triton
+  /// records false: no reduction applies there.
+  bool reduce = true;
+};
+
+struct SweepOptions : SweepParameters {
+  /// At most this many failures are kept in the report (all are counted).
+  std::size_t maxFailuresKept = 20;
   /// Non-empty: the shard's checkpoint file. When it exists, the sweep goes on from it (an
   /// Error if it was written for other parameters); it is rewritten (a temporary file renamed
   /// over it, so a killed process leaves the old one whole) at the start, after a group when
@@ -72,11 +84,6 @@ struct SweepOptions {
   /// Asked after each group: true stops the sweep there, its checkpoint written (a signal
   /// handler's flag); the report then holds the groups done.
   std::function<bool()> stop;
-  /// Check each layout once up to renaming the tensor's dims (false: --no-reduce): a #ttg.blocked
-  /// group whose shape is a permutation of a non-increasing one stands for its renamings, and
-  /// within a group a layout (or a pair) whose dims renamed give one already checked is
-  /// skipped. Why that is sound: docs/sweep.md, "Doing less work".
-  bool reduce = true;
   /// --against triton: instead of verifying, compare every encoding with `triton`'s own
   /// to_linear_layout (TritonPeer: `python` running `tritonHelper`, `jobs` processes, asked
   /// `tritonBatch` encodings at a time). No reduction applies: Triton is what is checked.
@@ -114,19 +121,13 @@ struct SweepFailure {
   uint64_t group = 0; ///< the index of its group (merge orders failures by it)
 };
 
-struct SweepReport {
+struct SweepReport : SweepParameters {
   /// The failures counted, of every kind.
   [[nodiscard]] uint64_t failureCount() const {
     return verifyFailures + planFailures + tritonFailures + acceptFailures;
   }
-  // The parameters (what merge and resume compare).
-  std::string family;
-  TritonVersion triton = kNewestTriton;
-  int maxLog2 = 3, pairMaxLog2 = 3;
-  std::vector<uint64_t> numWarps; ///< as swept (the default written out)
+  // With SweepParameters, what merge and resume compare.
   std::string balance = kSweepBalance;
-  int shardIndex = 0, shardCount = 1;
-  bool reduce = true;
   std::string
       against; ///< "" or "triton-3.9": whose to_linear_layout every encoding is compared with
   // The counts, over the groups done.

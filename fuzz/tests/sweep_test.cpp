@@ -458,11 +458,9 @@ TEST(SweepReduce, theReducedSweepHasTheUnreducedVerdicts) {
     int maxLog2;
     std::vector<uint64_t> warps;
   };
-  std::vector<Case> cases = {{"blocked", 1, {1, 4}},
-                             {"swizzled_shared", kFamilyMaxLog2, {}},
-                             {"nvmma_shared", 4, {}},
-                             {"nvidia_mma", kFamilyMaxLog2, {4}},
-                             {"amd_mfma", 1, {2}}};
+  std::vector<Case> cases = {{"blocked", 1, {1, 4}},  {"swizzled_shared", kFamilyMaxLog2, {}},
+                             {"nvmma_shared", 4, {}}, {"nvidia_mma", kFamilyMaxLog2, {4}},
+                             {"amd_mfma", 1, {2}},    {"amd_wmma", 1, {4}}};
 #ifndef LLCHECK_SANITIZED_BUILD
   // The two largest (a second each here, 100 s under the sanitizers); the first case takes
   // blocked's renamed groups through the same code.

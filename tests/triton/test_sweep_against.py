@@ -1,7 +1,7 @@
 """`llcheck sweep FAMILY --against triton-VERSION` with this environment's Triton (the Python
 running pytest): every encoding of a small space compared with Triton's own to_linear_layout,
 through fuzz/sweep/triton_layouts.py, with no disagreement; and the refusals (no Triton in the
-given Python; Triton 3.6 and a shared family) exit 2 with one line."""
+given Python; Triton 3.6 and a shared family or amd_wmma) exit 2 with one line."""
 
 import json
 import subprocess
@@ -32,14 +32,17 @@ DISTRIBUTED = [("nvidia_mma", ["--max-log2", "2", "--num-warps", "4"]),
                ("blocked", ["--max-log2", "1", "--num-warps", "1", "-j", "2"]),
                ("slice", ["--max-log2", "1", "--num-warps", "1", "-j", "2"])]
 SHARED = [("swizzled_shared", ["--max-log2", "1"]), ("nvmma_shared", ["--max-log2", "3"])]
+# Written in Triton 3.9's form (warp bases); 3.6's Gluon class takes warpsPerCTA instead.
+WMMA = [("amd_wmma", ["--max-log2", "1", "--num-warps", "4"])]
 
 
-@pytest.mark.parametrize("family,args", DISTRIBUTED + SHARED)
+@pytest.mark.parametrize("family,args", DISTRIBUTED + SHARED + WMMA)
 def test_sweep_agrees_with_triton(family, args):
-    if (family, args) in SHARED and triton_version() == "3.6":
+    if (family, args) in SHARED + WMMA and triton_version() == "3.6":
         proc = sweep(family, *args, "--against", "triton-3.6")
         assert proc.returncode == 2, proc.stderr
-        assert "answers distributed encodings only" in proc.stderr
+        assert ("answers distributed encodings only" if family != "amd_wmma" else
+                "AMDWMMALayout takes warpsPerCTA") in proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1
         return
     proc = sweep(family, *args, "--against", "triton-" + triton_version(), "--format", "json")

@@ -1,0 +1,203 @@
+// `llcheck sweep FAMILY --against triton`: each encoding of a group compared with Triton's own
+// to_linear_layout basis by basis (the answers come from TritonPeer); a difference or an
+// encoding only one side accepts is a failure with the attribute, both layouts and the first
+// differing basis.
+#include "AgainstTriton.h"
+
+#include "Spaces.h"
+
+#include <algorithm>
+#include <set>
+
+namespace llcheck::fuzz::sweep {
+
+namespace {
+
+/// A layout's bases per input dim, each basis's coordinates in dim0, dim1, ... order, as
+/// Triton's to_linear_layout returns them (answer: {"ins": [[name, bases]...]}).
+using NamedBases = std::vector<std::pair<std::string, std::vector<std::vector<uint64_t>>>>;
+
+NamedBases namedBases(const LinearLayout& l) {
+  std::vector<DimName> outs = l.getOutDimNames();
+  // llcheck's out dims are named dim0, dim1, ...; their order in the layout may differ.
+  std::vector<std::size_t> column(outs.size());
+  for (std::size_t c = 0; c < outs.size(); ++c) {
+    const std::string& n = outs[c].str();
+    std::size_t d = n.rfind("dim", 0) == 0 ? std::stoul(n.substr(3)) : c;
+    column[c] = d < outs.size() ? d : c;
+  }
+  NamedBases out;
+  for (const DimBases& b : l.getBases()) {
+    std::vector<std::vector<uint64_t>> bases;
+    for (const auto& v : b.bases) {
+      std::vector<uint64_t> w(v.size());
+      for (std::size_t c = 0; c < v.size(); ++c)
+        w[column[c]] = v[c];
+      bases.push_back(std::move(w));
+    }
+    out.emplace_back(b.name.str(), std::move(bases));
+  }
+  return out;
+}
+
+std::string basisText(const std::vector<uint64_t>& v) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < v.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + ")";
+}
+
+std::string basesText(const NamedBases& l) {
+  std::string s;
+  for (const auto& [name, bases] : l) {
+    s += (s.empty() ? "" : "; ") + name + ":";
+    for (const auto& b : bases)
+      s += " " + basisText(b);
+  }
+  return s;
+}
+
+/// Triton's answer as NamedBases, or nullopt when it is not one (not a list of [name, bases]).
+std::optional<NamedBases> answerBases(const nlohmann::json& a) {
+  if (!a.contains("ins") || !a["ins"].is_array())
+    return std::nullopt;
+  NamedBases out;
+  for (const nlohmann::json& d : a["ins"]) {
+    if (!d.is_array() || d.size() != 2 || !d[0].is_string() || !d[1].is_array())
+      return std::nullopt;
+    std::vector<std::vector<uint64_t>> bases;
+    for (const nlohmann::json& b : d[1]) {
+      if (!b.is_array())
+        return std::nullopt;
+      std::vector<uint64_t> v;
+      for (const nlohmann::json& x : b) {
+        if (!x.is_number_unsigned())
+          return std::nullopt;
+        v.push_back(x.get<uint64_t>());
+      }
+      bases.push_back(std::move(v));
+    }
+    out.emplace_back(d[0].get<std::string>(), std::move(bases));
+  }
+  return out;
+}
+
+/// "" when llcheck's and Triton's layouts are the same (the same bases of every input dim; an
+/// input dim of no bases may be missing from either), else the first difference.
+std::string firstDifference(const NamedBases& ours, const NamedBases& theirs,
+                            const std::vector<uint64_t>& ourOuts, const nlohmann::json& outs) {
+  if (outs.is_array() && outs != nlohmann::json(ourOuts))
+    return "tensor sizes: llcheck " + nlohmann::json(ourOuts).dump() + ", Triton " + outs.dump();
+  auto find = [](const NamedBases& l, const std::string& name) {
+    static const std::vector<std::vector<uint64_t>> none;
+    for (const auto& [n, b] : l)
+      if (n == name)
+        return &b;
+    return &none;
+  };
+  std::vector<std::string> names;
+  for (const auto& d : ours)
+    names.push_back(d.first);
+  for (const auto& d : theirs)
+    if (std::find(names.begin(), names.end(), d.first) == names.end())
+      names.push_back(d.first);
+  for (const std::string& name : names) {
+    const auto& a = *find(ours, name);
+    const auto& b = *find(theirs, name);
+    for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+      if (i < a.size() && i < b.size() && a[i] == b[i])
+        continue;
+      return name + " basis " + std::to_string(i) + ": llcheck " +
+             (i < a.size() ? basisText(a[i]) : std::string("none")) + ", Triton " +
+             (i < b.size() ? basisText(b[i]) : std::string("none"));
+    }
+  }
+  return "";
+}
+
+} // namespace
+
+/// Compares every encoding of group `index` with Triton's own layout for it, adding to `report`.
+std::optional<Error> runGroupAgainstTriton(const SweepGroup& g, uint64_t index,
+                                           const SweepOptions& o, SweepReport& report,
+                                           TritonPeer& peer) {
+  auto fail = [&](const char* what, const std::string& attr, const std::string& message) {
+    if (report.failures.size() < o.maxFailuresKept)
+      report.failures.push_back({what, attr, shapeText(g.shape), message, index});
+  };
+  ++report.groups;
+  std::vector<Encoding> encodings = encodingsOf(g, o);
+  std::set<std::vector<uint64_t>> seen;
+  for (std::size_t begin = 0; begin < encodings.size(); begin += o.tritonBatch) {
+    std::size_t end = std::min(encodings.size(), begin + o.tritonBatch);
+    std::vector<nlohmann::json> requests;
+    for (std::size_t i = begin; i < end; ++i) {
+      const Encoding& e = encodings[i];
+      requests.push_back(
+          {{"id", i}, {"spec", e.blocked ? blockedSpec(*e.blocked) : e.spec}, {"shape", g.shape}});
+    }
+    auto answers = peer.ask(requests);
+    if (!answers.ok())
+      return answers.error();
+    for (std::size_t i = begin; i < end; ++i) {
+      const Encoding& e = encodings[i];
+      const nlohmann::json& a = (*answers)[i - begin];
+      std::string attr = e.blocked ? blockedText(*e.blocked) : e.attr;
+      ++report.enumerated;
+      Result<LinearLayout> l = layoutOf(e, g, o);
+      if (l.ok() && seen.insert(key(*l)).second)
+        ++report.distinct;
+      bool theyAnswer = a.contains("ins");
+      std::string theirError =
+          a.contains("error") && a["error"].is_string()
+              ? a.value("stage", std::string("?")) + ": " + a["error"].get<std::string>()
+              : std::string();
+      if (!l.ok()) {
+        ++report.rejected;
+        if (!theyAnswer) {
+          ++report.bothRejected;
+          continue;
+        }
+        ++report.acceptFailures;
+        auto theirs = answerBases(a);
+        fail("accept", attr,
+             "llcheck rejects it (" + l.error().str() + "); Triton answers " +
+                 (theirs ? basesText(*theirs) : a.dump()));
+        continue;
+      }
+      NamedBases ours = namedBases(*l);
+      if (!theyAnswer) {
+        ++report.acceptFailures;
+        fail("accept", attr,
+             "Triton rejects it (" + theirError + "); llcheck answers " + basesText(ours));
+        continue;
+      }
+      auto theirs = answerBases(a);
+      if (!theirs)
+        return makeError("the Triton helper answered no layout: " + a.dump().substr(0, 200),
+                         "--python");
+      ++report.compared;
+      std::vector<uint64_t> outs;
+      for (const DimSize& d : l->getOutDims())
+        outs.push_back(d.size);
+      // Out sizes in dim order (llcheck's layout may list them in another).
+      std::vector<DimName> names = l->getOutDimNames();
+      std::vector<uint64_t> ordered(outs.size());
+      for (std::size_t c = 0; c < names.size(); ++c) {
+        const std::string& n = names[c].str();
+        std::size_t d = n.rfind("dim", 0) == 0 ? std::stoul(n.substr(3)) : c;
+        ordered[d < outs.size() ? d : c] = outs[c];
+      }
+      std::string diff = firstDifference(ours, *theirs, ordered, a["outs"]);
+      if (!diff.empty()) {
+        ++report.tritonFailures;
+        fail("triton", attr,
+             "first difference: " + diff + "\n  llcheck: " + basesText(ours) +
+                 "\n  Triton:  " + basesText(*theirs));
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace llcheck::fuzz::sweep
