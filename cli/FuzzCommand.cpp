@@ -62,6 +62,9 @@ FuzzCommand::FuzzCommand(CLI::App& app) {
                    "generating cases")
       ->type_name("PATH");
   cmd_->add_flag("--list", list_, "List the laws and what each states");
+  cmd_->add_flag("--quiet", quiet_,
+                 "No progress line on stderr (there is one only on a terminal: cases, rate, "
+                 "time left)");
   cmd_->add_flag("--mutation", mutation_,
                  "Instead of the laws: the mutation check. Flips each single bit of every basis "
                  "of the corpus layouts and of the conversion plans of corpus and generated "
@@ -202,7 +205,7 @@ int FuzzCommand::run(std::ostream& out, std::string& errorMessage) {
       return 2;
     }
   }
-  if (isatty(STDERR_FILENO))
+  if (!quiet_ && isatty(STDERR_FILENO))
     options.progress = &std::cerr;
   FuzzReport report = runLaws(*laws, options);
   // In JSON mode stdout holds only the JSON; the failures' descriptions go to stderr.

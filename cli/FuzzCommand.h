@@ -28,6 +28,7 @@ private:
   std::string shard_, junit_, format_ = "text", replay_, regressions_ = "corpus/regressions";
   std::vector<std::string> laws_;
   bool list_ = false;
+  bool quiet_ = false;
   bool mutation_ = false;
   std::string corpus_ = "corpus/layouts";
   int pairs_ = 20, maxLayouts_ = 0;

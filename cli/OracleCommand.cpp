@@ -1,12 +1,16 @@
 // `llcheck oracle`: plan every case, run the CUDA runner under ncu, join verdicts and counters.
 #include "OracleCommand.h"
 
+#include "Progress.h"
+
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/conversion/SharedMemory.h"
 #include "llcheck/gpu_oracle/Oracle.h"
 
 #include <nlohmann/json.hpp>
+
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -15,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 namespace llcheck::cli {
@@ -42,6 +47,33 @@ std::pair<std::string, int> capture(const std::string& command) {
     out.append(buf, n);
   int status = pclose(p);
   return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+}
+
+/// Runs `command` (ncu over the runner) with its standard output, ncu's CSV, written to `to`.
+/// Each "==PROF== Profiling" line ncu prints as it starts profiling a kernel (one kernel per
+/// case) advances `line`, when there is one. The exit status as std::system gives it.
+int runProfiled(const std::string& command, const fs::path& to, CountProgressLine* line,
+                std::size_t cases) {
+  FILE* p = popen(command.c_str(), "r");
+  if (!p)
+    return -1;
+  std::ofstream out(to, std::ios::binary);
+  std::string text;
+  std::size_t profiled = 0;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p)) {
+    text += buf;
+    if (text.back() != '\n')
+      continue;
+    if (line && text.rfind("==PROF== Profiling", 0) == 0)
+      line->update(++profiled, cases);
+    out << text;
+    text.clear();
+  }
+  out << text;
+  if (line)
+    line->done();
+  return pclose(p);
 }
 
 std::string trim(std::string s) {
@@ -91,6 +123,9 @@ CLI::App* addOracleCommand(CLI::App& app, OracleOptions& o) {
   cmd->add_option("--ncu", o.ncu, "Nsight Compute's command line profiler (default: ncu)");
   cmd->add_flag("--no-counters", o.noCounters,
                 "Check the data only, without ncu (no measured counters)");
+  cmd->add_flag("--quiet", o.quiet,
+                "No progress line on stderr while ncu profiles the cases (there is one only on a "
+                "terminal: cases done, rate, time left)");
   cmd->add_option("--work-dir", o.workDir,
                   "Keep the runner's input (plans.txt), its verdicts and ncu's CSV in this "
                   "folder (default: a temporary folder, removed)");
@@ -185,13 +220,18 @@ int runOracle(const OracleOptions& o, std::string& errorMessage) {
   for (const std::string& m : oracle::oracleMetrics())
     metrics += (metrics.empty() ? "" : ",") + m;
   std::string command =
-      o.noCounters
-          ? shellQuote(runner) + " " + shellQuote(plans) + " " + shellQuote(verdicts)
-          : shellQuote(o.ncu) + " --csv --print-metric-instances details --metrics " + metrics +
-                " --kernel-name regex:oracle_measured " + shellQuote(runner) + " " +
-                shellQuote(plans) + " " + shellQuote(verdicts) + " > " + shellQuote(csv);
-  std::cerr << "llcheck oracle: " << cases.size() << " cases on " << trim(gpu) << "\n";
-  int status = std::system(command.c_str());
+      o.noCounters ? shellQuote(runner) + " " + shellQuote(plans) + " " + shellQuote(verdicts)
+                   : shellQuote(o.ncu) + " --csv --print-metric-instances details --metrics " +
+                         metrics + " --kernel-name regex:oracle_measured " + shellQuote(runner) +
+                         " " + shellQuote(plans) + " " + shellQuote(verdicts);
+  if (!o.quiet)
+    std::cerr << "llcheck oracle: " << cases.size() << " cases on " << trim(gpu) << "\n";
+  std::optional<CountProgressLine> progress;
+  if (!o.quiet && !o.noCounters && isatty(STDERR_FILENO))
+    progress.emplace("oracle", "cases profiled");
+  int status = o.noCounters
+                   ? std::system(command.c_str())
+                   : runProfiled(command, csv, progress ? &*progress : nullptr, cases.size());
   if (status != 0) {
     errorMessage = "oracle: the runner failed (exit status " + std::to_string(status) +
                    "); its message is above";

@@ -16,6 +16,8 @@ struct OracleOptions {
   std::string runner;
   std::string ncu = "ncu";
   bool noCounters = false;
+  /// No progress line (there is one only on a terminal) and no "N cases on GPU" line.
+  bool quiet = false;
   std::string workDir;
 };
 

@@ -192,10 +192,21 @@ FuzzReport runLaws(const std::vector<const Law*>& laws, const FuzzOptions& optio
         uint64_t cases = 0;
         for (const LawResult& x : report.laws)
           cases += x.cases;
-        char line[160];
-        std::snprintf(line, sizeof line, "\r[%5.1fs] %llu cases, %zu failures, %-40.40s", elapsed(),
-                      static_cast<unsigned long long>(cases), report.failures.size(),
-                      law.name.c_str());
+        // The time left: the time box's, or, with --cases, the cases still to run at this run's
+        // rate, whichever ends first.
+        double t = elapsed(), rate = t > 0 ? static_cast<double>(cases) / t : 0, left = -1;
+        if (options.seconds > 0)
+          left = std::max(0.0, options.seconds - t);
+        if (options.maxCases > 0 && rate > 0) {
+          double all = static_cast<double>(options.maxCases) * static_cast<double>(laws.size());
+          double byCases = std::max(0.0, all - static_cast<double>(cases)) / rate;
+          left = left < 0 ? byCases : std::min(left, byCases);
+        }
+        char line[200];
+        std::snprintf(line, sizeof line,
+                      "\r[%5.1fs] %llu cases (%.0f/s), %zu failures, %.0f s left, %-32.32s", t,
+                      static_cast<unsigned long long>(cases), rate, report.failures.size(),
+                      std::max(left, 0.0), law.name.c_str());
         *options.progress << line << std::flush;
       }
     }
@@ -203,7 +214,7 @@ FuzzReport runLaws(const std::vector<const Law*>& laws, const FuzzOptions& optio
       break;
   }
   if (options.progress)
-    *options.progress << "\r" << std::string(80, ' ') << "\r" << std::flush;
+    *options.progress << "\r" << std::string(110, ' ') << "\r" << std::flush;
   for (const LawResult& r : report.laws)
     report.cases += r.cases;
   report.seconds = elapsed();
