@@ -4,6 +4,7 @@
 #include "llcheck/prover/CoalescingProofs.h"
 
 #include "ProofSupport.h"
+#include "Rref.h"
 #include "llcheck/core/Encodings.h"
 #include "llcheck/core/Subspace.h"
 #include "llcheck/prover/Smt.h"
@@ -119,42 +120,6 @@ struct Addressing {
   }
 };
 
-/// A reduced echelon basis: each pivot bit is set in its own vector only, so x is in the span
-/// exactly when x ^ XOR_i x[p_i] b_i is 0 (the encoding of SharedProofs.cpp).
-struct Rref {
-  std::vector<int> pivots;
-  std::vector<uint64_t> basis;
-  void insert(uint64_t v) {
-    for (std::size_t i = 0; i < basis.size(); ++i)
-      if ((v >> pivots[i]) & 1)
-        v ^= basis[i];
-    if (v == 0)
-      return;
-    int p = 63 - std::countl_zero(v);
-    for (uint64_t& b : basis)
-      if ((b >> p) & 1)
-        b ^= v;
-    pivots.push_back(p);
-    basis.push_back(v);
-  }
-  [[nodiscard]] uint64_t reduce(uint64_t x) const {
-    uint64_t r = x;
-    for (std::size_t i = 0; i < basis.size(); ++i)
-      if ((x >> pivots[i]) & 1)
-        r ^= basis[i];
-    return r;
-  }
-  [[nodiscard]] z3::expr reduce(smt::Context& ctx, const z3::expr& x) const {
-    z3::expr r = x;
-    for (std::size_t i = 0; i < basis.size(); ++i) {
-      auto p = static_cast<unsigned>(pivots[i]);
-      r = r ^
-          z3::ite(x.extract(p, p) == ctx.bvVal(1, 1), ctx.bvVal(basis[i], 64), ctx.bvVal(0, 64));
-    }
-    return r;
-  }
-};
-
 /// XOR_j c[j] lanes[j] as a lane index (c has lanes.size() bits).
 z3::expr laneOf(smt::Context& ctx, const z3::expr& c, const std::vector<uint64_t>& lanes,
                 unsigned laneWidth) {
@@ -216,7 +181,7 @@ ProofResult sectorBound(smt::Context& ctx, const LinearLayout& regIn,
     w = ctx.bv("warp", static_cast<unsigned>(ad.cols.warps.size()));
   z3::expr diff = ad.sector(ctx, r, t, w) ^ ad.sector(ctx, r, ctx.bvVal(0, laneWidth), w);
   smt::Solver solver(ctx, limitsOf(o));
-  CheckResult atMost = solver.check(span.reduce(ctx, diff) != ctx.bvVal(0, 64));
+  CheckResult atMost = solver.check(span.reduce(diff) != ctx.bvVal(0, 64));
   if (atMost.verdict == Verdict::Refuted) {
     uint64_t rv = atMost.model->value(r), tv = atMost.model->value(t),
              wv = w ? atMost.model->value(*w) : 0;
