@@ -2,7 +2,6 @@
 // It holds no algorithm of its own. Exit status: 0 every checked property holds, 1 a property
 // is violated or a check failed, 2 bad input or usage (one line on stderr), 3 internal error.
 #include "Batch.h"
-#include "CoalescingCommand.h"
 #include "FuzzCommand.h"
 #include "HwlayoutCommand.h"
 #include "OracleCommand.h"
@@ -14,8 +13,8 @@
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Properties.h"
 #include "llcheck/core/Spec.h"
-#include "llcheck/prover/CoalescingProofs.h"
 #include "llcheck/prover/Prover.h"
+#include "llcheck/verdict/Coalescing.h"
 #include "llcheck/verdict/Conversion.h"
 #include "llcheck/verdict/ConvertProofs.h"
 
@@ -475,37 +474,34 @@ struct CoalescingCliOptions {
   bool noZ3 = false;
 };
 
-/// The sector bound of a rank count, proven by Z3 and put in words (coalescing's proof line).
-cli::CoalescingProof proveCoalescing(const cli::CoalescingRequest& r, const GlobalAccess& a,
-                                     const prover::ProverOptions& options) {
-  prover::ProofResult p = prover::proveSectorBound(r.layout.layout, r.options, r.model, a, options);
-  cli::CoalescingProof out;
-  out.json = p.toJson();
-  switch (p.outcome) {
-  case prover::Outcome::Proven:
-    out.line = "proven by z3: no request touches more than " +
-               std::to_string(a.maxSectorsPerRequest) + " sectors, and register " +
-               p.witness["register"].dump() + " of warp " + p.witness["warp"].dump() +
-               " in lanes " + p.witness["lanes"].dump() + " touches that many";
-    break;
-  case prover::Outcome::Refuted:
-    out.line = "REFUTED by z3: " + p.detail +
-               (p.counterexample.empty() ? "" : " " + p.counterexample.dump());
-    out.status = kExitViolated;
-    break;
-  case prover::Outcome::Unknown:
-    out.line = "unknown: z3 could not decide it (" + p.detail + ")";
-    out.unknownMessage = "llcheck: unknown: z3 could not decide the sectors per request within "
-                         "--prover-timeout " +
-                         std::to_string(options.timeoutMs) + " ms; they are not reported as proven";
-    out.status = kExitViolated;
-    break;
-  case prover::Outcome::Error:
-    out.line = "error: " + p.detail;
-    out.status = kExitViolated;
-    break;
+/// --strides: comma-separated non-negative element counts, dim0 first ("64,1").
+Result<std::vector<int64_t>> parseStrides(const std::string& text) {
+  std::vector<int64_t> strides;
+  std::string item;
+  auto flush = [&]() -> std::optional<Error> {
+    bool digits = !item.empty() && item.size() <= 13;
+    for (char c : item)
+      digits = digits && c >= '0' && c <= '9';
+    if (!digits)
+      return makeError("'" + utf8Prefix(item, 32) +
+                           "' is not a stride (expected non-negative element counts, dim0 "
+                           "first, such as 64,1)",
+                       "--strides");
+    strides.push_back(std::stoll(item));
+    item.clear();
+    return std::nullopt;
+  };
+  for (char c : text) {
+    if (c == ',') {
+      if (auto e = flush())
+        return *e;
+    } else {
+      item += c;
+    }
   }
-  return out;
+  if (auto e = flush())
+    return *e;
+  return strides;
 }
 
 CLI::App* addCoalescingCommand(CLI::App& app, CoalescingCliOptions& o) {
@@ -563,23 +559,21 @@ int runCoalescingCommand(const CoalescingCliOptions& o) {
     printError(alignment.error().str());
     return kExitBadInput;
   }
-  cli::CoalescingRequest request;
+  verdict::CoalescingRequest request;
   request.dtype = o.dtype;
   request.model = *model;
   request.json = o.common.format == "json";
   request.options.elementBits = *bits;
   request.options.baseAlignment = *alignment;
   if (!o.noZ3)
-    request.prove = [&request, options = o.z3.options](const GlobalAccess& a) {
-      return proveCoalescing(request, a, options);
-    };
+    request.prove = o.z3.options;
   if (*alignment < static_cast<uint64_t>(*bits / 8)) {
     printError("--base-alignment: " + std::to_string(*alignment) + " bytes is less than one " +
                o.dtype + " element (" + std::to_string(*bits / 8) + " bytes)");
     return kExitBadInput;
   }
   if (o.stridesOpt->count() > 0) {
-    auto strides = cli::parseStrides(o.strides);
+    auto strides = parseStrides(o.strides);
     if (!strides.ok()) {
       printError(strides.error().str());
       return kExitBadInput;
@@ -605,7 +599,7 @@ int runCoalescingCommand(const CoalescingCliOptions& o) {
     return kExitBadInput;
   }
   std::string message;
-  int status = cli::runCoalescing(request, std::cout, message);
+  int status = verdict::runCoalescing(request, std::cout, message);
   if (!message.empty())
     printError(message);
   return status;

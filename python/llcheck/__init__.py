@@ -270,15 +270,16 @@ def bank_conflicts(reg, shared, dtype="f16", arch="sm90", shape=None, num_warps=
 
 
 def coalescing(reg, dtype="f16", arch="sm90", shape=None, strides=None, base_alignment=128,
-               num_warps=None, threads_per_warp=None, triton=None):
-    """`llcheck coalescing SPEC --format json --no-z3`: the global-memory vector width, requests,
-    32-byte sectors and 128-byte lines of a warp's load or store, per CTA (docs/coalescing.md).
+               num_warps=None, threads_per_warp=None, triton=None, z3=True, z3_timeout_ms=None):
+    """`llcheck coalescing SPEC --format json`: the global-memory vector width, requests,
+    32-byte sectors and 128-byte lines of a warp's load or store, per CTA (docs/coalescing.md),
+    with Z3's proof of the sectors per request ("proof"; z3=False: `--no-z3`, none).
     strides: elements between consecutive indices of each dim, dim0 first (default row-major);
     base_alignment: the tensor starts this many bytes past a 128-byte line (128: on one)."""
     r = layout(reg, shape, num_warps, threads_per_warp, triton)
     return _loads(_core.coalescing(r._l, dtype, arch,
                                    None if strides is None else [int(s) for s in strides],
-                                   int(base_alignment)))
+                                   int(base_alignment), bool(z3), z3_timeout_ms))
 
 
 def gather(x, axis, shape=None, num_warps=None, threads_per_warp=None, triton=None):

@@ -12,6 +12,7 @@
 #include "llcheck/core/conversion/Gather.h"
 #include "llcheck/core/conversion/SharedMemory.h"
 #include "llcheck/prover/Prover.h"
+#include "llcheck/verdict/Coalescing.h"
 #include "llcheck/verdict/Conversion.h"
 #include "llcheck/verdict/ConvertProofs.h"
 
@@ -144,23 +145,30 @@ std::string conversionJson(const Layout& src, const Layout& dst, const std::stri
   return out.str();
 }
 
-/// `llcheck coalescing SPEC --format json --no-z3`, from core alone (no proof: Z3 is the command
-/// line's).
+/// `llcheck coalescing SPEC --format json` (with `--no-z3` for z3=False), through the command
+/// line's own answer (verdict::runCoalescing), Z3's proof of the sectors per request included.
 std::string coalescingJson(const Layout& reg, const std::string& dtype, const std::string& arch,
                            const std::optional<std::vector<int64_t>>& strides,
-                           uint64_t baseAlignment) {
+                           uint64_t baseAlignment,
+                           const std::optional<llcheck::prover::ProverOptions>& z3) {
   if (!reg.padding.empty())
     throw py::value_error("a padded shared layout is not a distributed layout");
-  llcheck::GlobalMemoryModel model = unwrap(llcheck::globalMemoryModel(arch));
-  llcheck::CoalescingOptions o;
-  o.elementBits = unwrap(llcheck::dtypeBits(dtype));
+  llcheck::verdict::CoalescingRequest r;
+  r.layout.layout = reg.layout;
+  r.layout.source = "layout";
+  r.dtype = dtype;
+  r.model = unwrap(llcheck::globalMemoryModel(arch));
+  r.options.elementBits = unwrap(llcheck::dtypeBits(dtype));
   if (strides)
-    o.strides = *strides;
-  o.baseAlignment = baseAlignment;
-  llcheck::GlobalAccess a = unwrap(llcheck::predictGlobalAccess(reg.layout, o, model));
-  nlohmann::json j = llcheck::coalescingJson(a, reg.layout, o, model);
-  j["dtype"] = dtype;
-  return llcheck::dumpJson(j);
+    r.options.strides = *strides;
+  r.options.baseAlignment = baseAlignment;
+  r.json = true;
+  r.prove = z3;
+  std::ostringstream out;
+  std::string message;
+  if (llcheck::verdict::runCoalescing(r, out, message) == 2)
+    throw py::value_error(message);
+  return out.str();
 }
 
 } // namespace
@@ -352,8 +360,16 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("reg"), py::arg("shared"), py::arg("dtype"), py::arg("arch"),
       py::arg("triton") = py::none());
-  m.def("coalescing", &coalescingJson, py::arg("reg"), py::arg("dtype"), py::arg("arch"),
-        py::arg("strides") = py::none(), py::arg("base_alignment") = 128);
+  m.def(
+      "coalescing",
+      [](const Layout& reg, const std::string& dtype, const std::string& arch,
+         const std::optional<std::vector<int64_t>>& strides, uint64_t baseAlignment, bool z3,
+         std::optional<unsigned> z3TimeoutMs) {
+        return coalescingJson(reg, dtype, arch, strides, baseAlignment,
+                              proverOptions(z3, z3TimeoutMs));
+      },
+      py::arg("reg"), py::arg("dtype"), py::arg("arch"), py::arg("strides") = py::none(),
+      py::arg("base_alignment") = 128, py::arg("z3") = true, py::arg("z3_timeout_ms") = py::none());
   m.def("triton_versions", [] {
     std::vector<std::string> names;
     for (llcheck::TritonVersion v : llcheck::supportedTritonVersions())

@@ -1,7 +1,8 @@
-// Printing for `llcheck coalescing` (see CoalescingCommand.h).
-#include "CoalescingCommand.h"
+// `llcheck coalescing`'s answer (see Coalescing.h).
+#include "llcheck/verdict/Coalescing.h"
 
 #include "llcheck/core/Formats.h"
+#include "llcheck/prover/CoalescingProofs.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,36 +10,52 @@
 #include <optional>
 #include <ostream>
 
-namespace llcheck::cli {
+namespace llcheck::verdict {
 
-Result<std::vector<int64_t>> parseStrides(const std::string& text) {
-  std::vector<int64_t> strides;
-  std::string item;
-  auto flush = [&]() -> std::optional<Error> {
-    bool digits = !item.empty() && item.size() <= 13;
-    for (char c : item)
-      digits = digits && c >= '0' && c <= '9';
-    if (!digits)
-      return makeError("'" + utf8Prefix(item, 32) +
-                           "' is not a stride (expected non-negative element counts, dim0 "
-                           "first, such as 64,1)",
-                       "--strides");
-    strides.push_back(std::stoll(item));
-    item.clear();
-    return std::nullopt;
-  };
-  for (char c : text) {
-    if (c == ',') {
-      if (auto e = flush())
-        return *e;
-    } else {
-      item += c;
-    }
+namespace {
+
+/// What the prover says about the sectors per request, ready to print.
+struct CoalescingProof {
+  nlohmann::json json;        ///< ProofResult::toJson()
+  std::string line;           ///< one line for the text output
+  int status = 0;             ///< 1: refuted, unknown or an error
+  std::string unknownMessage; ///< for stderr, when Z3 could not decide
+};
+
+/// The sector bound of a rank count, proven by Z3 and put in words (coalescing's proof line).
+CoalescingProof proveCoalescing(const CoalescingRequest& r, const GlobalAccess& a) {
+  const prover::ProverOptions& options = *r.prove;
+  prover::ProofResult p = prover::proveSectorBound(r.layout.layout, r.options, r.model, a, options);
+  CoalescingProof out;
+  out.json = p.toJson();
+  switch (p.outcome) {
+  case prover::Outcome::Proven:
+    out.line = "proven by z3: no request touches more than " +
+               std::to_string(a.maxSectorsPerRequest) + " sectors, and register " +
+               p.witness["register"].dump() + " of warp " + p.witness["warp"].dump() +
+               " in lanes " + p.witness["lanes"].dump() + " touches that many";
+    break;
+  case prover::Outcome::Refuted:
+    out.line = "REFUTED by z3: " + p.detail +
+               (p.counterexample.empty() ? "" : " " + p.counterexample.dump());
+    out.status = 1;
+    break;
+  case prover::Outcome::Unknown:
+    out.line = "unknown: z3 could not decide it (" + p.detail + ")";
+    out.unknownMessage = "llcheck: unknown: z3 could not decide the sectors per request within "
+                         "--prover-timeout " +
+                         std::to_string(options.timeoutMs) + " ms; they are not reported as proven";
+    out.status = 1;
+    break;
+  case prover::Outcome::Error:
+    out.line = "error: " + p.detail;
+    out.status = 1;
+    break;
   }
-  if (auto e = flush())
-    return *e;
-  return strides;
+  return out;
 }
+
+} // namespace
 
 int runCoalescing(const CoalescingRequest& r, std::ostream& out, std::string& errorMessage) {
   auto access = predictGlobalAccess(r.layout.layout, r.options, r.model);
@@ -53,7 +70,7 @@ int runCoalescing(const CoalescingRequest& r, std::ostream& out, std::string& er
   // base) walked every request already.
   std::optional<CoalescingProof> proof;
   if (r.prove && a.byRank)
-    proof = r.prove(a);
+    proof = proveCoalescing(r, a);
   int status = proof ? proof->status : 0;
   std::string proofLine = proof ? proof->line : "";
   if (proof && !proof->unknownMessage.empty())
@@ -99,4 +116,4 @@ int runCoalescing(const CoalescingRequest& r, std::ostream& out, std::string& er
   return status;
 }
 
-} // namespace llcheck::cli
+} // namespace llcheck::verdict
