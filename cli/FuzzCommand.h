@@ -17,6 +17,8 @@ public:
   /// Registers the `fuzz` subcommand and its options on `app`.
   explicit FuzzCommand(CLI::App& app);
   [[nodiscard]] bool parsed() const { return static_cast<bool>(*cmd_); }
+  /// The subcommand, for the command table.
+  [[nodiscard]] CLI::App* app() const { return cmd_; }
   /// The exit status: 0 no failure, 1 a law failed, 2 bad options (errorMessage: one line).
   int run(std::ostream& out, std::string& errorMessage);
 

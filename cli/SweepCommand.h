@@ -18,6 +18,8 @@ public:
   /// Registers the `sweep` subcommand, its `merge` subcommand and their options on `app`.
   explicit SweepCommand(CLI::App& app);
   [[nodiscard]] bool parsed() const { return static_cast<bool>(*cmd_); }
+  /// The subcommand, for the command table.
+  [[nodiscard]] CLI::App* app() const { return cmd_; }
   /// The exit status: 0 nothing failed, 1 a check failed, 2 bad options or input (errorMessage:
   /// one line).
   int run(std::ostream& out, std::string& errorMessage);

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <new>
 #include <sstream>
@@ -605,6 +606,43 @@ int runCoalescingCommand(const CoalescingCliOptions& o) {
   return status;
 }
 
+/// `llcheck verify`: --require read into properties, then the specs verified.
+int runVerifyCommand(const std::vector<std::string>& specs, const CommonOptions& common,
+                     VerifyOptions vopts, const std::string& require, ProverChoice z3, bool noZ3) {
+  std::stringstream ss(require);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (item.empty())
+      continue;
+    std::optional<Property> property = parseProperty(item);
+    if (!property) {
+      printError(unknownPropertyError(item, "--require").str());
+      return kExitBadInput;
+    }
+    vopts.require.push_back(*property);
+  }
+  z3.enabled = !noZ3;
+  return runVerify(specs, common, vopts, z3);
+}
+
+/// `llcheck gather SPEC --axis A`.
+int runGatherCommand(const std::string& spec, int axis, const CommonOptions& common) {
+  auto opts = specOptions(common);
+  if (!opts.ok()) {
+    printError(opts.error().str());
+    return kExitBadInput;
+  }
+  auto loaded = loadSpec(spec, *opts);
+  if (!loaded.ok()) {
+    printError(loaded.error().str());
+    return kExitBadInput;
+  }
+  std::string message;
+  int status = verdict::runGather(*loaded, axis, common.format == "json", std::cout, message);
+  if (!message.empty())
+    printError(message);
+  return status;
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"llcheck: verify linear layouts (GPU tensor layouts as F2-linear maps, as in "
                "Triton)"};
@@ -719,15 +757,58 @@ int run(int argc, char** argv) {
   CLI::App* reportCmd = cli::addReportCommand(app, reportOpts);
   cli::SweepCommand sweepCmd(app);
 
+  // The command table: every command's subcommand and what runs it once parsed, in the order
+  // `llcheck --help` lists them. The unknown-command message and the dispatch both read it, so
+  // a command is named in one place.
+  auto reported = [](auto runner) {
+    return [runner] {
+      std::string message;
+      int status = runner(message);
+      if (!message.empty())
+        printError(message);
+      return status;
+    };
+  };
+  struct Command {
+    CLI::App* app;
+    std::function<int()> run;
+  };
+  const std::vector<Command> commands = {
+      {layout, [&] { return runLayout(layoutSpec, layoutOpts, layoutOps); }},
+      {verifyCmd,
+       [&] { return runVerifyCommand(verifySpecs, verifyOpts, vopts, require, z3, noZ3); }},
+      {batch,
+       [&] {
+         auto triton = cli::parseTritonOption(batchTriton, "--triton");
+         if (!triton.ok()) {
+           printError(triton.error().str());
+           return kExitBadInput;
+         }
+         return reported(
+             [&](std::string& m) { return cli::runBatch(batchFile, std::cout, m, *triton); })();
+       }},
+      {convertCmd, [&] { return runConversionCommand(convertOpts, true); }},
+      {bankCmd, [&] { return runConversionCommand(bankOpts, false); }},
+      {coalescingCmd, [&] { return runCoalescingCommand(coalescingOpts); }},
+      {gatherCmd, [&] { return runGatherCommand(gatherSpec, gatherAxis, gatherOpts); }},
+      {oracleCmd, reported([&](std::string& m) { return cli::runOracle(oracleOpts, m); })},
+      {hwlayoutCmd,
+       reported([&](std::string& m) { return cli::runHwlayout(hwlayoutOpts, std::cout, m); })},
+      {fuzzCmd.app(), reported([&](std::string& m) { return fuzzCmd.run(std::cout, m); })},
+      {reportCmd, reported([&](std::string& m) { return cli::runReport(reportOpts, m); })},
+      {sweepCmd.app(), reported([&](std::string& m) { return sweepCmd.run(std::cout, m); })},
+  };
+
   // CLI11 reports an unknown first word only as "A subcommand is required"; name it.
-  const std::vector<std::string> commands = {"layout",         "verify",     "batch",  "convert",
-                                             "bank-conflicts", "coalescing", "gather", "oracle",
-                                             "hwlayout",       "fuzz",       "report", "sweep"};
-  if (argc > 1 && argv[1][0] != '-' &&
-      std::find(commands.begin(), commands.end(), std::string(argv[1])) == commands.end()) {
-    printError("unknown command '" + utf8Prefix(argv[1], 64) +
-               "' (commands: layout, verify, batch, convert, bank-conflicts, coalescing, gather, "
-               "oracle, hwlayout, fuzz, report, sweep; run 'llcheck --help')");
+  std::string names;
+  bool known = false;
+  for (const Command& c : commands) {
+    names += (names.empty() ? "" : ", ") + c.app->get_name();
+    known = known || (argc > 1 && c.app->get_name() == argv[1]);
+  }
+  if (argc > 1 && argv[1][0] != '-' && !known) {
+    printError("unknown command '" + utf8Prefix(argv[1], 64) + "' (commands: " + names +
+               "; run 'llcheck --help')");
     return kExitBadInput;
   }
   try {
@@ -742,93 +823,11 @@ int run(int argc, char** argv) {
     printError(std::string(e.what()) + " (run 'llcheck --help')");
     return kExitBadInput;
   }
-
-  if (*layout)
-    return runLayout(layoutSpec, layoutOpts, layoutOps);
-  if (*convertCmd)
-    return runConversionCommand(convertOpts, true);
-  if (*bankCmd)
-    return runConversionCommand(bankOpts, false);
-  if (*coalescingCmd)
-    return runCoalescingCommand(coalescingOpts);
-  if (*gatherCmd) {
-    auto opts = specOptions(gatherOpts);
-    if (!opts.ok()) {
-      printError(opts.error().str());
-      return kExitBadInput;
-    }
-    auto loaded = loadSpec(gatherSpec, *opts);
-    if (!loaded.ok()) {
-      printError(loaded.error().str());
-      return kExitBadInput;
-    }
-    std::string message;
-    int status =
-        verdict::runGather(*loaded, gatherAxis, gatherOpts.format == "json", std::cout, message);
-    if (!message.empty())
-      printError(message);
-    return status;
-  }
-  if (*oracleCmd) {
-    std::string message;
-    int status = cli::runOracle(oracleOpts, message);
-    if (!message.empty())
-      printError(message);
-    return status;
-  }
-  if (*hwlayoutCmd) {
-    std::string message;
-    int status = cli::runHwlayout(hwlayoutOpts, std::cout, message);
-    if (!message.empty())
-      printError(message);
-    return status;
-  }
-  if (*reportCmd) {
-    std::string message;
-    int status = cli::runReport(reportOpts, message);
-    if (!message.empty())
-      printError(message);
-    return status;
-  }
-  if (fuzzCmd.parsed()) {
-    std::string message;
-    int status = fuzzCmd.run(std::cout, message);
-    if (!message.empty())
-      printError(message);
-    return status;
-  }
-  if (sweepCmd.parsed()) {
-    std::string message;
-    int status = sweepCmd.run(std::cout, message);
-    if (!message.empty())
-      printError(message);
-    return status;
-  }
-  if (*batch) {
-    auto triton = cli::parseTritonOption(batchTriton, "--triton");
-    if (!triton.ok()) {
-      printError(triton.error().str());
-      return kExitBadInput;
-    }
-    std::string message;
-    int status = cli::runBatch(batchFile, std::cout, message, *triton);
-    if (!message.empty())
-      printError(message);
-    return status;
-  }
-  std::stringstream ss(require);
-  for (std::string item; std::getline(ss, item, ',');) {
-    if (item.empty())
-      continue;
-    std::optional<Property> property = parseProperty(item);
-    if (!property) {
-      printError(unknownPropertyError(item, "--require").str());
-      return kExitBadInput;
-    }
-    vopts.require.push_back(*property);
-  }
-  z3.enabled = !noZ3;
-  return runVerify(verifySpecs, verifyOpts, vopts, z3);
+  for (const Command& c : commands)
+    if (c.app->parsed())
+      return c.run();
+  printError("no command given (commands: " + names + "; run 'llcheck --help')");
+  return kExitBadInput;
 }
 
 } // namespace

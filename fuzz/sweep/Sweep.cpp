@@ -210,11 +210,13 @@ SweepOptions optionsOf(const SweepReport& r) {
 
 Result<SweepOptions> checkedOptions(const SweepOptions& options) {
   const auto& fams = sweepFamilies();
-  if (std::find(fams.begin(), fams.end(), options.family) == fams.end())
-    return makeError("unknown family '" + utf8Prefix(options.family, 60) +
-                         "' (known: blocked, swizzled_shared, nvmma_shared, nvidia_mma, "
-                         "amd_mfma, amd_wmma, dot_op, slice)",
-                     "FAMILY");
+  if (std::find(fams.begin(), fams.end(), options.family) == fams.end()) {
+    std::string known;
+    for (const std::string& f : fams)
+      known += (known.empty() ? "" : ", ") + f;
+    return makeError(
+        "unknown family '" + utf8Prefix(options.family, 60) + "' (known: " + known + ")", "FAMILY");
+  }
   if (options.maxLog2 < 0 || options.maxLog2 > 12)
     return makeError("--max-log2 must be in [0, 12]", "--max-log2");
   if (options.pairMaxLog2 < -1 || options.pairMaxLog2 > 24)
