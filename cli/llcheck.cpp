@@ -469,7 +469,7 @@ int runConversionCommand(const ConversionOptions& o, bool convert) {
 
 struct CoalescingCliOptions {
   CommonOptions common;
-  std::string spec, dtype, arch = "sm90", strides, baseAlignment = "128";
+  std::string spec, dtype, arch = "sm90", strides, baseAlignment = "128", lowering = "llcheck";
   CLI::Option* stridesOpt = nullptr;
   ProverChoice z3;
   bool noZ3 = false;
@@ -531,6 +531,12 @@ CLI::App* addCoalescingCommand(CLI::App& app, CoalescingCliOptions& o) {
       ->check(CLI::IsMember({"text", "json"}));
   addProverOptions(cmd, o.z3, o.noZ3,
                    "Do not ask Z3: the sectors per request are not proven, only counted");
+  cmd->add_option("--lowering", o.lowering,
+                  "Whose instructions: llcheck (default: the widest vector the layout allows) or "
+                  "triton (also what Triton emits for a tt.load and a tt.store, in the release "
+                  "--triton names: its vector, and a store that only warps without copies issue)")
+      ->check(CLI::IsMember({"llcheck", "triton"}))
+      ->type_name("WHO");
   cmd->footer("Model: one request per warp-level instruction; a request's sectors are the "
               "distinct 32-byte segments its lanes' vectors fall in (lanes reading the same bytes "
               "share them); the ideal is the same bytes in the fewest sectors. Vectors are at "
@@ -568,6 +574,8 @@ int runCoalescingCommand(const CoalescingCliOptions& o) {
   request.options.baseAlignment = *alignment;
   if (!o.noZ3)
     request.prove = o.z3.options;
+  if (o.lowering == "triton")
+    request.tritonLowering = opts->triton;
   if (*alignment < static_cast<uint64_t>(*bits / 8)) {
     printError("--base-alignment: " + std::to_string(*alignment) + " bytes is less than one " +
                o.dtype + " element (" + std::to_string(*bits / 8) + " bytes)");

@@ -379,5 +379,86 @@ TEST(Coalescing, PaperTable3FromMeasuredCounters) {
   EXPECT_EQ(reproduced, 9);
 }
 
+// predictTritonGlobalAccess: Triton's own tt.load / tt.store (gpu_oracle/triton_coalescing checks
+// it against 1,600 compiled kernels and an H100's counters; here its rules one at a time).
+TEST(Coalescing, TritonVectorizesAlongItsOrdersFirstDimOnly) {
+  // The registers run down dim0 first (order [0, 1]): llcheck renumbers them and finds 4
+  // contiguous halves along dim1; Triton's axis analysis knows contiguity along the last dim
+  // only, so it moves single elements.
+  LinearLayout reg = attr("#ttg.blocked<{sizePerThread = [2, 4], threadsPerWarp = [4, 8], "
+                          "warpsPerCTA = [1, 4], order = [0, 1]}>",
+                          {8, 32});
+  auto ours = predictGlobalAccess(reg, {}, sm90());
+  LL_ASSERT_OK(ours);
+  EXPECT_EQ(ours->vectorElements, 4u);
+  auto t = predictTritonGlobalAccess(reg, {}, sm90(), TritonVersion::v3_9);
+  LL_ASSERT_OK(t);
+  EXPECT_EQ(t->load.vectorElements, 1u);
+  EXPECT_EQ(t->load.vectorLimit, VectorLimit::Compiler);
+  EXPECT_EQ(t->load.instructionsPerWarp, 8u);
+  // The same layout with order [1, 0]: Triton's vector is llcheck's.
+  LinearLayout rows = attr("#ttg.blocked<{sizePerThread = [2, 4], threadsPerWarp = [4, 8], "
+                           "warpsPerCTA = [1, 4], order = [1, 0]}>",
+                           {8, 32});
+  auto same = predictTritonGlobalAccess(rows, {}, sm90(), TritonVersion::v3_9);
+  LL_ASSERT_OK(same);
+  auto widest = predictGlobalAccess(rows, {}, sm90());
+  LL_ASSERT_OK(widest);
+  EXPECT_EQ(same->load.vectorElements, 4u);
+  EXPECT_EQ(same->load.requests, widest->requests);
+  EXPECT_EQ(same->load.sectors, widest->sectors);
+}
+
+TEST(Coalescing, TritonStoresOnlyFromWarpsWithoutCopies) {
+  // 4 warps along dim1 of an 8-column tensor that 8 lanes already cover: two zero warp bases,
+  // so three warps hold copies of the first one's data and only it stores. The load is every
+  // warp's.
+  LinearLayout reg = attr("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], "
+                          "warpsPerCTA = [1, 4], order = [1, 0]}>",
+                          {16, 8});
+  auto t = predictTritonGlobalAccess(reg, {}, sm90(), TritonVersion::v3_9);
+  LL_ASSERT_OK(t);
+  EXPECT_EQ(t->load.warps, 4u);
+  EXPECT_EQ(t->store.warps, 1u);
+  EXPECT_EQ(t->store.requests * 4, t->load.requests);
+  EXPECT_EQ(t->store.sectors * 4, t->load.sectors);
+  EXPECT_EQ(t->store.instructionsPerWarp, t->load.instructionsPerWarp);
+}
+
+TEST(Coalescing, Triton36StoresEveryRegisterCopy) {
+  // sizePerThread 4 along dim0 of a 2-row tensor: Triton 3.6's layout keeps the surplus as a
+  // zero register basis, a copy (3.9 drops it). 3.6 stores each register, copies too, and
+  // loads each (ptxas drops the repeated loads: the load counts once).
+  const char* text = "#ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [1, 32], "
+                     "warpsPerCTA = [2, 1], order = [1, 0]}>";
+  SpecOptions o;
+  o.shape = {2, 32};
+  o.triton = TritonVersion::v3_6;
+  LinearLayout reg = loadSpec(text, o).value().layout;
+  auto t36 = predictTritonGlobalAccess(reg, {}, sm90(), TritonVersion::v3_6);
+  auto distinct = predictGlobalAccess(reg, {}, sm90());
+  LL_ASSERT_OK(t36);
+  LL_ASSERT_OK(distinct);
+  EXPECT_EQ(t36->load.instructionsPerWarp, distinct->instructionsPerWarp);
+  EXPECT_EQ(t36->store.instructionsPerWarp, 2 * distinct->instructionsPerWarp);
+  // Two rows, both in each thread's registers: the second warp is a copy too, and does not
+  // store. Twice the instructions in half the warps.
+  EXPECT_EQ(t36->store.warps, 1u);
+  EXPECT_EQ(t36->store.sectors, distinct->sectors);
+  auto t39 = predictTritonGlobalAccess(reg, {}, sm90(), TritonVersion::v3_9);
+  LL_ASSERT_OK(t39);
+  EXPECT_EQ(t39->store.instructionsPerWarp, distinct->instructionsPerWarp);
+}
+
+TEST(Coalescing, TritonLoweringRefusesWhatItDoesNotModel) {
+  LinearLayout reg = attr(kBlocked, {64, 64});
+  CoalescingOptions o;
+  o.strides = {1, 64};
+  EXPECT_FALSE(predictTritonGlobalAccess(reg, o, sm90(), TritonVersion::v3_9).ok());
+  o = {};
+  o.baseAlignment = 8;
+  EXPECT_FALSE(predictTritonGlobalAccess(reg, o, sm90(), TritonVersion::v3_9).ok());
+}
+
 } // namespace
 } // namespace llcheck::test

@@ -62,7 +62,8 @@ def load(path):
 def llcheck_coalescing(llcheck, attr, shape, dtype, version):
     proc = subprocess.run([llcheck, "coalescing", attr, "--shape", f"{shape[0]}x{shape[1]}",
                            "--dtype", LLCHECK_DTYPE[dtype], "--triton", version, "--no-z3",
-                           "--format", "json"], capture_output=True, text=True)
+                           "--lowering", "triton", "--format", "json"],
+                          capture_output=True, text=True)
     if proc.returncode != 0:
         return {"error": (proc.stderr or proc.stdout).strip()[:300]}
     return json.loads(proc.stdout)
@@ -224,6 +225,21 @@ def classify(case, rec, ours, op):
     return "register_order"
 
 
+def lowering_verdict(rec, triton, op):
+    """`coalescing --lowering triton` against Triton's code per thread: the vector and count of
+    the PTX, or, for a load, of the SASS (3.6 emits a load for every register, copies too, and
+    ptxas drops the repeats: what executes is the SASS). "ptx", "sass" or None (differs)."""
+    want = triton["load" if op == "ld" else "store"]
+    ptx = side(rec["ptx"], op + ".global", ptx_bits)
+    if ptx["bits"] == want["vector_bits"] and ptx["count"] == want["instructions_per_warp"]:
+        return "ptx"
+    sass = side(rec.get("sass", {}), "LDG" if op == "ld" else "STG", sass_bits)
+    if op == "ld" and sass["bits"] == want["vector_bits"] and \
+            sass["count"] == want["instructions_per_warp"]:
+        return "sass"
+    return None
+
+
 def static_rows(llcheck, versions=VERSIONS):
     """One row per (version, case) that Triton compiled: both sides against llcheck."""
     cases = {c["id"]: c for c in load(os.path.join(DATA, "cases.json"))["cases"]}
@@ -253,7 +269,8 @@ def static_rows(llcheck, versions=VERSIONS):
                 row[op] = {"bits": t["bits"], "count": t["count"], "names": t["names"],
                            "class": classify(c, r, ours, op),
                            "same_name": list(t["names"]) == [ours["load" if op == "ld"
-                                                                  else "store"]]}
+                                                                  else "store"]],
+                           "lowering": lowering_verdict(r, ours["triton"], op)}
             rows.append(row)
     return rows
 
@@ -321,7 +338,12 @@ def measured_rows(llcheck):
                 "model_on_triton": triton[op] is not None and {
                     "sectors": mc["sectors"] == triton[op]["sectors"],
                     "requests": mc["requests"] == triton[op]["requests"],
-                    "instructions": mc["inst"] == triton[op]["instructions"]}}
+                    "instructions": mc["inst"] == triton[op]["instructions"]},
+                # llcheck's own prediction of Triton's code (--lowering triton).
+                "lowering": {k: mc[m] == ours["triton"]["load" if op == "ld" else "store"][n]
+                             for k, m, n in (("sectors", "sectors", "sectors"),
+                                             ("requests", "requests", "requests"),
+                                             ("instructions", "inst", "instructions"))}}
         row["checks"] = checks
         row["copy_warps"] = len(copy_warps(s["ll"]))
         rows.append(row)
@@ -392,6 +414,9 @@ def static_summary(rows):
                     classes[r[op]["class"]] = classes.get(r[op]["class"], 0) + 1
         out.append(line + " differing sides by class: " +
                    ", ".join(f"{k} {n}" for k, n in sorted(classes.items())))
+        low = {op: sum(r[op]["lowering"] is not None for r in rs) for op in ("ld", "st")}
+        out.append(f"  --lowering triton: loads {low['ld']}, stores {low['st']} of {len(rs)} "
+                   "as Triton's code (vector and count per thread)")
     return out
 
 
@@ -400,13 +425,14 @@ def measured_summary(rows):
         return ["no measured data"]
     out = [f"measured (Triton 3.6, one CTA each): {len(rows)} kernels, "
            f"{sum(r['correct'] for r in rows)} delivered their data"]
-    for who in ("llcheck", "model_on_triton"):
+    for who in ("llcheck", "model_on_triton", "lowering"):
         parts = []
         for op in ("ld", "st"):
             for k in ("sectors", "requests", "instructions"):
                 n = sum(bool(r["checks"][op][who]) and r["checks"][op][who][k] for r in rows)
                 parts.append(f"{op} {k} {n}")
-        out.append(f"  equal to {who}: " + ", ".join(parts))
+        out.append(f"  equal to {'llcheck --lowering triton' if who == 'lowering' else who}: "
+                   + ", ".join(parts))
     return out
 
 

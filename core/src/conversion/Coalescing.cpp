@@ -50,6 +50,8 @@ const char* vectorLimitName(VectorLimit l) {
     return "hardware";
   case VectorLimit::Requested:
     return "requested";
+  case VectorLimit::Compiler:
+    return "compiler";
   }
   return "contiguity";
 }
@@ -363,6 +365,87 @@ Result<GlobalAccess> predictGlobalAccess(const LinearLayout& reg, const Coalesci
       a.idealSectors += sectorsFor(bytes);
     }
   return a;
+}
+
+Result<TritonGlobalAccess> predictTritonGlobalAccess(const LinearLayout& regIn,
+                                                     const CoalescingOptions& options,
+                                                     const GlobalMemoryModel& model,
+                                                     TritonVersion version) {
+  if (!options.strides.empty())
+    return makeError("Triton's global accesses are modelled for a contiguous row-major tensor: "
+                     "--strides cannot be given with --lowering triton");
+  if (options.baseAlignment < 16)
+    return makeError("Triton assumes its pointer arguments 16-byte aligned (tt.divisibility = "
+                     "16): a base " +
+                     std::to_string(options.baseAlignment) +
+                     " bytes past a line cannot be given with --lowering triton");
+  auto reg = withDistributedInDims(regIn);
+  if (!reg.ok())
+    return reg.error();
+  int rank = reg->getNumOutDims();
+  auto bases = [&](DimName in) {
+    std::vector<std::vector<uint64_t>> out;
+    for (int i = 0; i < std::countr_zero(reg->getInDimSize(in)); ++i) {
+      std::vector<uint64_t> b;
+      for (int k = 0; k < rank; ++k)
+        b.push_back(reg->getBasis(in, i, dims::standardOut(k)));
+      out.push_back(std::move(b));
+    }
+    return out;
+  };
+  auto isZero = [](const std::vector<uint64_t>& b) {
+    return std::all_of(b.begin(), b.end(), [](uint64_t x) { return x == 0; });
+  };
+  std::vector<std::vector<uint64_t>> registers = bases(dims::kRegister);
+  // getOrder's first dim: that of the first nonzero register basis (none: the last dim).
+  int d = rank - 1;
+  for (const auto& b : registers)
+    if (!isZero(b)) {
+      d = static_cast<int>(std::find_if(b.begin(), b.end(), [](uint64_t x) { return x != 0; }) -
+                           b.begin());
+      break;
+    }
+  uint64_t run = 1;
+  for (const auto& b : registers) {
+    std::vector<uint64_t> want(static_cast<std::size_t>(rank), 0);
+    want[static_cast<std::size_t>(d)] = run;
+    if (b != want)
+      break;
+    run *= 2;
+  }
+  auto elemBytes = static_cast<uint64_t>(options.elementBits / 8);
+  uint64_t cap = static_cast<uint64_t>(model.maxAccessBytes) / std::max<uint64_t>(elemBytes, 1);
+  if (d != rank - 1)
+    cap = 1;
+  else
+    cap = std::min(cap, reg->getOutDimSize(dims::standardOut(d)));
+  uint64_t vector = std::min(run, cap);
+  CoalescingOptions o = options;
+  o.maxVectorLog2 = std::countr_zero(vector);
+  auto load = predictGlobalAccess(*reg, o, model);
+  if (!load.ok())
+    return load.error();
+  if (load->vectorElements != vector)
+    return makeError("internal error: Triton's vector of " + std::to_string(vector) +
+                     " elements is not contiguous by llcheck's count (" +
+                     std::to_string(load->vectorElements) + ")");
+  if (vector < run || d != rank - 1 || load->vectorLimit == VectorLimit::Requested)
+    load->vectorLimit = VectorLimit::Compiler;
+  TritonGlobalAccess t{*load, *load};
+  int copyWarps = 0, copyRegisters = 0;
+  for (const auto& b : bases(dims::kWarp))
+    copyWarps += isZero(b) ? 1 : 0;
+  for (const auto& b : registers)
+    copyRegisters += isZero(b) ? 1 : 0;
+  // Every warp that holds a copy repeats another's requests exactly, and every register copy
+  // (3.6) repeats its instruction: the store's totals scale.
+  int up = version == TritonVersion::v3_6 ? copyRegisters : 0;
+  GlobalAccess& st = t.store;
+  st.warps >>= copyWarps;
+  st.instructionsPerWarp <<= up;
+  for (uint64_t* x : {&st.requests, &st.sectors, &st.lines, &st.idealSectors})
+    *x = (*x << up) >> copyWarps;
+  return t;
 }
 
 nlohmann::json toJson(const GlobalAccess& a) {

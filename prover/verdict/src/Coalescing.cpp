@@ -2,6 +2,7 @@
 #include "llcheck/verdict/Coalescing.h"
 
 #include "llcheck/core/Formats.h"
+#include "llcheck/core/TritonVersion.h"
 #include "llcheck/prover/CoalescingProofs.h"
 
 #include <nlohmann/json.hpp>
@@ -79,6 +80,15 @@ int runCoalescing(const CoalescingRequest& r, std::ostream& out, std::string& er
     proofLine = "none: the addresses are not F2-linear, so every request was counted lane by "
                 "lane (z3 proves rank counts)";
   std::string load = "ld.global." + a.ptxSuffix(), store = "st.global." + a.ptxSuffix();
+  std::optional<TritonGlobalAccess> triton;
+  if (r.tritonLowering) {
+    auto t = predictTritonGlobalAccess(l, r.options, r.model, *r.tritonLowering);
+    if (!t.ok()) {
+      errorMessage = t.error().within("--lowering triton").str();
+      return 2;
+    }
+    triton = *t;
+  }
   if (r.json) {
     nlohmann::json j = coalescingJson(a, l, r.options, r.model);
     j["dtype"] = r.dtype;
@@ -86,6 +96,13 @@ int runCoalescing(const CoalescingRequest& r, std::ostream& out, std::string& er
       j["proof"] = {{"sectors_per_request", proof->json}};
     else if (r.prove)
       j["proof"] = {{"sectors_per_request", nullptr}, {"why", proofLine}};
+    if (triton) {
+      nlohmann::json tl = toJson(triton->load), ts = toJson(triton->store);
+      tl["ptx"] = "ld.global." + triton->load.ptxSuffix();
+      ts["ptx"] = "st.global." + triton->store.ptxSuffix();
+      j["triton"] = {
+          {"version", tritonVersionName(*r.tritonLowering)}, {"load", tl}, {"store", ts}};
+    }
     out << dumpJson(j) << "\n";
     return status;
   }
@@ -113,6 +130,19 @@ int runCoalescing(const CoalescingRequest& r, std::ostream& out, std::string& er
       << (a.byRank ? "rank" : "enumerating each request's lanes") << ")\n";
   if (!proofLine.empty())
     out << "  proof:    " << proofLine << "\n";
+  if (triton) {
+    const GlobalAccess &tl = triton->load, &ts = triton->store;
+    out << "Triton " << tritonVersionName(*r.tritonLowering) << "'s code (--lowering triton):\n"
+        << "  load:     ld.global." << tl.ptxSuffix() << " x" << tl.instructionsPerWarp
+        << " per warp (" << tl.vectorBits << " bits per lane, limited by "
+        << vectorLimitName(tl.vectorLimit) << "), every warp: " << tl.requests << " requests, "
+        << tl.sectors << " sectors (ideal " << tl.idealSectors << ")\n"
+        << "  store:    st.global." << ts.ptxSuffix() << " x" << ts.instructionsPerWarp
+        << " per warp, " << ts.warps << " of the " << tl.warps << " warps"
+        << (ts.warps < tl.warps ? " (the others hold copies: masked off)" : "") << ": "
+        << ts.requests << " requests, " << ts.sectors << " sectors (ideal " << ts.idealSectors
+        << ")\n";
+  }
   return status;
 }
 

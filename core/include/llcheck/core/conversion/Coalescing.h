@@ -40,6 +40,7 @@
 
 #include "llcheck/core/Error.h"
 #include "llcheck/core/LinearLayout.h"
+#include "llcheck/core/TritonVersion.h"
 
 #include <nlohmann/json.hpp>
 
@@ -80,7 +81,7 @@ struct CoalescingOptions {
 };
 
 /// What stopped the vector from being wider.
-enum class VectorLimit { Contiguity, Strides, BaseAlignment, Hardware, Requested };
+enum class VectorLimit { Contiguity, Strides, BaseAlignment, Hardware, Requested, Compiler };
 [[nodiscard]] const char* vectorLimitName(VectorLimit l);
 
 /// One warp-wide access pattern (a load and a store alike), per CTA, summed over warps and
@@ -139,6 +140,28 @@ struct GlobalAddressMap {
 [[nodiscard]] nlohmann::json coalescingJson(const GlobalAccess& a, const LinearLayout& reg,
                                             const CoalescingOptions& options,
                                             const GlobalMemoryModel& model);
+
+/// What Triton emits for a `tt.load` and a `tt.store` of REG (--lowering triton), where the
+/// two differ from each other and from the widest vector above (gpu_oracle/triton_coalescing:
+/// 800 kernels per release compiled for sm90, 400 measured on an H100):
+/// - the vector is the run of REG's leading register bases along the dim of its first nonzero
+///   register basis (Triton's getOrder), 1, 2, 4, ... elements in order, capped at 16 bytes and,
+///   unless that dim is the contiguous (last) one, at one element: AxisInfo knows contiguity
+///   along the last dim only;
+/// - the load: every warp issues it; registers that copy others load once (3.9 emits them once;
+///   3.6 emits each and ptxas drops the repeats);
+/// - the store: only the warps that hold no copy of another warp's data (a zero warp basis:
+///   Triton masks the others, and ptxas branches around their stores), and in 3.6 every
+///   register, copies included.
+/// For a contiguous row-major tensor whose base is 16-byte aligned (Triton's divisibility of its
+/// pointer arguments); an Error for other strides or a base below 16 bytes.
+struct TritonGlobalAccess {
+  GlobalAccess load, store;
+};
+[[nodiscard]] Result<TritonGlobalAccess> predictTritonGlobalAccess(const LinearLayout& reg,
+                                                                   const CoalescingOptions& options,
+                                                                   const GlobalMemoryModel& model,
+                                                                   TritonVersion version);
 
 /// The strides the count uses: options.strides, or the row-major strides of REG's tensor.
 [[nodiscard]] std::vector<int64_t> effectiveStrides(const LinearLayout& reg,

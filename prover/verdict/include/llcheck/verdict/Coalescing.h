@@ -22,6 +22,9 @@ struct CoalescingRequest {
   bool json = false;
   /// Z3's limits for the proof of the sectors per request; nothing: not proven (--no-z3).
   std::optional<prover::ProverOptions> prove;
+  /// --lowering triton: also what this Triton release emits for a tt.load and a tt.store of
+  /// the layout (predictTritonGlobalAccess), beside llcheck's widest vector.
+  std::optional<TritonVersion> tritonLowering;
 };
 
 /// Exit status 0; 1 when Z3 refutes the predicted sectors per request or cannot decide them (an
