@@ -49,28 +49,42 @@ std::pair<std::string, int> capture(const std::string& command) {
   return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
 }
 
-/// Runs `command` (ncu over the runner) with its standard output, ncu's CSV, written to `to`.
-/// Each "==PROF== Profiling" line ncu prints as it starts profiling a kernel (one kernel per
-/// case) advances `line`, when there is one. The exit status as std::system gives it.
+/// Runs `command` (ncu over the runner) with its standard output and error read here through
+/// one pipe. The runner reports "oracle runner: N/M cases" after each case: those advance
+/// `line`, when there is one, and otherwise every 100th goes to stderr (none with `quiet`).
+/// ncu's CSV rows and "==PROF==" lines go to `to`; any other line (an error) goes to stderr and
+/// to `to`, where the CSV reader skips it. The exit status as std::system gives it.
 int runProfiled(const std::string& command, const fs::path& to, CountProgressLine* line,
-                std::size_t cases) {
-  FILE* p = popen(command.c_str(), "r");
+                bool quiet) {
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
   if (!p)
     return -1;
   std::ofstream out(to, std::ios::binary);
   std::string text;
-  std::size_t profiled = 0;
   char buf[4096];
+  auto handle = [&](const std::string& l) {
+    std::size_t done = 0, total = 0;
+    char tail[8] = {};
+    if (std::sscanf(l.c_str(), "oracle runner: %zu/%zu case%7s", &done, &total, tail) == 3) {
+      if (line)
+        line->update(done, total);
+      else if (!quiet && (done % 100 == 0 || done == total))
+        std::cerr << l << std::flush;
+      return;
+    }
+    out << l;
+    if (l.rfind("\"", 0) != 0 && l.rfind("==PROF==", 0) != 0)
+      std::cerr << l << std::flush;
+  };
   while (std::fgets(buf, sizeof buf, p)) {
     text += buf;
     if (text.back() != '\n')
       continue;
-    if (line && text.rfind("==PROF== Profiling", 0) == 0)
-      line->update(++profiled, cases);
-    out << text;
+    handle(text);
     text.clear();
   }
-  out << text;
+  if (!text.empty())
+    handle(text + "\n");
   if (line)
     line->done();
   return pclose(p);
@@ -124,8 +138,8 @@ CLI::App* addOracleCommand(CLI::App& app, OracleOptions& o) {
   cmd->add_flag("--no-counters", o.noCounters,
                 "Check the data only, without ncu (no measured counters)");
   cmd->add_flag("--quiet", o.quiet,
-                "No progress line on stderr while ncu profiles the cases (there is one only on a "
-                "terminal: cases done, rate, time left)");
+                "No progress on stderr while the runner runs the cases (on a terminal a line: "
+                "cases done, rate, time left; elsewhere every 100th case)");
   cmd->add_option("--work-dir", o.workDir,
                   "Keep the runner's input (plans.txt), its verdicts and ncu's CSV in this "
                   "folder (default: a temporary folder, removed)");
@@ -227,11 +241,10 @@ int runOracle(const OracleOptions& o, std::string& errorMessage) {
   if (!o.quiet)
     std::cerr << "llcheck oracle: " << cases.size() << " cases on " << trim(gpu) << "\n";
   std::optional<CountProgressLine> progress;
-  if (!o.quiet && !o.noCounters && isatty(STDERR_FILENO))
-    progress.emplace("oracle", "cases profiled");
-  int status = o.noCounters
-                   ? std::system(command.c_str())
-                   : runProfiled(command, csv, progress ? &*progress : nullptr, cases.size());
+  if (!o.quiet && isatty(STDERR_FILENO))
+    progress.emplace("oracle", "cases");
+  // Without ncu, the runner's standard output (nothing the oracle reads) goes to ncu.csv's place.
+  int status = runProfiled(command, csv, progress ? &*progress : nullptr, o.quiet);
   if (status != 0) {
     errorMessage = "oracle: the runner failed (exit status " + std::to_string(status) +
                    "); its message is above";
