@@ -28,6 +28,7 @@ import random
 import re
 import selectors
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -39,29 +40,11 @@ KINDS = [("blocked", 55), ("slice", 15), ("mma2", 9), ("mma3", 9), ("dot", 12)]
 
 # ---- the cases (no Triton needed) ---------------------------------------------------------
 
-def pick(rng, weighted):
-    total = sum(w for _, w in weighted)
-    r = rng.uniform(0, total)
-    for v, w in weighted:
-        r -= w
-        if r <= 0:
-            return v
-    return weighted[-1][0]
-
-
-def log2(n):
-    return n.bit_length() - 1
-
-
-def split_bits(rng, total, parts):
-    out = [0] * parts
-    for _ in range(total):
-        out[rng.randrange(parts)] += 1
-    return out
-
-
-def spec(encoding, **args):
-    return {"encoding": encoding, "args": args}
+# The random-layout helpers of tests/triton/lowering/generate.py (the shared-memory probe's
+# generator), so both draw layouts the same way.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests",
+                                "triton", "lowering"))
+from generate import log2, pick, spec, split_bits  # noqa: E402
 
 
 def blocked(rng, rank, warps_log2, shape=None):
