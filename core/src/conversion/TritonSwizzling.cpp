@@ -513,13 +513,14 @@ Result<bool> tritonConvertNeedsSharedMemory(const LinearLayout& srcIn, const Lin
     Subspace srcThread(s.registers), srcLanes(s.lanes);
     for (uint64_t l : s.lanes)
       srcThread.insert(l);
-    withinWarps = d.warps.size() == s.warps.size();
+    bool lanesServe = d.warps.size() == s.warps.size();
     for (uint64_t v : d.registers)
-      withinWarps = withinWarps && srcThread.contains(v);
+      lanesServe = lanesServe && srcThread.contains(v);
     for (uint64_t v : d.lanes)
-      withinWarps = withinWarps && srcThread.contains(v);
-    for (std::size_t i = 0; withinWarps && i < d.warps.size(); ++i)
-      withinWarps = srcLanes.contains(d.warps[i] ^ s.warps[i]);
+      lanesServe = lanesServe && srcThread.contains(v);
+    for (std::size_t i = 0; lanesServe && i < d.warps.size(); ++i)
+      lanesServe = srcLanes.contains(d.warps[i] ^ s.warps[i]);
+    withinWarps = withinWarps || lanesServe;
   }
   if (!withinWarps)
     return true;
