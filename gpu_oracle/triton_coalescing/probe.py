@@ -40,53 +40,18 @@ KINDS = [("blocked", 55), ("slice", 15), ("mma2", 9), ("mma3", 9), ("dot", 12)]
 
 # ---- the cases (no Triton needed) ---------------------------------------------------------
 
-# The random-layout helpers of tests/triton/lowering/generate.py (the shared-memory probe's
-# generator), so both draw layouts the same way.
+# The random layouts of tests/triton/lowering/generate.py (the shared-memory probe's generator),
+# so both draw them the same way; only blocked's tile sizes differ.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests",
                                 "triton", "lowering"))
-from generate import log2, pick, spec, split_bits  # noqa: E402
+import generate  # noqa: E402
+from generate import dot_operand, mma_v2, mma_v3, pick, spec  # noqa: E402
 
 
 def blocked(rng, rank, warps_log2, shape=None):
-    spt_bits = split_bits(rng, rng.choice([0, 1, 1, 2, 2, 3, 3, 4]), rank)
-    tpw_bits = split_bits(rng, 5, rank)
-    wpc_bits = split_bits(rng, warps_log2, rank)
-    if shape is not None and rng.random() < 0.7:
-        # Mostly a tile that fits the tensor (a coalesced load's); else anything (copies).
-        for d in range(rank):
-            while spt_bits[d] + tpw_bits[d] + wpc_bits[d] > log2(shape[d]) and spt_bits[d] > 0:
-                spt_bits[d] -= 1
-    order = list(range(rank))
-    rng.shuffle(order)
-    return spec("blocked", size_per_thread=[1 << b for b in spt_bits],
-                threads_per_warp=[1 << b for b in tpw_bits],
-                warps_per_cta=[1 << b for b in wpc_bits], order=order)
-
-
-def mma_v2(rng, warps_log2):
-    w = split_bits(rng, warps_log2, 2)
-    return spec("nvidia_mma", version=[2, 0], warps_per_cta=[1 << w[0], 1 << w[1]],
-                instr_shape=[16, 8])
-
-
-def mma_v3(rng, warps_log2, shape):
-    # Hopper: warps along M come in groups of 4 (one warpgroup).
-    extra = split_bits(rng, warps_log2 - 2, 2)
-    n = rng.choice([8, 16, 32, 64, 128, 256])
-    while n > max(shape[1], 8):
-        n //= 2
-    return spec("nvidia_mma", version=[3, 0], warps_per_cta=[4 << extra[0], 1 << extra[1]],
-                instr_shape=[16, n, 16])
-
-
-def dot_operand(rng, warps_log2, bits, shape):
-    if rng.random() < 0.8:
-        parent, idx = mma_v2(rng, warps_log2), rng.randrange(2)
-    else:
-        parent, idx = mma_v3(rng, warps_log2, shape), 0
-    k = max(1, 32 // bits)
-    k_width = rng.choice([k, k, k, 2 * k]) if bits < 64 else rng.choice([1, 2])
-    return spec("dot_op", operand_index=idx, parent=parent, k_width=k_width)
+    # Larger tiles than the shared-memory probe's, mostly fitting the tensor (a coalesced load's).
+    return generate.blocked(rng, rank, warps_log2, shape, spt_log2s=(0, 1, 1, 2, 2, 3, 3, 4),
+                            fit=0.7)
 
 
 def draw(rng, i):

@@ -52,11 +52,13 @@ def spec(encoding, **args):
 
 # ---- register layouts ---------------------------------------------------------------------
 
-def blocked(rng, rank, warps_log2, shape=None):
-    spt_bits = split_bits(rng, rng.choice([0, 0, 1, 1, 2, 2, 3, 4]), rank)
+def blocked(rng, rank, warps_log2, shape=None, spt_log2s=(0, 0, 1, 1, 2, 2, 3, 4), fit=0.6):
+    """A random #ttg.blocked: sizePerThread of 2^(a draw from spt_log2s) elements in all, and,
+    with probability `fit`, shrunk to fit `shape`."""
+    spt_bits = split_bits(rng, rng.choice(list(spt_log2s)), rank)
     tpw_bits = split_bits(rng, 5, rank)
     wpc_bits = split_bits(rng, warps_log2, rank)
-    if shape is not None and rng.random() < 0.6:
+    if shape is not None and rng.random() < fit:
         # Mostly a tile that fits the tensor (coalesced-load-like); else anything.
         for d in range(rank):
             while spt_bits[d] + tpw_bits[d] + wpc_bits[d] > log2(shape[d]) and spt_bits[d] > 0:
