@@ -159,6 +159,7 @@ std::optional<Error> runGroupAgainstTriton(const SweepGroup& g, uint64_t index,
           continue;
         }
         ++report.acceptFailures;
+        countAcceptReason(report, "llcheck rejects: " + l.error().message);
         auto theirs = answerBases(a);
         fail("accept", attr,
              "llcheck rejects it (" + l.error().str() + "); Triton answers " +
@@ -168,6 +169,7 @@ std::optional<Error> runGroupAgainstTriton(const SweepGroup& g, uint64_t index,
       NamedBases ours = namedBases(*l);
       if (!theyAnswer) {
         ++report.acceptFailures;
+        countAcceptReason(report, "Triton rejects: " + theirError.substr(0, theirError.find('\n')));
         fail("accept", attr,
              "Triton rejects it (" + theirError + "); llcheck answers " + basesText(ours));
         continue;

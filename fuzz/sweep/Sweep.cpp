@@ -604,6 +604,14 @@ Result<SweepReport> runSweep(const SweepOptions& options) {
   return report;
 }
 
+void countAcceptReason(SweepReport& report, const std::string& reason, uint64_t n) {
+  auto& reasons = report.acceptReasons;
+  if (reasons.count(reason) == 0 && reasons.size() >= kMaxAcceptReasons)
+    reasons[kOtherAcceptReasons] += n;
+  else
+    reasons[reason] += n;
+}
+
 nlohmann::json toJson(const SweepReport& r) {
   nlohmann::json failures = nlohmann::json::array();
   for (const SweepFailure& f : r.failures)
@@ -639,6 +647,7 @@ nlohmann::json toJson(const SweepReport& r) {
           {"both_rejected", r.bothRejected},
           {"triton_failures", r.tritonFailures},
           {"accept_failures", r.acceptFailures},
+          {"accept_reasons", r.acceptReasons},
           {"failures", r.failureCount()},
           {"failed", failures},
           {"seconds", r.seconds}};
@@ -648,7 +657,7 @@ std::string toText(const SweepReport& r) {
   std::ostringstream out;
   out << "sweep " << r.family << " (Triton " << tritonVersionName(r.triton) << ", ";
   if (r.mergedShards > 0)
-    out << r.mergedShards << " shards merged";
+    out << r.mergedShards << (r.mergedShards == 1 ? " shard merged" : " shards merged");
   else
     out << "shard " << shardName(r.shardIndex, r.shardCount);
   out << "): " << r.groups << " groups, " << r.enumerated << " encodings, " << r.rejected
@@ -657,6 +666,13 @@ std::string toText(const SweepReport& r) {
     out << "  against Triton " << r.against.substr(7) << "'s to_linear_layout: " << r.compared
         << " compared basis by basis: " << r.tritonFailures << " differ; " << r.bothRejected
         << " rejected by both; " << r.acceptFailures << " rejected by one only\n";
+    // The reasons, the commonest first.
+    std::vector<std::pair<std::string, uint64_t>> reasons(r.acceptReasons.begin(),
+                                                          r.acceptReasons.end());
+    std::stable_sort(reasons.begin(), reasons.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    for (const auto& [reason, n] : reasons)
+      out << "    " << n << " " << reason << "\n";
   } else {
     out << "  verified " << r.verified << " distinct layouts: " << r.verifyFailures
         << " failures\n";
@@ -745,6 +761,24 @@ Result<SweepReport> sweepReportFromJson(const nlohmann::json& j, const std::stri
   optionalCount("both_rejected", r.bothRejected);
   optionalCount("triton_failures", r.tritonFailures);
   optionalCount("accept_failures", r.acceptFailures);
+  if (j.contains("accept_reasons")) {
+    const nlohmann::json& reasons = j["accept_reasons"];
+    uint64_t total = 0;
+    bool good = reasons.is_object();
+    for (auto it = good ? reasons.begin() : reasons.end(); good && it != reasons.end(); ++it) {
+      good = it.value().is_number_unsigned();
+      if (good) {
+        r.acceptReasons[it.key()] = it.value().get<uint64_t>();
+        total += it.value().get<uint64_t>();
+      }
+    }
+    if (!good)
+      bad("accept_reasons", "an object of counts");
+    else if (total != r.acceptFailures && !error)
+      error = makeError("\"accept_reasons\" add up to " + std::to_string(total) +
+                            ", not \"accept_failures\" (" + std::to_string(r.acceptFailures) + ")",
+                        source);
+  }
   r.reduce = false;
   if (j.contains("reduce")) {
     if (j["reduce"].is_boolean())
@@ -846,6 +880,7 @@ Result<SweepReport> mergeSweepReports(const std::vector<SweepReport>& shards,
   m.verifyFailures = m.planFailures = 0;
   m.renamedGroups = m.renamedSets = m.renamedLayouts = m.renamedPairs = 0;
   m.compared = m.bothRejected = m.tritonFailures = m.acceptFailures = 0;
+  m.acceptReasons.clear();
   m.seconds = 0;
   m.failures.clear();
   m.shardIndex = 0;
@@ -876,6 +911,8 @@ Result<SweepReport> mergeSweepReports(const std::vector<SweepReport>& shards,
     m.bothRejected += r.bothRejected;
     m.tritonFailures += r.tritonFailures;
     m.acceptFailures += r.acceptFailures;
+    for (const auto& [reason, n] : r.acceptReasons)
+      countAcceptReason(m, reason, n);
     m.seconds += r.seconds;
     m.mergedShards += std::max(r.mergedShards, 1);
     m.failures.insert(m.failures.end(), r.failures.begin(), r.failures.end());

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -121,6 +122,9 @@ struct SweepFailure {
   uint64_t group = 0; ///< the index of its group (merge orders failures by it)
 };
 
+inline constexpr std::size_t kMaxAcceptReasons = 100;
+inline constexpr const char* kOtherAcceptReasons = "(other reasons)";
+
 struct SweepReport : SweepParameters {
   /// The failures counted, of every kind.
   [[nodiscard]] uint64_t failureCount() const {
@@ -145,6 +149,10 @@ struct SweepReport : SweepParameters {
   /// Against Triton: encodings both answered and compared basis by basis; both rejected;
   /// disagreements (layouts that differ; one answers, the other rejects).
   uint64_t compared = 0, bothRejected = 0, tritonFailures = 0, acceptFailures = 0;
+  /// acceptFailures by reason ("Triton rejects: ...", "llcheck rejects: ..."): a sweep keeps
+  /// only its first failures, and a user must see what all of them are. At most
+  /// kMaxAcceptReasons reasons; the rest are counted under kOtherAcceptReasons.
+  std::map<std::string, uint64_t> acceptReasons;
   /// The first maxFailuresKept, in group order.
   std::vector<SweepFailure> failures;
   /// The time spent sweeping these groups, planning not included (a resumed shard: over every
@@ -153,6 +161,9 @@ struct SweepReport : SweepParameters {
   /// A merged report: how many shard results it adds up (0: a run's own).
   int mergedShards = 0;
 };
+
+/// Counts n encodings that one side rejected for `reason` (capped as acceptReasons says).
+void countAcceptReason(SweepReport& report, const std::string& reason, uint64_t n = 1);
 
 /// Runs this shard's groups (options.shardIndex of options.shardCount, going on from
 /// options.checkpoint when it exists). An Error for an unknown family, bad bounds, an unreadable

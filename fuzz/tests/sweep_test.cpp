@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <numeric>
 
 namespace llcheck::fuzz {
@@ -325,6 +326,50 @@ TEST(SweepMerge, refusesMissingDuplicateAndMismatchedShards) {
   auto j = toJson(parts[0]);
   j.erase("pairs");
   EXPECT_EQ(error(sweepReportFromJson(j, "a.json")), "a.json: \"pairs\" is missing or not a count");
+}
+
+// Why one side rejects what the other answers is counted for every such encoding (a sweep keeps
+// only its first failures): merged shards add their counts up, a result's reasons must add up to
+// its count, and past kMaxAcceptReasons distinct reasons the rest share one bucket.
+TEST(SweepMerge, addsUpTheReasonsOneSideRejects) {
+  SweepOptions o;
+  o.family = "nvidia_mma";
+  o.maxLog2 = 1;
+  o.shardCount = 2;
+  std::vector<SweepReport> parts;
+  for (int i = 0; i < 2; ++i) {
+    o.shardIndex = i;
+    auto r = runSweep(o);
+    ASSERT_TRUE(r.ok());
+    parts.push_back(*r);
+  }
+  parts[0].acceptFailures = 5;
+  countAcceptReason(parts[0], "Triton rejects: A", 3);
+  countAcceptReason(parts[0], "llcheck rejects: B", 2);
+  parts[1].acceptFailures = 4;
+  countAcceptReason(parts[1], "Triton rejects: A", 4);
+  std::vector<SweepReport> read;
+  for (const SweepReport& p : parts) {
+    auto r = sweepReportFromJson(toJson(p), "shard");
+    ASSERT_TRUE(r.ok()) << r.error().str();
+    read.push_back(*r);
+  }
+  auto merged = mergeSweepReports(read, {"a", "b"});
+  ASSERT_TRUE(merged.ok()) << merged.error().str();
+  EXPECT_EQ(merged->acceptFailures, 9u);
+  EXPECT_EQ(merged->acceptReasons,
+            (std::map<std::string, uint64_t>{{"Triton rejects: A", 7}, {"llcheck rejects: B", 2}}));
+  auto j = toJson(parts[0]);
+  j["accept_reasons"]["Triton rejects: A"] = 2u;
+  auto bad = sweepReportFromJson(j, "a.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().str(),
+            "a.json: \"accept_reasons\" add up to 4, not \"accept_failures\" (5)");
+  SweepReport many;
+  for (std::size_t i = 0; i < kMaxAcceptReasons + 3; ++i)
+    countAcceptReason(many, "reason " + std::to_string(i));
+  EXPECT_EQ(many.acceptReasons.size(), kMaxAcceptReasons + 1);
+  EXPECT_EQ(many.acceptReasons[kOtherAcceptReasons], 3u);
 }
 
 TEST(Sweep, sharedFamiliesVerifyClean) {

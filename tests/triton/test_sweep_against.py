@@ -19,12 +19,14 @@ def sweep(*args):
 
 # Gluon's Python classes refuse what the attribute (and llcheck) accepts: MFMA version 0,
 # fp4Padded with another element width; Gluon's SharedLinearLayout refuses a layout of one
-# element (no offset bases); llcheck refuses a dot operand of a 64x4 MFMA parent that is not
-# transposed, which Triton 3.9 answers.
+# element (no offset bases); llcheck refuses a dot operand of a parent that Triton refuses too,
+# but Triton's to_linear_layout answers the dot operand without checking its parent: a 64x4 MFMA
+# that is not transposed, a Hopper (version 3) MMA of rank 3.
 KNOWN = ["version must be in the [1, 4] range",
          "fp4_padded is only supported for element_bitwidth=8",
          "SharedLinearLayout offset_bases must not be empty",
-         "a 64x4 MFMA layout must have isTransposed = true"]
+         "a 64x4 MFMA layout must have isTransposed = true",
+         "version 3 (Hopper) supports rank 2 only"]
 
 DISTRIBUTED = [("nvidia_mma", ["--max-log2", "2", "--num-warps", "4"]),
                ("amd_mfma", ["--max-log2", "1", "--num-warps", "2"]),
@@ -57,6 +59,10 @@ def test_sweep_agrees_with_triton(family, args):
     for f in r["failed"]:
         assert f["check"] == "accept" and any(k in f["message"] for k in KNOWN), \
             json.dumps(f, indent=1)
+    # Every one of them, not only the failures kept: each reason is counted.
+    assert sum(r["accept_reasons"].values()) == r["accept_failures"]
+    for reason in r["accept_reasons"]:
+        assert any(k in reason for k in KNOWN), reason
     assert proc.returncode == (1 if r["accept_failures"] else 0)
 
 
