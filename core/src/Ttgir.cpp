@@ -793,6 +793,10 @@ private:
       for (const TypeUse& u : *uses)
         if (u.index >= 0)
           typeUsers_[u.index].insert(name);
+    if (name == "tt.func")
+      pointerArguments(t);
+    if (name == "tt.load" || name == "tt.store")
+      return globalAccessLine(l, name, *uses, colon, sigEnd, lead);
     if (!isHandled) {
       if (!name.empty() && looksDataMoving(name))
         notUnderstood("op", utf8Prefix(trim(t.substr(0, sigEnd)), 160),
@@ -804,11 +808,7 @@ private:
     TtgirOp op;
     op.name = name;
     op.line = l.number;
-    std::string_view loc = trailingLoc(t);
-    if (!locResolver_)
-      locResolver_.emplace(locAliases_);
-    auto resolved = loc.empty() ? std::nullopt : locResolver_->resolve(loc);
-    op.location = resolved ? *resolved : source_ + ":" + std::to_string(l.number);
+    op.location = locationOf(l);
     const TypeUse* src = nullptr;
     const TypeUse* dst = nullptr;
     for (const TypeUse& u : *uses) {
@@ -843,6 +843,85 @@ private:
   }
 
   std::vector<std::pair<int, int>> opTypes_;
+
+  /// "file.py:40:12" from the line's loc(...), or "FILE.ttgir:LINE" when it has none.
+  std::string locationOf(const LineRef& l) {
+    std::string_view loc = trailingLoc(l.text);
+    if (!locResolver_)
+      locResolver_.emplace(locAliases_);
+    auto resolved = loc.empty() ? std::nullopt : locResolver_->resolve(loc);
+    return resolved ? *resolved : source_ + ":" + std::to_string(l.number);
+  }
+
+  /// tt.load / tt.store: the signature after " : " is the pointer tensor's type
+  /// (`tensor<64x32x!tt.ptr<f16>, #blocked>`); a scalar pointer has no layout and is skipped, a
+  /// block pointer (`!tt.ptr<tensor<...>>`) is listed as not understood.
+  Error globalAccessLine(const LineRef& l, const std::string& name,
+                         const std::vector<TypeUse>& uses, std::size_t colon, std::size_t sigEnd,
+                         std::size_t lead) {
+    if (colon == std::string_view::npos)
+      return Error{};
+    std::string_view t = l.text;
+    for (const TypeUse& u : uses) {
+      if (u.begin < colon)
+        continue;
+      const TtgirType& type = module_.types[static_cast<std::size_t>(u.index)];
+      if (type.kind != TtgirType::Kind::Tensor)
+        continue;
+      if (!startsWith(type.elementType, "!tt.ptr<") || type.elementType.back() != '>') {
+        notUnderstood("op", utf8Prefix(trim(t.substr(0, sigEnd)), 160),
+                      where(source_, l.number, column(lead)),
+                      name + " of a block pointer: llcheck reads tensors of pointers only");
+        return Error{};
+      }
+      TtgirGlobalAccess access;
+      access.op = name;
+      access.pointers = {type.text, -1};
+      access.shape = type.shape;
+      access.elementType = type.elementType.substr(8, type.elementType.size() - 9);
+      access.line = l.number;
+      access.location = locationOf(l);
+      globalTypes_.push_back(u.index);
+      module_.globalAccesses.push_back(std::move(access));
+      return Error{};
+    }
+    return Error{};
+  }
+
+  std::vector<int> globalTypes_;
+
+  /// `%a: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc(...)`, for each pointer argument (a
+  /// scan, not a regex: a hostile line may be megabytes long).
+  void pointerArguments(std::string_view t) {
+    static constexpr std::string_view kPointer = ": !tt.ptr<", kDivisibility = "tt.divisibility = ";
+    for (std::size_t at = t.find(kPointer); at != std::string_view::npos;
+         at = t.find(kPointer, at + 1)) {
+      std::size_t nameEnd = at, nameBegin = at;
+      while (nameBegin > 0 && t[nameBegin - 1] != '%' && t[nameBegin - 1] != ' ' &&
+             t[nameBegin - 1] != '(')
+        --nameBegin;
+      if (nameBegin == 0 || t[nameBegin - 1] != '%' || nameBegin == nameEnd)
+        continue;
+      TtgirPointerArgument a;
+      a.name = std::string(t.substr(nameBegin, nameEnd - nameBegin));
+      std::size_t i = at + kPointer.size();
+      for (int depth = 1; i < t.size() && depth > 0; ++i)
+        depth += t[i] == '<' ? 1 : t[i] == '>' ? -1 : 0;
+      if (i + 1 < t.size() && t[i] == ' ' && t[i + 1] == '{') {
+        std::size_t close = t.find('}', i);
+        std::string_view attributes = t.substr(i, close == std::string_view::npos ? 0 : close - i);
+        std::size_t d = attributes.find(kDivisibility);
+        if (d != std::string_view::npos) {
+          std::string_view digits = attributes.substr(d + kDivisibility.size());
+          uint64_t v = 0;
+          auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+          if (ec == std::errc())
+            a.divisibility = v;
+        }
+      }
+      module_.pointerArguments.push_back(std::move(a));
+    }
+  }
 
   // ---- Encodings and layouts -------------------------------------------------------------------
 
@@ -976,6 +1055,9 @@ private:
         module_.ops[i].src->layout = module_.types[static_cast<std::size_t>(src)].layout;
       module_.ops[i].dst.layout = module_.types[static_cast<std::size_t>(dst)].layout;
     }
+    for (std::size_t i = 0; i < module_.globalAccesses.size(); ++i)
+      module_.globalAccesses[i].pointers.layout =
+          module_.types[static_cast<std::size_t>(globalTypes_[i])].layout;
     for (const auto& [ti, names] : typeUsers_) {
       int li = module_.types[static_cast<std::size_t>(ti)].layout;
       if (li < 0)

@@ -462,3 +462,43 @@ TEST(Coalescing, TritonLoweringRefusesWhatItDoesNotModel) {
 
 } // namespace
 } // namespace llcheck::test
+
+namespace llcheck::test {
+namespace {
+
+// The coalesced #ttg.blocked that `llcheck report` offers for a tt.load / tt.store above the
+// ideal: over shapes, element widths and warp counts, as Triton moves it, it takes no more
+// sectors than the tensor's bytes fill (one copy of each byte; the tensor line aligned), and
+// where every thread holds a full 16-byte vector, the fewest requests those bytes allow.
+TEST(Coalescing, TheCoalescedBlockedLayoutReachesTheIdeal) {
+  int checked = 0;
+  for (const std::vector<uint64_t>& shape : std::vector<std::vector<uint64_t>>{
+           {64, 64}, {128, 32}, {16, 256}, {8, 8}, {1024}, {4, 8, 32}})
+    for (int bits : {8, 16, 32, 64})
+      for (uint64_t warps : {1u, 4u, 8u}) {
+        auto params = coalescedBlocked(shape, bits, warps, sm90());
+        ASSERT_TRUE(params.ok()) << params.error().str();
+        auto layout = blockedToLinearLayout(*params, shape);
+        ASSERT_TRUE(layout.ok()) << blockedAttributeText(*params);
+        CoalescingOptions o;
+        o.elementBits = bits;
+        auto t = predictTritonGlobalAccess(*layout, o, sm90(), kNewestTriton);
+        ASSERT_TRUE(t.ok()) << t.error().str();
+        uint64_t bytes = static_cast<uint64_t>(bits) / 8;
+        for (uint64_t s : shape)
+          bytes *= s;
+        std::string what = blockedAttributeText(*params) + " bits " + std::to_string(bits);
+        EXPECT_EQ(t->store.sectors, (bytes + 31) / 32) << what;
+        EXPECT_EQ(t->store.sectors, t->store.idealSectors) << what;
+        if (bytes >= warps * 32 * 16) {
+          EXPECT_EQ(t->load.vectorBits, 128) << what;
+          EXPECT_EQ(t->load.requests, bytes / (32 * 16)) << what;
+        }
+        ++checked;
+      }
+  EXPECT_EQ(checked, 72);
+  EXPECT_FALSE(coalescedBlocked({48, 64}, 16, 4, sm90()).ok());
+}
+
+} // namespace
+} // namespace llcheck::test

@@ -294,3 +294,50 @@ TEST(Ttgir, EveryCorpusFileIsUnderstood) {
 }
 
 } // namespace
+
+namespace llcheck::test {
+namespace {
+
+// tt.load / tt.store of tensors of pointers are read with the pointers' layout and pointee, in
+// file order; a scalar pointer (no layout) is skipped, a block pointer listed as not understood;
+// each pointer argument of tt.func comes with its divisibility (0 when unmarked).
+TEST(Ttgir, GlobalAccessesAndPointerDivisibility) {
+  const char* text =
+      R"(#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  tt.func public @k(%src: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc("src"(#loc)), %dst: !tt.ptr<f16> loc("dst"(#loc)), %n: i32) {
+    %0 = tt.load %p : tensor<16x64x!tt.ptr<f16>, #blocked> loc(#loc3)
+    %1 = tt.load %s : !tt.ptr<f32>
+    %2 = tt.load %bp : !tt.ptr<tensor<16x64xf16, #blocked>>
+    tt.store %q, %0, %m : tensor<16x64x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
+#loc = loc("k.py":1:0)
+#loc3 = loc("k.py":9:13)
+)";
+  auto m = readTtgir(text, "g.ttgir");
+  ASSERT_TRUE(m.ok()) << m.error().str();
+  ASSERT_EQ(m->globalAccesses.size(), 2u);
+  const TtgirGlobalAccess& load = m->globalAccesses[0];
+  EXPECT_EQ(load.op, "tt.load");
+  EXPECT_EQ(load.shape, (std::vector<uint64_t>{16, 64}));
+  EXPECT_EQ(load.elementType, "f16");
+  EXPECT_EQ(load.location, "k.py:9:13");
+  ASSERT_GE(load.pointers.layout, 0);
+  EXPECT_EQ(m->layouts[static_cast<std::size_t>(load.pointers.layout)].encoding, "#blocked");
+  EXPECT_EQ(m->globalAccesses[1].op, "tt.store");
+  EXPECT_EQ(m->globalAccesses[1].location, "g.ttgir:7");
+  ASSERT_EQ(m->pointerArguments.size(), 2u);
+  EXPECT_EQ(m->pointerArguments[0].name, "src");
+  EXPECT_EQ(m->pointerArguments[0].divisibility, 16u);
+  EXPECT_EQ(m->pointerArguments[1].name, "dst");
+  EXPECT_EQ(m->pointerArguments[1].divisibility, 0u);
+  bool blockPointer = false;
+  for (const TtgirNotUnderstood& n : m->notUnderstood)
+    blockPointer = blockPointer || n.reason.find("block pointer") != std::string::npos;
+  EXPECT_TRUE(blockPointer);
+}
+
+} // namespace
+} // namespace llcheck::test

@@ -142,7 +142,7 @@ std::optional<Error> runGroupAgainstTriton(const SweepGroup& g, uint64_t index,
     for (std::size_t i = begin; i < end; ++i) {
       const Encoding& e = encodings[i];
       const nlohmann::json& a = (*answers)[i - begin];
-      std::string attr = e.blocked ? blockedText(*e.blocked) : e.attr;
+      std::string attr = e.blocked ? blockedAttributeText(*e.blocked) : e.attr;
       ++report.enumerated;
       Result<LinearLayout> l = layoutOf(e, g, o);
       if (l.ok() && seen.insert(key(*l)).second)

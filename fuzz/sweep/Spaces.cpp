@@ -43,12 +43,6 @@ std::string shapeText(const std::vector<uint64_t>& v) {
   return s;
 }
 
-std::string blockedText(const BlockedParams& p) {
-  return "#ttg.blocked<{sizePerThread = " + list(p.sizePerThread) +
-         ", threadsPerWarp = " + list(p.threadsPerWarp) + ", warpsPerCTA = " + list(p.warpsPerCTA) +
-         ", order = " + list(p.order) + "}>";
-}
-
 namespace {
 
 /// Every way to write 2^bits as a product of `rank` powers of two, as the factors.
@@ -242,8 +236,8 @@ std::vector<Encoding> encodingsOf(const SweepGroup& g, const SweepOptions& o) {
             for (const auto& ord : orders(rank + 1)) {
               BlockedParams parent{spt, tpw, wpc, ord, {}};
               out.push_back(
-                  {"#ttg.slice<{dim = " + std::to_string(d) + ", parent = " + blockedText(parent) +
-                       "}>",
+                  {"#ttg.slice<{dim = " + std::to_string(d) +
+                       ", parent = " + blockedAttributeText(parent) + "}>",
                    std::nullopt, Encoding::Expect::Legal,
                    o.againstTriton
                        ? gluonSpec("slice", {{"dim", d}, {"parent", blockedSpec(parent)}}, false)
@@ -398,7 +392,8 @@ std::vector<Encoding> encodingsOf(const SweepGroup& g, const SweepOptions& o) {
         for (const auto& tpw : splits(log2Of(g.lanes), rank))
           for (const auto& ord : orders(rank)) {
             BlockedParams parent{std::vector<uint64_t>(rank, 1), tpw, wpc, ord, {}};
-            add(dotOp(opIdx, {blockedText(parent), spec ? blockedSpec(parent) : nlohmann::json()},
+            add(dotOp(opIdx,
+                      {blockedAttributeText(parent), spec ? blockedSpec(parent) : nlohmann::json()},
                       std::nullopt));
           }
       }

@@ -39,8 +39,6 @@ bool distributedFamily(const std::string& family);
 uint64_t elementsOf(const std::vector<uint64_t>& shape);
 /// "4x8".
 std::string shapeText(const std::vector<uint64_t>& v);
-/// #ttg.blocked's attribute text, as Triton prints it.
-std::string blockedText(const BlockedParams& p);
 /// #ttg.blocked as Gluon's spec.
 nlohmann::json blockedSpec(const BlockedParams& p);
 

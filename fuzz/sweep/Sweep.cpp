@@ -280,7 +280,7 @@ void runGroup(const SweepGroup& g, uint64_t index, const SweepOptions& o, SweepR
     std::vector<uint64_t> k = key(*l);
     if (!seen.emplace(k, layouts.size()).second)
       continue;
-    std::string attr = e.blocked ? blockedText(*e.blocked) : e.attr;
+    std::string attr = e.blocked ? blockedAttributeText(*e.blocked) : e.attr;
     keys.push_back(k);
     if (!perms.empty()) {
       // One layout of each orbit under the renamings is verified: the verdict is the same for

@@ -4,6 +4,7 @@
 #include "ModuleReporter.h"
 
 #include "EarlyExit.h"
+#include "GlobalAccesses.h"
 #include "ReportParts.h"
 
 #include "llcheck/reports/Sass.h"
@@ -95,6 +96,7 @@ public:
       else
         k_.ops.push_back(std::move(e));
     }
+    reportGlobalAccesses(m_, o_, k_);
     return std::move(k_);
   }
 

@@ -406,6 +406,7 @@ void ReportStream::add(const KernelReport& k, KernelStream& s) {
                {"ops", marker("ops")},
                {"not_understood", marker("not_understood")},
                {"findings", findings},
+               {"global_accesses", k.globalAccesses},
                {"seconds", k.seconds}};
   if (!k.sass.is_null())
     head["sass"] = k.sass;
@@ -512,9 +513,9 @@ void ReportStream::writeMarkdown(std::ostream& os) {
      << tritonVersionName(summary.triton) << "'s semantics.\n\n";
   os << "| check | count |\n| --- | ---: |\n";
   os << "| illegal layouts | " << summary.illegal << " |\n";
-  for (const char* k :
-       {"illegal_layout", "misaligned_access", "above_optimum", "above_admissible_optimum",
-        "above_optimum_side", "measured_mismatch", "unknown_property", "not_understood"})
+  for (const char* k : {"illegal_layout", "misaligned_access", "above_optimum",
+                        "above_admissible_optimum", "above_optimum_side", "global_above_ideal",
+                        "measured_mismatch", "unknown_property", "not_understood"})
     os << "| findings: " << k << " | " << (fk.count(k) ? fk[k] : 0) << " |\n";
   os << "| **findings** | **" << summary.findings.size() << "** |\n\n";
   os << "Ops by plan:";

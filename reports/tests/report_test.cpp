@@ -484,7 +484,17 @@ TEST(Report, OutputsAgreeWithEachOther) {
   EXPECT_EQ(html.find("<script"), std::string::npos);
   json j = toJson(both);
   EXPECT_EQ(j["summary"]["findings"], both.findingCount());
-  EXPECT_EQ(j["summary"]["worst"][0]["kind"], "above_optimum");
+  // Worst first; the fixture's shared-memory conversion is among them beside its global
+  // accesses (global_above_ideal: its pointers carry no tt.divisibility).
+  const json& worst = j["summary"]["worst"];
+  bool aboveOptimum = false;
+  for (std::size_t i = 0; i < worst.size(); ++i) {
+    aboveOptimum = aboveOptimum || worst[i]["kind"] == "above_optimum";
+    if (i > 0) {
+      EXPECT_GE(worst[i - 1]["severity"].get<double>(), worst[i]["severity"].get<double>());
+    }
+  }
+  EXPECT_TRUE(aboveOptimum);
   std::string md = toMarkdown(both);
   EXPECT_NE(md.find("above_optimum"), std::string::npos);
   EXPECT_LT(std::count(md.begin(), md.end(), '\n'), 60);

@@ -549,7 +549,8 @@ def shared_section(shared, version):
             f"({', '.join(f'{k} {v}' for k, v in s['findings_by_kind'].items()) or 'none'}; "
             "summary in `llcheck-report-shared.md`): the shared layouts these kernels name are "
             "fixed by the probe, not chosen by Triton, so \"above the optimum\" says what "
-            "another layout would save.", "",
+            "another layout would save, as global_above_ideal does for the register layouts the "
+            "probe loads and stores in.", "",
             f"llcheck's oracle ran its own optimal plan for the A and B of {len(joined)} of these "
             f"kernels ({len(oracle_cases)} oracle cases: the same layouts and element type, bit "
             f"for bit) and measured the optimum's wavefronts in "
@@ -651,8 +652,11 @@ def write_readme(out, doc):
             f"{all(r['llcheck']['legal'] for r in rows)}. "
             f"`llcheck report` on the {s['files']} TTGIR modules: {s['layouts']} layouts, "
             f"{s['ops_checked']} ops checked, {s['findings']} findings "
-            f"({', '.join(f'{k} {v}' for k, v in s['findings_by_kind'].items()) or 'none'}: "
-            f"Triton {version}'s predicted lowering above llcheck's optimum).", "",
+            f"({', '.join(f'{k} {v}' for k, v in s['findings_by_kind'].items()) or 'none'}; "
+            f"above_optimum: Triton {version}'s predicted lowering above llcheck's optimum; "
+            "global_above_ideal: the probe loads in layout A and stores in B, layouts it picks, "
+            "and where one is not the coalesced layout, its global accesses take more requests "
+            "or sectors than that layout's).", "",
             f"llcheck's own measurement of its optimum is available for {len(joined)} of the "
             f"conversions (the oracle's sweep ran the same layout pairs); it equals the predicted "
             f"optimum on {oracle_equal} of them"

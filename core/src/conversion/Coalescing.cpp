@@ -420,6 +420,10 @@ Result<TritonGlobalAccess> predictTritonGlobalAccess(const LinearLayout& regIn,
   else
     cap = std::min(cap, reg->getOutDimSize(dims::standardOut(d)));
   uint64_t vector = std::min(run, cap);
+  // A pointer Triton cannot prove aligned (no tt.divisibility) moves narrower vectors, down to
+  // one element: the caller says how wide.
+  if (options.maxVectorLog2 >= 0)
+    vector = std::min(vector, uint64_t{1} << std::min(options.maxVectorLog2, 20));
   CoalescingOptions o = options;
   o.maxVectorLog2 = std::countr_zero(vector);
   auto load = predictGlobalAccess(*reg, o, model);
@@ -481,6 +485,45 @@ nlohmann::json coalescingJson(const GlobalAccess& a, const LinearLayout& reg,
   j["load"] = "ld.global." + a.ptxSuffix();
   j["store"] = "st.global." + a.ptxSuffix();
   return j;
+}
+
+Result<BlockedParams> coalescedBlocked(const std::vector<uint64_t>& shape, int elementBits,
+                                       uint64_t numWarps, const GlobalMemoryModel& model) {
+  auto power = [](uint64_t v) { return v > 0 && std::has_single_bit(v); };
+  if (shape.empty() || !std::all_of(shape.begin(), shape.end(), power) || !power(numWarps) ||
+      elementBits < 8 || !power(static_cast<uint64_t>(elementBits)))
+    return makeError("coalescedBlocked: the shape, warps and element bits must be powers of two");
+  std::size_t rank = shape.size(), last = rank - 1;
+  uint64_t elements = 1;
+  for (uint64_t s : shape)
+    elements *= s;
+  uint64_t threads = numWarps * static_cast<uint64_t>(model.warpSize);
+  uint64_t perThread = std::min<uint64_t>(
+      {static_cast<uint64_t>(model.maxAccessBytes) * 8 / static_cast<uint64_t>(elementBits),
+       std::max<uint64_t>(1, elements / threads), shape[last]});
+  BlockedParams p;
+  p.sizePerThread.assign(rank, 1);
+  p.sizePerThread[last] = perThread;
+  p.threadsPerWarp.assign(rank, 1);
+  p.warpsPerCTA.assign(rank, 1);
+  uint64_t lanes = static_cast<uint64_t>(model.warpSize), warps = numWarps;
+  for (std::size_t k = 0; k < rank; ++k) {
+    std::size_t d = last - k;
+    uint64_t room = std::max<uint64_t>(1, shape[d] / p.sizePerThread[d]);
+    p.threadsPerWarp[d] = std::min(lanes, room);
+    lanes /= p.threadsPerWarp[d];
+  }
+  p.threadsPerWarp[0] *= lanes;
+  for (std::size_t k = 0; k < rank; ++k) {
+    std::size_t d = last - k;
+    uint64_t room = std::max<uint64_t>(1, shape[d] / (p.sizePerThread[d] * p.threadsPerWarp[d]));
+    p.warpsPerCTA[d] = std::min(warps, room);
+    warps /= p.warpsPerCTA[d];
+  }
+  p.warpsPerCTA[0] *= warps;
+  for (std::size_t k = 0; k < rank; ++k)
+    p.order.push_back(last - k);
+  return p;
 }
 
 } // namespace llcheck

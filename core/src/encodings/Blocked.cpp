@@ -10,6 +10,18 @@
 
 namespace llcheck {
 
+std::string blockedAttributeText(const BlockedParams& params) {
+  auto list = [](const std::vector<uint64_t>& v) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < v.size(); ++i)
+      s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + "]";
+  };
+  return "#ttg.blocked<{sizePerThread = " + list(params.sizePerThread) +
+         ", threadsPerWarp = " + list(params.threadsPerWarp) +
+         ", warpsPerCTA = " + list(params.warpsPerCTA) + ", order = " + list(params.order) + "}>";
+}
+
 namespace {
 
 /// A layout taken apart for editing column by column (see LinearLayout.h, "Representation"):

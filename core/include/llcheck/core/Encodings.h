@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace llcheck {
@@ -23,6 +24,9 @@ struct BlockedParams {
   std::vector<uint64_t> order;
   std::vector<std::vector<uint64_t>> cgaBases;
 };
+
+/// The #ttg.blocked attribute as Triton prints it, for one CTA (cgaBases are not printed).
+[[nodiscard]] std::string blockedAttributeText(const BlockedParams& params);
 
 /// identity1D(n[order[0]], inDim, dim<order[0]>) * identity1D(n[order[1]], ...) * ...; the
 /// outputs stay in `order` (Triton transposes them to dim0, dim1, ... only after the CTA layout

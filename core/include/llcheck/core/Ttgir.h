@@ -1,8 +1,9 @@
 // Reading a whole TTGIR module as Triton prints it (the `ttgir` stage of triton.compile, or
 // MLIR_ENABLE_DUMP output; Triton 3.6's or 3.9's, TtgirOptions::triton): the attribute aliases
 // (`#blocked1 = #ttg.blocked<{...}>`, aliases that refer to aliases), the module attributes
-// (target, warps, threads per warp, CTAs), every `tensor<...>` and `!ttg.memdesc<...>` type, and
-// the ops that move data between layouts, each with its source location. Every distinct (encoding,
+// (target, warps, threads per warp, CTAs), every `tensor<...>` and `!ttg.memdesc<...>` type, the
+// ops that move data between layouts and the tt.load / tt.store of tensors of pointers (global
+// memory), each with its source location. Every distinct (encoding,
 // shape) is turned into its linear layout with attributeToLayout. This is a reader for what Triton
 // prints, not an MLIR parser: it reads the text line by line and understands only the pieces above;
 // whatever it meets that looks relevant but that it cannot interpret is listed in `notUnderstood`
@@ -87,6 +88,26 @@ struct TtgirOp {
   int line = 0;
 };
 
+/// One tt.load or tt.store of a tensor of pointers: registers <-> global memory in one layout.
+struct TtgirGlobalAccess {
+  std::string op; ///< "tt.load" or "tt.store"
+  /// The pointer tensor's type as written, and its layout (-1 when it has no readable encoding).
+  TtgirOperand pointers;
+  std::vector<uint64_t> shape;
+  /// The pointee ("f16" of "!tt.ptr<f16>").
+  std::string elementType;
+  std::string location;
+  int line = 0;
+};
+
+/// A pointer argument of a tt.func, with the divisibility Triton knows of it (the JIT marks
+/// 16-byte aligned tensors `{tt.divisibility = 16 : i32}`; 0 when unmarked): what AxisInfo, and
+/// so the vector of every tt.load / tt.store through it, starts from.
+struct TtgirPointerArgument {
+  std::string name;
+  uint64_t divisibility = 0;
+};
+
 /// Something the reader met and could not interpret.
 struct TtgirNotUnderstood {
   /// "alias", "type", "encoding", "op" or "module attribute".
@@ -120,6 +141,10 @@ struct TtgirModule {
   std::vector<TtgirType> types;
   std::vector<TtgirLayout> layouts;
   std::vector<TtgirOp> ops;
+  /// tt.load / tt.store of tensors of pointers, in file order (scalar ones have no layout).
+  std::vector<TtgirGlobalAccess> globalAccesses;
+  /// Every tt.func's pointer arguments, in file order.
+  std::vector<TtgirPointerArgument> pointerArguments;
   std::vector<TtgirNotUnderstood> notUnderstood;
 };
 

@@ -116,7 +116,8 @@ struct ReportOptions {
 /// One finding: a reason for the op (or layout) to fail the conformance check.
 struct Finding {
   /// "illegal_layout", "misaligned_access", "above_optimum", "above_admissible_optimum",
-  /// "above_optimum_side", "measured_mismatch", "not_understood", "unknown_property".
+  /// "above_optimum_side", "global_above_ideal", "measured_mismatch", "not_understood",
+  /// "unknown_property".
   std::string kind;
   std::string message;
   /// How bad, for the summary's order: excess wavefronts (1e9 for illegal layouts, 1e8 and up
@@ -164,6 +165,9 @@ struct KernelReport {
   std::optional<uint64_t> numWarps, threadsPerWarp, numCtas;
   std::vector<LayoutEntry> layouts;
   std::vector<OpEntry> ops;
+  /// One entry per tt.load / tt.store of a tensor of pointers (report.json's
+  /// "global_accesses", docs/report.md).
+  nlohmann::json globalAccesses = nlohmann::json::array();
   std::vector<TtgirNotUnderstood> notUnderstood;
   /// Findings that belong to no op (illegal layouts, not-understood items).
   std::vector<Finding> findings;

@@ -38,6 +38,7 @@
 // integers and each request is counted by enumerating its 32 lanes.
 #pragma once
 
+#include "llcheck/core/Encodings.h"
 #include "llcheck/core/Error.h"
 #include "llcheck/core/LinearLayout.h"
 #include "llcheck/core/TritonVersion.h"
@@ -154,7 +155,9 @@ struct GlobalAddressMap {
 ///   Triton masks the others, and ptxas branches around their stores), and in 3.6 every
 ///   register, copies included.
 /// For a contiguous row-major tensor whose base is 16-byte aligned (Triton's divisibility of its
-/// pointer arguments); an Error for other strides or a base below 16 bytes.
+/// pointer arguments); an Error for other strides or a base below 16 bytes. options.maxVectorLog2
+/// caps the vector too: where Triton cannot prove a pointer aligned (no tt.divisibility), it
+/// moves one element at a time.
 struct TritonGlobalAccess {
   GlobalAccess load, store;
 };
@@ -162,6 +165,17 @@ struct TritonGlobalAccess {
                                                                    const CoalescingOptions& options,
                                                                    const GlobalMemoryModel& model,
                                                                    TritonVersion version);
+
+/// The #ttg.blocked layout that moves a contiguous row-major tensor of `shape` in the fewest
+/// requests and sectors: each thread holds a run of the last dim of up to model.maxAccessBytes
+/// (no more than its share of the tensor), lanes and then warps fill the dims from the last one
+/// on, and what is left over (a tensor smaller than the CTA's threads) goes to dim0. Triton's
+/// coalescing pass builds its layout for contiguous pointers the same way; `llcheck report`
+/// offers it for a tt.load / tt.store above the ideal. An Error for a shape or count that is
+/// not a power of two.
+[[nodiscard]] Result<BlockedParams> coalescedBlocked(const std::vector<uint64_t>& shape,
+                                                     int elementBits, uint64_t numWarps,
+                                                     const GlobalMemoryModel& model);
 
 /// The strides the count uses: options.strides, or the row-major strides of REG's tensor.
 [[nodiscard]] std::vector<int64_t> effectiveStrides(const LinearLayout& reg,
