@@ -18,8 +18,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <string>
-#include <string_view>
 #include <vector>
 
 namespace llcheck {
@@ -47,10 +45,6 @@ struct CuteLayout {
   /// Top-level mode k becomes the dimension dimk.
   std::vector<std::vector<CuteLeaf>> modes;
 };
-
-/// Parses a CuTe SPEC (with or without its "cute:" prefix). Errors say where ("CuTe layout at
-/// column 12").
-[[nodiscard]] Result<CuteLayout> parseCuteLayout(std::string_view text);
 
 /// CuTe's direction: inputs dim0, dim1, ... (mode k's index, colexicographic over its leaves) ->
 /// output `offset` (in elements). An error, with a counterexample, when it is not F2-linear.

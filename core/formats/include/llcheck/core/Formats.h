@@ -5,6 +5,7 @@
 #pragma once
 
 #include "llcheck/core/Error.h"
+#include "llcheck/core/LayoutUtils.h"
 #include "llcheck/core/LinearLayout.h"
 #include "llcheck/core/TritonVersion.h"
 
@@ -77,9 +78,8 @@ inline constexpr int kMaxJsonDepth = 16;
 [[nodiscard]] std::string linearAttrViolation(const LinearLayout& layout, bool generic,
                                               TritonVersion triton = kNewestTriton);
 
-/// Accepts "64x16" or "64,16": every size a power of two.
+/// Accepts "64x16" or "64,16": every size a power of two (shapeText, in LayoutUtils.h, writes
+/// the first form).
 [[nodiscard]] Result<std::vector<uint64_t>> parseShape(std::string_view text);
-/// The other way: "64x16" (empty for rank 0), as messages print shapes.
-[[nodiscard]] std::string shapeText(const std::vector<uint64_t>& shape);
 
 } // namespace llcheck

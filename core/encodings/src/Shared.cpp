@@ -4,7 +4,6 @@
 #include "llcheck/core/encodings/Shared.h"
 
 #include "llcheck/core/Encodings.h"
-#include "llcheck/core/Formats.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,7 +1,9 @@
-// #ttg.blocked as a linear layout, and the shape helpers every distributed encoding shares
-// (written from the description of Triton's LinearLayoutConversions.cpp).
+// #ttg.blocked and #ttg.slice as linear layouts, and how every distributed encoding lays its
+// CTA and CGA layouts over a shape (written from the description of Triton's
+// LinearLayoutConversions.cpp; the shape helpers that are not tied to an encoding are in
+// algebra/, LayoutUtils.h).
 #include "llcheck/core/Encodings.h"
-#include "llcheck/core/Formats.h"
+#include "llcheck/core/PackedLayout.h"
 
 #include <algorithm>
 #include <bit>
@@ -12,132 +14,18 @@ namespace llcheck {
 
 namespace {
 
-/// A layout taken apart for editing column by column (see LinearLayout.h, "Representation"):
-/// the encodings reshape layouts often, and the packed form needs no heap allocation.
-struct Packed {
-  FixedVec<Dim, kMaxDims> ins;
-  FixedVec<Dim, kMaxDims> outs;
-  FixedVec<uint64_t, kMaxBits> columns;
-
-  static Packed of(const LinearLayout& l) {
-    Packed p;
-    for (const Dim& d : l.inDims())
-      p.ins.push_back(d);
-    for (const Dim& d : l.outDims())
-      p.outs.push_back(d);
-    for (uint64_t c : l.columns())
-      p.columns.push_back(c);
-    return p;
-  }
-  [[nodiscard]] Result<LinearLayout> build() const {
-    return LinearLayout::fromColumns({ins.begin(), ins.size()}, {outs.begin(), outs.size()},
-                                     {columns.begin(), columns.size()});
-  }
-  [[nodiscard]] int inOffset(std::size_t i) const {
-    int off = 0;
-    for (std::size_t k = 0; k < i; ++k)
-      off += ins[k].sizeLog2;
-    return off;
-  }
-  [[nodiscard]] int outOffset(std::size_t o) const {
-    int off = 0;
-    for (std::size_t k = 0; k < o; ++k)
-      off += outs[k].sizeLog2;
-    return off;
-  }
-  /// Removes the columns of in dim `i` for which `drop(column)` holds.
-  template <class Pred> void dropColumns(std::size_t i, Pred drop) {
-    int begin = inOffset(i);
-    int end = begin + ins[i].sizeLog2;
-    FixedVec<uint64_t, kMaxBits> kept;
-    for (int j = 0; j < static_cast<int>(columns.size()); ++j) {
-      if (j >= begin && j < end && drop(columns[static_cast<std::size_t>(j)])) {
-        --ins[i].sizeLog2;
-        continue;
-      }
-      kept.push_back(columns[static_cast<std::size_t>(j)]);
-    }
-    columns = kept;
-  }
-  /// Removes bit field [offset, offset + width) from every column (the bits above move down).
-  void removeOutField(int offset, int width) {
-    uint64_t low = offset == 0 ? 0 : (~uint64_t{0} >> (64 - offset));
-    for (uint64_t& c : columns) {
-      uint64_t high = offset + width >= 64 ? 0 : (c >> (offset + width)) << offset;
-      c = (c & low) | high;
-    }
-  }
-};
-
-uint64_t fieldMask(int width) {
-  return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
-}
-
 /// Removes the register bases that map to 0: Triton drops registers that would only hold
 /// copies of other registers' elements.
 Result<LinearLayout> dropZeroRegisterBases(const LinearLayout& l) {
   int r = l.inDimIndex(dims::kRegister);
   if (r < 0)
     return l;
-  Packed p = Packed::of(l);
+  PackedLayout p = PackedLayout::of(l);
   p.dropColumns(static_cast<std::size_t>(r), [](uint64_t c) { return c == 0; });
   return p.build();
 }
 
-uint64_t desiredSize(std::span<const DimSize> shape, DimName d, uint64_t otherwise) {
-  for (const DimSize& s : shape)
-    if (s.name == d)
-      return s.size;
-  return otherwise;
-}
-
 } // namespace
-
-Result<LinearLayout> withDistributedInDims(const LinearLayout& l) {
-  Packed in = Packed::of(l);
-  Packed out;
-  out.outs = in.outs;
-  for (const Dim& d : in.ins)
-    if (d.name != dims::kRegister && d.name != dims::kLane && d.name != dims::kWarp &&
-        d.name != dims::kBlock)
-      return makeError("unexpected input dimension " + d.name.str() + " in a distributed layout");
-  for (DimName name : {dims::kRegister, dims::kLane, dims::kWarp, dims::kBlock}) {
-    int i = l.inDimIndex(name);
-    out.ins.push_back({name, i < 0 ? 0 : in.ins[static_cast<std::size_t>(i)].sizeLog2});
-    if (i >= 0)
-      for (int b = 0; b < in.ins[static_cast<std::size_t>(i)].sizeLog2; ++b)
-        out.columns.push_back(in.columns[static_cast<std::size_t>(in.inOffset(i) + b)]);
-  }
-  return out.build();
-}
-
-Result<LinearLayout> identityND(DimName inDim, const std::vector<uint64_t>& sizes,
-                                const std::vector<uint64_t>& order) {
-  if (sizes.size() != order.size())
-    return makeError(std::to_string(sizes.size()) + " sizes for an order of " +
-                     std::to_string(order.size()) + " dims");
-  if (order.size() > kMaxDims)
-    return makeError("rank " + std::to_string(order.size()) + " is too large");
-  // The product of identity1D(sizes[d], inDim, dim<d>) over `order`: the out dims in that order,
-  // and input bit k mapped to packed output bit k.
-  Packed p;
-  int total = 0;
-  for (uint64_t d : order) {
-    if (d >= sizes.size())
-      return makeError("order entry " + std::to_string(d) + " is out of range");
-    if (!std::has_single_bit(sizes[d]))
-      return makeError("size " + std::to_string(sizes[d]) + " is not a power of two");
-    int bits = std::countr_zero(sizes[d]);
-    p.outs.push_back({dims::standardOut(static_cast<int>(d)), bits});
-    total += bits;
-    if (total > kMaxBits)
-      return makeError("the layout would have more than " + std::to_string(kMaxBits) + " bits");
-  }
-  p.ins.push_back({inDim, total});
-  for (int k = 0; k < total; ++k)
-    p.columns.push_back(uint64_t{1} << k);
-  return p.build();
-}
 
 Result<LinearLayout> makeCgaLayout(const std::vector<std::vector<uint64_t>>& bases,
                                    std::size_t rank) {
@@ -145,7 +33,7 @@ Result<LinearLayout> makeCgaLayout(const std::vector<std::vector<uint64_t>>& bas
     return makeError("rank " + std::to_string(rank) + " is too large");
   if (bases.size() > kMaxBits)
     return makeError(std::to_string(bases.size()) + " CGA bases are too many");
-  Packed p;
+  PackedLayout p;
   for (std::size_t d = 0; d < rank; ++d) {
     uint64_t maxValue = 0;
     for (const auto& b : bases) {
@@ -176,127 +64,6 @@ Result<LinearLayout> makeCgaLayout(const std::vector<std::vector<uint64_t>>& bas
     p.columns.push_back(column);
   }
   return p.build();
-}
-
-Result<LinearLayout> ensureLayoutNotLargerThan(const LinearLayout& layout,
-                                               std::span<const DimSize> shape,
-                                               bool broadcastRegisters) {
-  Packed p = Packed::of(layout);
-  const int r = layout.inDimIndex(dims::kRegister);
-  const std::size_t regBegin =
-      r >= 0 ? static_cast<std::size_t>(p.inOffset(static_cast<std::size_t>(r))) : 0;
-  const std::size_t regEnd =
-      r >= 0 ? regBegin + static_cast<std::size_t>(p.ins[static_cast<std::size_t>(r)].sizeLog2) : 0;
-  std::array<bool, kMaxBits> cut{};
-  for (std::size_t o = 0; o < p.outs.size(); ++o) {
-    uint64_t desired = desiredSize(shape, p.outs[o].name, uint64_t{1} << p.outs[o].sizeLog2);
-    if (!std::has_single_bit(desired))
-      return makeError("size " + std::to_string(desired) + " for " + p.outs[o].name.str() +
-                       " is not a power of two");
-    int want = std::countr_zero(desired);
-    int width = p.outs[o].sizeLog2;
-    if (width <= want)
-      continue;
-    // Zero the largest values of this dim (over all in dims) until it fits; equal values keep
-    // their order (in dim, then basis), as Triton's stable sort does.
-    int offset = p.outOffset(o);
-    std::array<std::pair<uint64_t, int>, kMaxBits> entries{};
-    std::size_t n = 0;
-    for (std::size_t j = 0; j < p.columns.size(); ++j)
-      if (uint64_t v = (p.columns[j] >> offset) & fieldMask(width); v != 0)
-        entries[n++] = {v, static_cast<int>(j)};
-    std::stable_sort(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(n),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
-    int excess = width - want;
-    for (std::size_t e = 0; e < n && excess > 0; ++e, --excess) {
-      auto j = static_cast<std::size_t>(entries[e].second);
-      if (!broadcastRegisters && j >= regBegin && j < regEnd)
-        cut[j] = true; // removed below, whole, as Triton removes the basis it would broadcast
-      else
-        p.columns[j] &= ~(fieldMask(width) << offset);
-    }
-    for (std::size_t j = 0; j < p.columns.size(); ++j)
-      if (uint64_t c = p.columns[j]; !cut[j] && ((c >> offset) & fieldMask(width)) >= desired)
-        return makeError(
-            "a basis still reaches " + std::to_string((c >> offset) & fieldMask(width)) + " in " +
-            p.outs[o].name.str() + " after shrinking it to " + std::to_string(desired));
-    p.removeOutField(offset + want, width - want);
-    p.outs[o].sizeLog2 = want;
-  }
-  if (r >= 0) {
-    // dropColumns visits the register columns in order: the k-th call is column regBegin + k.
-    std::size_t k = regBegin;
-    p.dropColumns(static_cast<std::size_t>(r), [&](uint64_t) { return cut[k++]; });
-  }
-  return p.build();
-}
-
-Result<LinearLayout> timesIdentity1D(const LinearLayout& l, uint64_t size, DimName in, DimName out,
-                                     bool zeros) {
-  // product(l, identity1D(size, in, out)) on the packed columns: `in` and `out` are appended
-  // when l lacks them (as the product's merge of dim orders does with one new name), `out`
-  // widens by log2(size) bits (the fields above it move up), and `in` gains as many columns at
-  // its end, the new bits of `out` (zero columns, and no widening, for zeros1D). What the
-  // packed form does not take (a size that is not a power of two, too many bits or dims) goes
-  // through the product, which reports it.
-  auto byProduct = [&]() -> Result<LinearLayout> {
-    auto factor =
-        zeros ? LinearLayout::zeros1D(size, in, out) : LinearLayout::identity1D(size, in, out);
-    if (!factor.ok())
-      return factor.error();
-    return product(l, *factor);
-  };
-  if (!std::has_single_bit(size) || in.empty() || out.empty())
-    return byProduct();
-  int k = std::countr_zero(size);
-  int widen = zeros ? 0 : k;
-  Packed p = Packed::of(l);
-  std::size_t i = 0, o = 0;
-  while (i < p.ins.size() && p.ins[i].name != in)
-    ++i;
-  while (o < p.outs.size() && p.outs[o].name != out)
-    ++o;
-  if ((i == p.ins.size() && i == kMaxDims) || (o == p.outs.size() && o == kMaxDims) ||
-      static_cast<int>(p.columns.size()) + k > kMaxBits ||
-      p.outOffset(p.outs.size()) + widen > kMaxBits || k > 63 ||
-      (o < p.outs.size() && p.outs[o].sizeLog2 + widen > 63))
-    return byProduct();
-  if (i == p.ins.size())
-    p.ins.push_back({in, 0});
-  if (o == p.outs.size())
-    p.outs.push_back({out, 0});
-  int top = p.outOffset(o) + p.outs[o].sizeLog2; // the first bit above out's field
-  if (widen > 0)
-    for (uint64_t& c : p.columns)
-      c = (c & fieldMask(top)) | ((c >> top) << (top + widen));
-  int at = p.inOffset(i) + p.ins[i].sizeLog2;
-  FixedVec<uint64_t, kMaxBits> cols;
-  for (int j = 0; j < at; ++j)
-    cols.push_back(p.columns[static_cast<std::size_t>(j)]);
-  for (int b = 0; b < k; ++b)
-    cols.push_back(zeros ? 0 : uint64_t{1} << (top + b));
-  for (std::size_t j = static_cast<std::size_t>(at); j < p.columns.size(); ++j)
-    cols.push_back(p.columns[j]);
-  p.columns = cols;
-  p.ins[i].sizeLog2 += k;
-  p.outs[o].sizeLog2 += widen;
-  return p.build();
-}
-
-Result<LinearLayout> ensureLayoutNotSmallerThan(const LinearLayout& layout,
-                                                std::span<const DimSize> shape) {
-  LinearLayout ret = layout;
-  for (const Dim& out : layout.outDims()) {
-    uint64_t size = uint64_t{1} << out.sizeLog2;
-    uint64_t desired = desiredSize(shape, out.name, size);
-    if (desired <= size)
-      continue;
-    auto p = timesIdentity1D(ret, desired / size, dims::kRegister, out.name);
-    if (!p.ok())
-      return p.error();
-    ret = *p;
-  }
-  return ret;
 }
 
 Result<LinearLayout> combineCtaCgaWithShape(const LinearLayout& cta, const LinearLayout& cga,
@@ -410,7 +177,7 @@ Result<LinearLayout> sliceToLinearLayout(const LinearLayout& parent, int dim) {
   for (int d = 0; d < rank; ++d)
     if (parent.outDims()[d].name != dims::standardOut(d))
       return makeError("the parent layout's outputs must be dim0, dim1, ...");
-  Packed p = Packed::of(parent);
+  PackedLayout p = PackedLayout::of(parent);
   p.removeOutField(p.outOffset(static_cast<std::size_t>(dim)),
                    p.outs[static_cast<std::size_t>(dim)].sizeLog2);
   FixedVec<Dim, kMaxDims> outs;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "llcheck/core/Error.h"
+#include "llcheck/core/LayoutUtils.h"
 #include "llcheck/core/LinearLayout.h"
 #include "llcheck/core/TritonVersion.h"
 
@@ -24,33 +25,9 @@ struct BlockedParams {
   std::vector<std::vector<uint64_t>> cgaBases;
 };
 
-/// identity1D(n[order[0]], inDim, dim<order[0]>) * identity1D(n[order[1]], ...) * ...; the
-/// outputs stay in `order` (Triton transposes them to dim0, dim1, ... only after the CTA layout
-/// has been fitted to the shape, which grows the layout in this order: the data shows it).
-[[nodiscard]] Result<LinearLayout> identityND(DimName inDim, const std::vector<uint64_t>& sizes,
-                                              const std::vector<uint64_t>& order);
-
 /// The CGA layout block -> dim0.. from its bases; out sizes inferred from the bases.
 [[nodiscard]] Result<LinearLayout> makeCgaLayout(const std::vector<std::vector<uint64_t>>& bases,
                                                  std::size_t rank);
-
-/// Shrinks each output dim larger than its desired size: the non-zero basis values of that dim
-/// (over all input dims) are zeroed from the largest down until the dim fits. With
-/// broadcastRegisters false, the register bases cut so are removed instead (register bases that
-/// were zero before stay, as in Triton).
-[[nodiscard]] Result<LinearLayout> ensureLayoutNotLargerThan(const LinearLayout& layout,
-                                                             std::span<const DimSize> shape,
-                                                             bool broadcastRegisters = true);
-
-/// product(l, identity1D(size, in, out)), or product(l, zeros1D(size, in, out)) with `zeros`,
-/// the same layout or error, computed without building the factor.
-[[nodiscard]] Result<LinearLayout> timesIdentity1D(const LinearLayout& l, uint64_t size, DimName in,
-                                                   DimName out, bool zeros = false);
-
-/// Grows each output dim smaller than its desired size by multiplying with
-/// identity1D(desired / actual, register, dim), in the layout's out-dim order.
-[[nodiscard]] Result<LinearLayout> ensureLayoutNotSmallerThan(const LinearLayout& layout,
-                                                              std::span<const DimSize> shape);
 
 /// Lays a CTA layout (register, lane, warp -> dims, in any order of dim0..) and a CGA layout
 /// (block -> dims) over `shape`: the result has exactly `shape` as its out sizes, outputs dim0,
@@ -64,10 +41,6 @@ struct BlockedParams {
 [[nodiscard]] Result<LinearLayout> distributedOverShape(const LinearLayout& cta,
                                                         const Result<LinearLayout>& cga,
                                                         const std::vector<uint64_t>& shape);
-
-/// The layout with the in-dims register, lane, warp, block (missing ones of size 1), in that
-/// order, as Triton's distributed layouts always have them; any other in-dim is an error.
-[[nodiscard]] Result<LinearLayout> withDistributedInDims(const LinearLayout& l);
 
 /// #ttg.blocked over `shape`. Parameters must be validated by the caller (equal lengths, powers
 /// of two, order a permutation); violations still give an Error, not a crash. Triton 3.9 drops

@@ -2,7 +2,7 @@
 // reader (the readers and the layout algorithms are in encodings/).
 #include "llcheck/core/Spec.h"
 
-#include "encodings/AttrReading.h"
+#include "attributes/AttrReading.h"
 #include "llcheck/core/Cute.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Ttgir.h"
@@ -56,13 +56,6 @@ Result<nlohmann::json> readJsonFile(const std::string& path) {
   if (!text.ok())
     return text.error();
   return parseJsonText(*text, path);
-}
-
-std::string shapeText(const std::vector<uint64_t>& shape) {
-  std::string s;
-  for (uint64_t v : shape)
-    s += (s.empty() ? "" : "x") + std::to_string(v);
-  return s;
 }
 
 Result<std::vector<uint64_t>> parseShape(std::string_view text) {
