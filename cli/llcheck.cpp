@@ -87,8 +87,8 @@ Result<uint64_t> parseCount(const std::string& text, const char* flag) {
   return v;
 }
 
-Result<SpecOptions> specOptions(const CommonOptions& o) {
-  SpecOptions s;
+Result<LayoutContext> specOptions(const CommonOptions& o) {
+  LayoutContext s;
   if (o.shapeOpt && o.shapeOpt->count() > 0) {
     auto shape = parseShape(o.shape);
     if (!shape.ok())
@@ -121,7 +121,7 @@ std::string plural(std::size_t n, const std::string& word) {
 /// `llcheck layout FILE.ttgir`: exit 0 when everything in the module was understood, 1 when
 /// something was not (listed in the output), 2 when the file is malformed.
 int runTtgir(const std::string& path, const std::string& text, const CommonOptions& o,
-             const SpecOptions& opts, bool withOps) {
+             const LayoutContext& opts, bool withOps) {
   if (opts.shape) {
     printError(path + ": --shape does not apply to a TTGIR file (each type gives its shape)");
     return kExitBadInput;

@@ -149,7 +149,7 @@ TEST(EncodingsAmd, DotOperandErrors) {
 }
 
 TEST(EncodingsAmd, WarpAndLaneCountsAreChecked) {
-  SpecOptions options;
+  LayoutContext options;
   options.shape = std::vector<uint64_t>{64, 64};
   options.threadsPerWarp = 32;
   EXPECT_FALSE(loadSpec(kMfma, options).ok());

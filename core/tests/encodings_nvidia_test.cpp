@@ -90,7 +90,7 @@ Counts checkRejectedBeforePrinting(const std::string& encoding, const std::strin
     EXPECT_TRUE(attr.ok()) << text << ": " << attr.error().str();
     if (!attr.ok())
       continue;
-    SpecOptions options;
+    LayoutContext options;
     options.shape = tc["shape"].get<std::vector<uint64_t>>();
     auto l = attributeToLayout(*attr, options, "attribute");
     EXPECT_FALSE(l.ok()) << tc["id"] << " " << text << ": Triton rejected it (" << tc["error"]
@@ -211,7 +211,7 @@ TEST(EncodingsNvidia, NvidiaMmaErrors) {
   expectError(mma("versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 1], CGALayout = [[1]], "
                   "instrShape = [16, 8]"),
               "CGALayout[0] has 1 entries");
-  SpecOptions options;
+  LayoutContext options;
   options.shape = std::vector<uint64_t>{64, 64};
   options.numWarps = 8;
   auto l = loadSpec(kMmaV2, options);

@@ -61,7 +61,7 @@ void expectAllMatch(const std::string& encoding, const std::string& file) {
     ASSERT_TRUE(tc.contains("error")) << tc["id"];
     std::string text = attrFromParams(encoding, tc["params"]);
     ASSERT_FALSE(text.empty()) << tc["id"];
-    SpecOptions options;
+    LayoutContext options;
     options.shape = tc["shape"].get<std::vector<uint64_t>>();
     auto l = loadSpec(text, options);
     EXPECT_FALSE(l.ok()) << tc["id"] << " " << text << " (Triton: " << tc["error"] << ")";
@@ -87,7 +87,7 @@ TEST(EncodingsShared, SharedLinearMatchesTriton) {
 }
 
 Result<LoadedLayout> load(const std::string& text, std::optional<std::vector<uint64_t>> shape) {
-  SpecOptions options;
+  LayoutContext options;
   options.shape = std::move(shape);
   return loadSpec(text, options);
 }

@@ -75,7 +75,7 @@ TEST(Encodings, BlockedErrors) {
 
 TEST(Encodings, SliceOfCorpusBlocked) {
   // corpus 20/21 are the slices of corpus 02 (blocked-000 above), as Triton computes them.
-  SpecOptions options;
+  LayoutContext options;
   options.shape = std::vector<uint64_t>{64};
   auto l = loadSpec("#ttg.slice<{dim = 1, parent = #ttg.blocked<{sizePerThread = [4, 2], "
                     "threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>}>",

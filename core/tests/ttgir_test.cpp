@@ -35,7 +35,7 @@ const std::string kSmall = std::string(LLCHECK_SOURCE_DIR) + "/tests/lit/Inputs/
 LinearLayout direct(const std::string& attr, std::vector<uint64_t> shape) {
   auto v = parseAttribute(attr, "attribute");
   EXPECT_TRUE(v.ok()) << (v.ok() ? "" : v.error().str());
-  SpecOptions o;
+  LayoutContext o;
   o.shape = std::move(shape);
   auto l = attributeToLayout(*v, o, "attribute");
   EXPECT_TRUE(l.ok()) << (l.ok() ? "" : l.error().str());

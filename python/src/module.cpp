@@ -75,7 +75,7 @@ llcheck::TritonVersion tritonVersion(const std::optional<std::string>& text) {
 Layout fromSpec(const std::string& spec, std::optional<std::vector<uint64_t>> shape,
                 std::optional<uint64_t> numWarps, std::optional<uint64_t> threadsPerWarp,
                 const std::optional<std::string>& triton) {
-  llcheck::SpecOptions o;
+  llcheck::LayoutContext o;
   o.shape = std::move(shape);
   o.numWarps = numWarps;
   o.threadsPerWarp = threadsPerWarp;

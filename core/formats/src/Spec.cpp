@@ -1,9 +1,9 @@
-// Loading a SPEC: format detection, and the dispatch from an encoding attribute's name to its
-// reader (the readers and the layout algorithms are in encodings/).
+// Loading a SPEC: format detection; an attribute goes to attributeToLayout (EncodingAttr.h).
 #include "llcheck/core/Spec.h"
 
 #include "attributes/AttrReading.h"
 #include "llcheck/core/Cute.h"
+#include "llcheck/core/EncodingAttr.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Ttgir.h"
 
@@ -101,7 +101,7 @@ std::string_view trimLeft(std::string_view s) {
   return s.substr(i);
 }
 
-Result<LoadedLayout> loadAttributeText(std::string_view text, const SpecOptions& options,
+Result<LoadedLayout> loadAttributeText(std::string_view text, const LayoutContext& options,
                                        const std::string& source) {
   auto attr = parseAttribute(text, source);
   if (!attr.ok())
@@ -120,59 +120,6 @@ Result<LoadedLayout> loadAttributeText(std::string_view text, const SpecOptions&
   return loaded;
 }
 
-} // namespace
-
-Result<LinearLayout> attributeToLayout(const AttrValue& attr, const SpecOptions& options,
-                                       const std::string& source) {
-  if (attr.kind == AttrValue::Kind::Alias)
-    return makeError("#" + attr.text +
-                         " is an alias; a standalone SPEC must spell the attribute out "
-                         "(aliases are resolved inside TTGIR files)",
-                     attrLocation(source, attr));
-  // Older Triton printed the dialect as triton_gpu; only that spelling needs a new string.
-  std::string renamed;
-  std::string_view name = attr.text;
-  if (startsWith(name, "triton_gpu.")) {
-    renamed = "ttg." + std::string(name.substr(11));
-    name = renamed;
-  }
-  using Reader = Result<LinearLayout> (*)(const AttrValue&, const SpecOptions&, const std::string&);
-  struct Entry {
-    const char* name;
-    Reader read;
-  };
-  // One row per encoding; the readers live in encodings/.
-  // clang-format off
-  static constexpr Entry kReaders[] = {
-      {"ttg.linear", encodings::linearEncoding},
-      {"ttg.generic_linear", encodings::genericLinearEncoding},
-      {"ttg.blocked", encodings::blockedEncoding},
-      {"ttg.slice", encodings::sliceEncoding},
-      {"ttg.dot_op", encodings::dotOperandEncoding},
-      {"ttg.amd_mfma", encodings::amdMfmaEncoding},
-      {"ttg.amd_wmma", encodings::amdWmmaEncoding},
-      {"ttg.nvidia_mma", encodings::nvidiaMmaEncoding},
-      {"ttg.swizzled_shared", encodings::swizzledSharedEncoding},
-      {"ttg.amd_rotating_shared", encodings::amdRotatingSharedEncoding},
-      {"ttg.nvmma_shared", encodings::nvmmaSharedEncoding},
-      {"ttg.shared_linear", encodings::sharedLinearEncoding},
-      {"ttg.padded_shared", encodings::paddedSharedEncoding},
-      {"ttng.tensor_memory_encoding", encodings::tensorMemoryEncoding},
-  };
-  // clang-format on
-  for (const Entry& e : kReaders)
-    if (name == e.name)
-      return e.read(attr, options, source);
-  std::string supported;
-  for (const Entry& e : kReaders)
-    supported += (supported.empty() ? "#" : ", #") + std::string(e.name);
-  return makeError("encoding #" + attr.text + " is not supported yet (supported: " + supported +
-                       ")",
-                   attrLocation(source, attr));
-}
-
-namespace {
-
 std::string describeOuts(const LinearLayout& l) {
   std::string s;
   for (const DimSize& o : l.getOutDims())
@@ -182,7 +129,7 @@ std::string describeOuts(const LinearLayout& l) {
 
 /// --shape, --num-warps and --threads-per-warp must agree with any layout they are given with:
 /// a file that fixes them is checked, never silently overridden.
-Error checkAgainstOptions(const LinearLayout& l, const SpecOptions& options,
+Error checkAgainstOptions(const LinearLayout& l, const LayoutContext& options,
                           const std::string& source) {
   if (options.shape) {
     const auto& shape = *options.shape;
@@ -219,7 +166,7 @@ Error checkAgainstOptions(const LinearLayout& l, const SpecOptions& options,
   return checkCount(options.threadsPerWarp, dims::kLane, "--threads-per-warp");
 }
 
-Result<LoadedLayout> checked(Result<LoadedLayout> loaded, const SpecOptions& options) {
+Result<LoadedLayout> checked(Result<LoadedLayout> loaded, const LayoutContext& options) {
   if (!loaded.ok())
     return loaded;
   if (Error e = checkAgainstOptions(loaded->layout, options, loaded->source); !e.message.empty())
@@ -227,7 +174,7 @@ Result<LoadedLayout> checked(Result<LoadedLayout> loaded, const SpecOptions& opt
   return loaded;
 }
 
-Result<LoadedLayout> loadFileSpec(const std::string& spec, const SpecOptions& options) {
+Result<LoadedLayout> loadFileSpec(const std::string& spec, const LayoutContext& options) {
   auto text = readInputFile(spec);
   if (!text.ok()) {
     if (text.error().message == "no such file")
@@ -278,7 +225,7 @@ Result<LoadedLayout> loadFileSpec(const std::string& spec, const SpecOptions& op
 
 } // namespace
 
-Result<LoadedLayout> loadSpec(const std::string& spec, const SpecOptions& options) {
+Result<LoadedLayout> loadSpec(const std::string& spec, const LayoutContext& options) {
   if (startsWith(trimLeft(spec), "#"))
     return checked(loadAttributeText(spec, options, "attribute"), options);
   if (startsWith(trimLeft(spec), "cute:")) {

@@ -3,8 +3,9 @@
 // over the whole file (brackets and strings balanced), which is what catches a file cut short.
 #include "llcheck/core/Ttgir.h"
 
+#include "llcheck/core/EncodingAttr.h"
+
 #include "llcheck/core/Formats.h"
-#include "llcheck/core/Spec.h"
 
 #include <algorithm>
 #include <cctype>
@@ -937,7 +938,7 @@ private:
         layout.error = broken;
         notUnderstood("encoding", what, at, broken);
       } else {
-        SpecOptions opts;
+        LayoutContext opts;
         opts.shape = shape;
         opts.numWarps = module_.numWarps;
         opts.threadsPerWarp = module_.threadsPerWarp;

@@ -1,4 +1,4 @@
-// Column access shared by the conversion algorithms (internal to core/src/conversion).
+// Column access shared by the conversion algorithms (internal to core/analysis/src/conversion).
 #pragma once
 
 #include "llcheck/core/LinearLayout.h"

@@ -257,7 +257,7 @@ Result<WmmaParams> readWmma(const AttrValue& attr, std::size_t rank, const std::
 }
 
 Result<std::vector<uint64_t>> amdShape(const AttrValue& attr, const std::string& name,
-                                       const SpecOptions& options, const std::string& source) {
+                                       const LayoutContext& options, const std::string& source) {
   auto shape = requireShape(attr, name, options, source);
   if (!shape.ok())
     return shape.error();
@@ -268,8 +268,8 @@ Result<std::vector<uint64_t>> amdShape(const AttrValue& attr, const std::string&
   return shape;
 }
 
-Error checkWarps(uint64_t warps, uint64_t lanes, const SpecOptions& options, const AttrValue& attr,
-                 const std::string& source) {
+Error checkWarps(uint64_t warps, uint64_t lanes, const LayoutContext& options,
+                 const AttrValue& attr, const std::string& source) {
   if (options.numWarps && *options.numWarps != warps)
     return makeError("--num-warps " + std::to_string(*options.numWarps) +
                          " disagrees with the attribute, which has " + std::to_string(warps) +
@@ -285,7 +285,7 @@ Error checkWarps(uint64_t warps, uint64_t lanes, const SpecOptions& options, con
 
 } // namespace
 
-Result<LinearLayout> amdMfmaEncoding(const AttrValue& attr, const SpecOptions& options,
+Result<LinearLayout> amdMfmaEncoding(const AttrValue& attr, const LayoutContext& options,
                                      const std::string& source) {
   if (auto dict = mfmaDict(attr, source); !dict.ok())
     return dict.error();
@@ -303,7 +303,7 @@ Result<LinearLayout> amdMfmaEncoding(const AttrValue& attr, const SpecOptions& o
   return l;
 }
 
-Result<LinearLayout> amdWmmaEncoding(const AttrValue& attr, const SpecOptions& options,
+Result<LinearLayout> amdWmmaEncoding(const AttrValue& attr, const LayoutContext& options,
                                      const std::string& source) {
   if (auto dict = wmmaDict(attr, source, options.triton); !dict.ok())
     return dict.error();
@@ -324,7 +324,8 @@ Result<LinearLayout> amdWmmaEncoding(const AttrValue& attr, const SpecOptions& o
 
 Result<LinearLayout> amdDotOperandEncoding(const AttrValue& attr, const AttrValue& parent,
                                            int64_t opIdx, int64_t kWidth,
-                                           const SpecOptions& options, const std::string& source) {
+                                           const LayoutContext& options,
+                                           const std::string& source) {
   std::string parentName = parent.text;
   if (parentName.rfind("triton_gpu.", 0) == 0)
     parentName = "ttg." + parentName.substr(11);

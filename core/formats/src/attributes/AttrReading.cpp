@@ -125,7 +125,8 @@ Result<std::vector<uint64_t>> readIntArray(const AttrValue& v, const std::string
 
 /// --shape is required by the encodings whose layout depends on it.
 Result<std::vector<uint64_t>> requireShape(const AttrValue& attr, const std::string& name,
-                                           const SpecOptions& options, const std::string& source) {
+                                           const LayoutContext& options,
+                                           const std::string& source) {
   if (!options.shape)
     return makeError("#" + name + " needs the tensor shape; pass --shape (e.g. --shape 64x16)",
                      attrLocation(source, attr));

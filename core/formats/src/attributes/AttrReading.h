@@ -1,14 +1,14 @@
-// Private to core: the pieces every encoding reader shares (checked dictionaries, integer
+// Private to core/formats: the pieces every encoding reader shares (checked dictionaries, integer
 // arrays, bases, the shape), and the reader of each encoding family. A reader takes the parsed
 // attribute, checks every field with its position in the text, and calls the pure algorithm in
-// llcheck/core/Encodings.h. Spec.cpp dispatches on the attribute name.
+// llcheck/core/Encodings.h. EncodingAttr.cpp dispatches on the attribute name.
 #pragma once
 
 #include "llcheck/core/Error.h"
 #include "llcheck/core/Formats.h"
+#include "llcheck/core/LayoutContext.h"
 #include "llcheck/core/LinearLayout.h"
 #include "llcheck/core/MlirAttr.h"
-#include "llcheck/core/Spec.h"
 #include "llcheck/core/encodings/Shared.h"
 
 #include <initializer_list>
@@ -53,21 +53,22 @@ readCgaBases(const AttrValue* v, std::size_t rank, const std::string& source);
 /// two).
 [[nodiscard]] Result<std::vector<uint64_t>> requireShape(const AttrValue& attr,
                                                          const std::string& name,
-                                                         const SpecOptions& options,
+                                                         const LayoutContext& options,
                                                          const std::string& source);
 
 // The readers, one per encoding (the name without '#', "ttg.blocked").
-[[nodiscard]] Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& options,
-                                                  const std::string& source);
 [[nodiscard]] Result<LinearLayout>
-genericLinearEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
+linearEncoding(const AttrValue& attr, const LayoutContext& options, const std::string& source);
+[[nodiscard]] Result<LinearLayout> genericLinearEncoding(const AttrValue& attr,
+                                                         const LayoutContext& options,
+                                                         const std::string& source);
 [[nodiscard]] Result<LinearLayout>
-blockedEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
-[[nodiscard]] Result<LinearLayout> sliceEncoding(const AttrValue& attr, const SpecOptions& options,
-                                                 const std::string& source);
+blockedEncoding(const AttrValue& attr, const LayoutContext& options, const std::string& source);
+[[nodiscard]] Result<LinearLayout>
+sliceEncoding(const AttrValue& attr, const LayoutContext& options, const std::string& source);
 /// #ttg.nvidia_mma (NvidiaAttr.cpp).
 [[nodiscard]] Result<LinearLayout>
-nvidiaMmaEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
+nvidiaMmaEncoding(const AttrValue& attr, const LayoutContext& options, const std::string& source);
 
 } // namespace llcheck::encodings
 
@@ -76,24 +77,23 @@ namespace llcheck::encodings {
 /// #ttg.dot_op<{opIdx, parent, kWidth}>: DotOperandAttr.cpp reads and checks the three fields
 /// and hands the parent to its family's reader below. kWidth is 0 where the attribute has none.
 [[nodiscard]] Result<LinearLayout>
-dotOperandEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
+dotOperandEncoding(const AttrValue& attr, const LayoutContext& options, const std::string& source);
 
 /// dot_op of #ttg.nvidia_mma (versionMajor 2 or 3) or #ttg.blocked (NvidiaAttr.cpp).
 [[nodiscard]] Result<LinearLayout>
 nvidiaDotOperandEncoding(const AttrValue& attr, const AttrValue& parent, int64_t opIdx,
-                         int64_t kWidth, const SpecOptions& options, const std::string& source);
+                         int64_t kWidth, const LayoutContext& options, const std::string& source);
 
 /// #ttg.amd_mfma and #ttg.amd_wmma (AmdAttr.cpp).
 [[nodiscard]] Result<LinearLayout>
-amdMfmaEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
+amdMfmaEncoding(const AttrValue& attr, const LayoutContext& options, const std::string& source);
 [[nodiscard]] Result<LinearLayout>
-amdWmmaEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
+amdWmmaEncoding(const AttrValue& attr, const LayoutContext& options, const std::string& source);
 
 /// dot_op of #ttg.amd_mfma or #ttg.amd_wmma (AmdAttr.cpp).
-[[nodiscard]] Result<LinearLayout> amdDotOperandEncoding(const AttrValue& attr,
-                                                         const AttrValue& parent, int64_t opIdx,
-                                                         int64_t kWidth, const SpecOptions& options,
-                                                         const std::string& source);
+[[nodiscard]] Result<LinearLayout>
+amdDotOperandEncoding(const AttrValue& attr, const AttrValue& parent, int64_t opIdx, int64_t kWidth,
+                      const LayoutContext& options, const std::string& source);
 
 } // namespace llcheck::encodings
 
@@ -101,21 +101,24 @@ namespace llcheck::encodings {
 
 // The shared-memory and tensor-memory encodings (SharedAttr.cpp; algorithms in Shared.cpp).
 [[nodiscard]] Result<LinearLayout> swizzledSharedEncoding(const AttrValue& attr,
-                                                          const SpecOptions& options,
+                                                          const LayoutContext& options,
                                                           const std::string& source);
 [[nodiscard]] Result<LinearLayout> amdRotatingSharedEncoding(const AttrValue& attr,
-                                                             const SpecOptions& options,
+                                                             const LayoutContext& options,
                                                              const std::string& source);
 [[nodiscard]] Result<LinearLayout>
-nvmmaSharedEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
-[[nodiscard]] Result<LinearLayout>
-sharedLinearEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
+nvmmaSharedEncoding(const AttrValue& attr, const LayoutContext& options, const std::string& source);
+[[nodiscard]] Result<LinearLayout> sharedLinearEncoding(const AttrValue& attr,
+                                                        const LayoutContext& options,
+                                                        const std::string& source);
 /// The linear component of #ttg.padded_shared; its padding comes from paddedSharedPadding.
-[[nodiscard]] Result<LinearLayout>
-paddedSharedEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
+[[nodiscard]] Result<LinearLayout> paddedSharedEncoding(const AttrValue& attr,
+                                                        const LayoutContext& options,
+                                                        const std::string& source);
 [[nodiscard]] Result<std::vector<IntervalPad>>
-paddedSharedPadding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
-[[nodiscard]] Result<LinearLayout>
-tensorMemoryEncoding(const AttrValue& attr, const SpecOptions& options, const std::string& source);
+paddedSharedPadding(const AttrValue& attr, const LayoutContext& options, const std::string& source);
+[[nodiscard]] Result<LinearLayout> tensorMemoryEncoding(const AttrValue& attr,
+                                                        const LayoutContext& options,
+                                                        const std::string& source);
 
 } // namespace llcheck::encodings

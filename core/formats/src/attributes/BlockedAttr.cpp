@@ -1,6 +1,7 @@
 // The readers of #ttg.linear, #ttg.blocked and #ttg.slice (the algorithms are in Blocked.cpp).
 #include "AttrReading.h"
 
+#include "llcheck/core/EncodingAttr.h"
 #include "llcheck/core/Encodings.h"
 #include "llcheck/core/Formats.h"
 
@@ -12,7 +13,7 @@ namespace llcheck::encodings {
 namespace {
 
 /// #ttg.linear and #ttg.generic_linear: the same syntax, different rules (linearAttrViolation).
-Result<LinearLayout> anyLinearEncoding(const AttrValue& attr, const SpecOptions& options,
+Result<LinearLayout> anyLinearEncoding(const AttrValue& attr, const LayoutContext& options,
                                        const std::string& source, bool generic) {
   static const char* kKeys[] = {"register", "lane", "warp", "block"};
   const std::string name = generic ? "#ttg.generic_linear" : "#ttg.linear";
@@ -132,17 +133,17 @@ Result<LinearLayout> anyLinearEncoding(const AttrValue& attr, const SpecOptions&
 
 } // namespace
 
-Result<LinearLayout> linearEncoding(const AttrValue& attr, const SpecOptions& options,
+Result<LinearLayout> linearEncoding(const AttrValue& attr, const LayoutContext& options,
                                     const std::string& source) {
   return anyLinearEncoding(attr, options, source, /*generic=*/false);
 }
 
-Result<LinearLayout> genericLinearEncoding(const AttrValue& attr, const SpecOptions& options,
+Result<LinearLayout> genericLinearEncoding(const AttrValue& attr, const LayoutContext& options,
                                            const std::string& source) {
   return anyLinearEncoding(attr, options, source, /*generic=*/true);
 }
 
-Result<LinearLayout> blockedEncoding(const AttrValue& attr, const SpecOptions& options,
+Result<LinearLayout> blockedEncoding(const AttrValue& attr, const LayoutContext& options,
                                      const std::string& source) {
   const std::string name = "ttg.blocked";
   auto dict = encodingDict(attr, name,
@@ -208,7 +209,7 @@ Result<LinearLayout> blockedEncoding(const AttrValue& attr, const SpecOptions& o
   return l;
 }
 
-Result<LinearLayout> sliceEncoding(const AttrValue& attr, const SpecOptions& options,
+Result<LinearLayout> sliceEncoding(const AttrValue& attr, const LayoutContext& options,
                                    const std::string& source) {
   const std::string name = "ttg.slice";
   auto dict = encodingDict(attr, name, {"dim", "parent"}, {"dim", "parent"}, source);
@@ -233,7 +234,7 @@ Result<LinearLayout> sliceEncoding(const AttrValue& attr, const SpecOptions& opt
                          std::string(parentValue->kindName()),
                      attrLocation(source, *parentValue));
   auto dim = static_cast<std::size_t>(dimValue->integer);
-  SpecOptions parentOptions = options;
+  LayoutContext parentOptions = options;
   std::vector<uint64_t> parentShape = *shape;
   parentShape.insert(parentShape.begin() + static_cast<std::ptrdiff_t>(dim), 1);
   parentOptions.shape = parentShape;

@@ -4,7 +4,7 @@
 
 namespace llcheck::encodings {
 
-Result<LinearLayout> dotOperandEncoding(const AttrValue& attr, const SpecOptions& options,
+Result<LinearLayout> dotOperandEncoding(const AttrValue& attr, const LayoutContext& options,
                                         const std::string& source) {
   const std::string name = "ttg.dot_op";
   auto dict = encodingDict(attr, name, {"opIdx", "parent", "kWidth"}, {"opIdx", "parent"}, source);

@@ -110,7 +110,7 @@ Result<NvidiaMmaParams> readNvidiaMmaParams(const AttrValue& attr, const std::st
 
 /// --shape, of the rank the attribute's warpsPerCTA (or order) fixes.
 Result<std::vector<uint64_t>> shapeOfRank(const AttrValue& attr, const std::string& name,
-                                          std::size_t rank, const SpecOptions& options,
+                                          std::size_t rank, const LayoutContext& options,
                                           const std::string& source) {
   auto shape = requireShape(attr, name, options, source);
   if (!shape.ok())
@@ -122,7 +122,7 @@ Result<std::vector<uint64_t>> shapeOfRank(const AttrValue& attr, const std::stri
   return shape;
 }
 
-Error checkCounts(const NvidiaMmaParams& mma, const SpecOptions& options, const AttrValue& attr,
+Error checkCounts(const NvidiaMmaParams& mma, const LayoutContext& options, const AttrValue& attr,
                   const std::string& source) {
   uint64_t warps = 1;
   for (uint64_t w : mma.warpsPerCTA)
@@ -168,7 +168,7 @@ Result<BlockedParams> readCheckedBlocked(const AttrValue& parent, std::size_t ra
 }
 
 Result<LinearLayout> mmaDotOperand(const AttrValue& attr, const AttrValue& parent, int64_t opIdx,
-                                   int64_t kWidth, const SpecOptions& options,
+                                   int64_t kWidth, const LayoutContext& options,
                                    const std::string& source) {
   auto mma = readNvidiaMmaParams(parent, source);
   if (!mma.ok())
@@ -199,7 +199,7 @@ Result<LinearLayout> mmaDotOperand(const AttrValue& attr, const AttrValue& paren
 }
 
 Result<LinearLayout> fmaDotOperand(const AttrValue& attr, const AttrValue& parent, int64_t opIdx,
-                                   int64_t kWidth, const SpecOptions& options,
+                                   int64_t kWidth, const LayoutContext& options,
                                    const std::string& source) {
   const AttrValue& dict = attr.entries[0].second;
   if (kWidth != 0)
@@ -227,7 +227,7 @@ Result<LinearLayout> fmaDotOperand(const AttrValue& attr, const AttrValue& paren
 
 } // namespace
 
-Result<LinearLayout> nvidiaMmaEncoding(const AttrValue& attr, const SpecOptions& options,
+Result<LinearLayout> nvidiaMmaEncoding(const AttrValue& attr, const LayoutContext& options,
                                        const std::string& source) {
   auto mma = readNvidiaMmaParams(attr, source);
   if (!mma.ok())
@@ -245,7 +245,7 @@ Result<LinearLayout> nvidiaMmaEncoding(const AttrValue& attr, const SpecOptions&
 
 Result<LinearLayout> nvidiaDotOperandEncoding(const AttrValue& attr, const AttrValue& parent,
                                               int64_t opIdx, int64_t kWidth,
-                                              const SpecOptions& options,
+                                              const LayoutContext& options,
                                               const std::string& source) {
   if (isNamed(parent, "nvidia_mma"))
     return mmaDotOperand(attr, parent, opIdx, kWidth, options, source);

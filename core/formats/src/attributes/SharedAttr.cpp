@@ -105,7 +105,7 @@ Result<LinearLayout> within(Result<LinearLayout> l, const AttrValue& attr,
 }
 
 /// #ttg.swizzled_shared and #ttg.amd_rotating_shared share their fields.
-Result<LinearLayout> swizzledFamily(const AttrValue& attr, const SpecOptions& options,
+Result<LinearLayout> swizzledFamily(const AttrValue& attr, const LayoutContext& options,
                                     const std::string& source, const std::string& name,
                                     bool rotating) {
   auto dict = encodingDict(attr, name, {"vec", "perPhase", "maxPhase", "order", "CGALayout"},
@@ -149,7 +149,7 @@ struct SharedBases {
 };
 
 Result<SharedBases> readSharedBases(const AttrValue& dict, const AttrValue& attr,
-                                    const SpecOptions& options, const std::string& source) {
+                                    const LayoutContext& options, const std::string& source) {
   SharedBases ret;
   std::optional<std::size_t> rank;
   auto offset = readBasesArray(*dict.find("offset"), "offset", rank, source);
@@ -190,17 +190,17 @@ std::vector<uint64_t> coveredShape(const SharedBases& b) {
 
 } // namespace
 
-Result<LinearLayout> swizzledSharedEncoding(const AttrValue& attr, const SpecOptions& options,
+Result<LinearLayout> swizzledSharedEncoding(const AttrValue& attr, const LayoutContext& options,
                                             const std::string& source) {
   return swizzledFamily(attr, options, source, "ttg.swizzled_shared", /*rotating=*/false);
 }
 
-Result<LinearLayout> amdRotatingSharedEncoding(const AttrValue& attr, const SpecOptions& options,
+Result<LinearLayout> amdRotatingSharedEncoding(const AttrValue& attr, const LayoutContext& options,
                                                const std::string& source) {
   return swizzledFamily(attr, options, source, "ttg.amd_rotating_shared", /*rotating=*/true);
 }
 
-Result<LinearLayout> nvmmaSharedEncoding(const AttrValue& attr, const SpecOptions& options,
+Result<LinearLayout> nvmmaSharedEncoding(const AttrValue& attr, const LayoutContext& options,
                                          const std::string& source) {
   const std::string name = "ttg.nvmma_shared";
   auto dict = encodingDict(
@@ -259,7 +259,7 @@ Result<LinearLayout> nvmmaSharedEncoding(const AttrValue& attr, const SpecOption
   return within(nvmmaSharedToLinearLayout(params, *shape, options.triton), attr, source);
 }
 
-Result<LinearLayout> sharedLinearEncoding(const AttrValue& attr, const SpecOptions& options,
+Result<LinearLayout> sharedLinearEncoding(const AttrValue& attr, const LayoutContext& options,
                                           const std::string& source) {
   const std::string name = "ttg.shared_linear";
   // #ttg.shared_linear<{offset = ..., block = ...}, alignment = N>: the dictionary, then the
@@ -307,7 +307,7 @@ struct PaddedParts {
   LinearLayout linear;
 };
 
-Result<PaddedParts> readPadded(const AttrValue& attr, const SpecOptions& options,
+Result<PaddedParts> readPadded(const AttrValue& attr, const LayoutContext& options,
                                const std::string& source) {
   const std::string name = "ttg.padded_shared";
   const std::string usage = "#" + name +
@@ -413,7 +413,7 @@ Result<PaddedParts> readPadded(const AttrValue& attr, const SpecOptions& options
 
 } // namespace
 
-Result<LinearLayout> paddedSharedEncoding(const AttrValue& attr, const SpecOptions& options,
+Result<LinearLayout> paddedSharedEncoding(const AttrValue& attr, const LayoutContext& options,
                                           const std::string& source) {
   auto parts = readPadded(attr, options, source);
   if (!parts.ok())
@@ -421,15 +421,16 @@ Result<LinearLayout> paddedSharedEncoding(const AttrValue& attr, const SpecOptio
   return parts->linear;
 }
 
-Result<std::vector<IntervalPad>>
-paddedSharedPadding(const AttrValue& attr, const SpecOptions& options, const std::string& source) {
+Result<std::vector<IntervalPad>> paddedSharedPadding(const AttrValue& attr,
+                                                     const LayoutContext& options,
+                                                     const std::string& source) {
   auto parts = readPadded(attr, options, source);
   if (!parts.ok())
     return parts.error();
   return parts->padding;
 }
 
-Result<LinearLayout> tensorMemoryEncoding(const AttrValue& attr, const SpecOptions& options,
+Result<LinearLayout> tensorMemoryEncoding(const AttrValue& attr, const LayoutContext& options,
                                           const std::string& source) {
   const std::string name = "ttng.tensor_memory_encoding";
   // Triton 3.6 gives the CTA split as CTASplitM / CTASplitN (and has no fp4Padded), 3.9 as a

@@ -1,7 +1,7 @@
 // Triton's encoding attributes as linear layouts: the pure algorithms, after the attribute text
-// has been read (see Spec.cpp for the parsing). Each function returns exactly the LinearLayout
-// Triton 3.9's toLinearLayout(shape, attr) computes, or where a TritonVersion is taken, that
-// release's (docs/triton-versions.md).
+// has been read (core/formats/src/attributes/ reads the attributes). Each function returns exactly
+// the LinearLayout Triton 3.9's toLinearLayout(shape, attr) computes, or where a TritonVersion is
+// taken, that release's (docs/triton-versions.md).
 #pragma once
 
 #include "llcheck/core/Error.h"
