@@ -2,6 +2,7 @@
 // It holds no algorithm of its own. Exit status: 0 every checked property holds, 1 a property
 // is violated or a check failed, 2 bad input or usage (one line on stderr), 3 internal error.
 #include "Batch.h"
+#include "ContextFlags.h"
 #include "FuzzCommand.h"
 #include "HwlayoutCommand.h"
 #include "OracleCommand.h"
@@ -861,6 +862,7 @@ int main(int argc, char** argv) {
     if (!gMemoryReserve)
       gMemoryReserve = new (std::nothrow) char[mb << 20];
   std::set_new_handler(outOfMemory);
+  llcheck::setContextNames(&llcheck::cli::contextFlag);
   try {
     return run(argc, argv);
   } catch (const std::bad_alloc&) {

@@ -159,9 +159,8 @@ const std::string kMmaV3 =
     mma("versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]");
 
 TEST(EncodingsNvidia, NvidiaMmaErrors) {
-  expectError(kMmaV2, "--shape", std::nullopt);
-  expectError(kMmaV2, "has rank 2 but --shape 64x64x2 has rank 3",
-              std::vector<uint64_t>{64, 64, 2});
+  expectError(kMmaV2, "pass shape", std::nullopt);
+  expectError(kMmaV2, "has rank 2 but shape 64x64x2 has rank 3", std::vector<uint64_t>{64, 64, 2});
   expectError(kMmaV2, "not a power of two", std::vector<uint64_t>{48, 64});
   expectError(mma("versionMajor = 1, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, "
                   "8]"),
@@ -216,7 +215,7 @@ TEST(EncodingsNvidia, NvidiaMmaErrors) {
   options.numWarps = 8;
   auto l = loadSpec(kMmaV2, options);
   ASSERT_FALSE(l.ok());
-  EXPECT_NE(l.error().str().find("--num-warps 8 disagrees"), std::string::npos);
+  EXPECT_NE(l.error().str().find("numWarps 8 disagrees"), std::string::npos);
 }
 
 std::string dot(int opIdx, const std::string& parent, int kWidth) {
@@ -232,9 +231,9 @@ TEST(EncodingsNvidia, DotOperandErrors) {
   expectError(dot(0, kMmaV2, 3), "kWidth 3 is not a power of two");
   expectError(dot(1, kMmaV3, 2), "opIdx must be 0");
   expectError(dot(0, blocked, 2), "kWidth is not supported");
-  expectError(dot(0, kMmaV2, 2), "--shape", std::nullopt);
-  expectError(dot(0, blocked, 0), "--shape", std::nullopt);
-  expectError(dot(0, kMmaV2, 2), "has rank 2 but --shape 64 has rank 1", std::vector<uint64_t>{64});
+  expectError(dot(0, kMmaV2, 2), "pass shape", std::nullopt);
+  expectError(dot(0, blocked, 0), "pass shape", std::nullopt);
+  expectError(dot(0, kMmaV2, 2), "has rank 2 but shape 64 has rank 1", std::vector<uint64_t>{64});
   expectError(dot(0, blocked, 0), "rank at least 2", std::vector<uint64_t>{64});
   expectError(dot(1, blocked, 0), "sizePerThread has 2 entries", std::vector<uint64_t>{4, 64, 64});
   // The parent's own errors come through with their positions.

@@ -353,7 +353,7 @@ void expectError(const std::string& text, const std::string& fragment,
 TEST(EncodingsShared, SwizzledSharedErrors) {
   const std::string ok = "#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, "
                          "0]}>";
-  expectError(ok, "--shape", std::nullopt);
+  expectError(ok, "pass shape", std::nullopt);
   expectError(ok, "rank 3", std::vector<uint64_t>{64, 16, 2});
   expectError(ok, "not a power of two", std::vector<uint64_t>{64, 12});
   expectError("#ttg.swizzled_shared<{vec = 2, perPhase = 0, maxPhase = 4, order = [1, 0]}>",
@@ -410,7 +410,7 @@ TEST(EncodingsShared, SharedLinearAndPaddedErrors) {
               "appears twice");
   expectError("#ttg.padded_shared<[] {order = [1, 0], shape = [64, 64]}>", "at least one interval");
   expectError("#ttg.padded_shared<[4:+2] {order = [1, 0], shape = [32, 64]}>",
-              "different shape than --shape");
+              "different shape than shape");
   expectError("#ttg.padded_shared<[4:+2] {offset = [[1]], block = [[4]]}>", "block bases alone",
               std::vector<uint64_t>{8});
 }

@@ -205,7 +205,7 @@ TEST(LinearAttr, LoadSpecErrors) {
   expectError("#ttg.linear<{register = [[0, 1]], lane = [[1]], warp = [], block = []}>",
               "the first basis has 2");
   expectError("#ttg.linear<{register = 3, lane = [], warp = [], block = []}>", "must be an array");
-  expectError("#ttg.linear<{register = [], lane = [], warp = [], block = []}>", "--shape");
+  expectError("#ttg.linear<{register = [], lane = [], warp = [], block = []}>", "pass shape");
   expectError("#ttg.frobnicate<{versionMajor = 2}>", "not supported");
   expectError("#ttg.nvidia_mma<{versionMajor = 2}>", "missing 'warpsPerCTA'");
   expectError("#ttg.blocked<{sizePerThread = [1]}>", "missing 'threadsPerWarp'");
@@ -225,10 +225,10 @@ TEST(LinearAttr, LoadSpecErrors) {
   }
   LayoutContext warps;
   warps.numWarps = 4;
-  expectError(ok, "--num-warps 4", warps);
+  expectError(ok, "numWarps 4", warps);
   LayoutContext lanes;
   lanes.threadsPerWarp = 32;
-  expectError(ok, "--threads-per-warp 32", lanes);
+  expectError(ok, "threadsPerWarp 32", lanes);
   lanes.threadsPerWarp = 2;
   EXPECT_TRUE(loadSpec(ok, lanes).ok());
   expectError("/no/such/file.json", "no such file");

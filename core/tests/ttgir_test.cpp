@@ -235,7 +235,7 @@ TEST(Ttgir, OptionsAreCheckedAgainstTheModule) {
   auto m = readTtgir(readFile(kSmall), "small.ttgir", o);
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.error().str(),
-            "small.ttgir: --num-warps 8 disagrees with the module's ttg.num-warps = 4");
+            "small.ttgir: numWarps 8 disagrees with the module's ttg.num-warps = 4");
 }
 
 TEST(Ttgir, Detection) {

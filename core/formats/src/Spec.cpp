@@ -62,7 +62,8 @@ Result<std::vector<uint64_t>> parseShape(std::string_view text) {
   std::vector<uint64_t> shape;
   std::size_t start = 0;
   if (text.empty())
-    return makeError("empty shape; expected e.g. 64x16", "--shape");
+    return contextError(ContextItem::Shape, "empty shape; expected e.g. 64x16",
+                        contextName(ContextItem::Shape));
   while (start <= text.size()) {
     std::size_t end = text.find_first_of("x,", start);
     if (end == std::string_view::npos)
@@ -73,18 +74,23 @@ Result<std::vector<uint64_t>> parseShape(std::string_view text) {
     for (char c : part)
       digits = digits && std::isdigit(static_cast<unsigned char>(c));
     if (!digits)
-      return makeError("'" + std::string(text) + "' is not a shape like 64x16", "--shape");
+      return contextError(ContextItem::Shape,
+                          "'" + std::string(text) + "' is not a shape like 64x16",
+                          contextName(ContextItem::Shape));
     for (char c : part)
       v = v * 10 + static_cast<uint64_t>(c - '0');
     if (!std::has_single_bit(v))
-      return makeError("size " + std::to_string(v) + " in '" + std::string(text) +
-                           "' is not a power of two (Triton requires power-of-two shapes)",
-                       "--shape");
+      return contextError(ContextItem::Shape,
+                          "size " + std::to_string(v) + " in '" + std::string(text) +
+                              "' is not a power of two (Triton requires power-of-two shapes)",
+                          contextName(ContextItem::Shape));
     shape.push_back(v);
     start = end + 1;
   }
   if (shape.size() > kMaxDims)
-    return makeError("rank " + std::to_string(shape.size()) + " is too large", "--shape");
+    return contextError(ContextItem::Shape,
+                        "rank " + std::to_string(shape.size()) + " is too large",
+                        contextName(ContextItem::Shape));
   return shape;
 }
 
@@ -127,8 +133,8 @@ std::string describeOuts(const LinearLayout& l) {
   return s.empty() ? "none" : s;
 }
 
-/// --shape, --num-warps and --threads-per-warp must agree with any layout they are given with:
-/// a file that fixes them is checked, never silently overridden.
+/// The shape and the numbers of warps and threads per warp must agree with any layout they are
+/// given with: a file that fixes them is checked, never silently overridden.
 Error checkAgainstOptions(const LinearLayout& l, const LayoutContext& options,
                           const std::string& source) {
   if (options.shape) {
@@ -141,29 +147,32 @@ Error checkAgainstOptions(const LinearLayout& l, const LayoutContext& options,
       std::string given;
       for (uint64_t v : shape)
         given += (given.empty() ? "" : "x") + std::to_string(v);
-      return makeError("--shape " + given + " disagrees with the layout, whose outputs are " +
-                           describeOuts(l),
-                       source);
+      return contextError(ContextItem::Shape,
+                          contextName(ContextItem::Shape) + " " + given +
+                              " disagrees with the layout, whose outputs are " + describeOuts(l),
+                          source);
     }
   }
   auto checkCount = [&](const std::optional<uint64_t>& given, DimName dim,
-                        const char* flag) -> Error {
+                        ContextItem item) -> Error {
     if (!given)
       return Error{};
     if (!l.hasInDim(dim))
-      return makeError(std::string(flag) + " is given but the layout has no " + dim.str() +
-                           " dimension",
-                       source);
+      return contextError(
+          item, contextName(item) + " is given but the layout has no " + dim.str() + " dimension",
+          source);
     if (l.getInDimSize(dim) != *given)
-      return makeError(std::string(flag) + " " + std::to_string(*given) +
-                           " disagrees with the layout, which has " +
-                           std::to_string(l.getInDimSize(dim)) + " " + dim.str() + "s",
-                       source);
+      return contextError(item,
+                          contextName(item) + " " + std::to_string(*given) +
+                              " disagrees with the layout, which has " +
+                              std::to_string(l.getInDimSize(dim)) + " " + dim.str() + "s",
+                          source);
     return Error{};
   };
-  if (Error e = checkCount(options.numWarps, dims::kWarp, "--num-warps"); !e.message.empty())
+  if (Error e = checkCount(options.numWarps, dims::kWarp, ContextItem::NumWarps);
+      !e.message.empty())
     return e;
-  return checkCount(options.threadsPerWarp, dims::kLane, "--threads-per-warp");
+  return checkCount(options.threadsPerWarp, dims::kLane, ContextItem::ThreadsPerWarp);
 }
 
 Result<LoadedLayout> checked(Result<LoadedLayout> loaded, const LayoutContext& options) {

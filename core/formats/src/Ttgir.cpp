@@ -486,21 +486,23 @@ private:
 
   Error checkOptions() {
     auto merge = [&](std::optional<uint64_t>& fromModule, const std::optional<uint64_t>& given,
-                     const char* flag, const char* key) -> Error {
+                     ContextItem item, const char* key) -> Error {
       if (!given)
         return Error{};
       if (fromModule && *fromModule != *given)
-        return makeError(std::string(flag) + " " + std::to_string(*given) +
-                             " disagrees with the module's " + key + " = " +
-                             std::to_string(*fromModule),
-                         source_);
+        return contextError(item,
+                            contextName(item) + " " + std::to_string(*given) +
+                                " disagrees with the module's " + key + " = " +
+                                std::to_string(*fromModule),
+                            source_);
       fromModule = given;
       return Error{};
     };
-    if (Error e = merge(module_.numWarps, options_.numWarps, "--num-warps", "ttg.num-warps");
+    if (Error e =
+            merge(module_.numWarps, options_.numWarps, ContextItem::NumWarps, "ttg.num-warps");
         !e.message.empty())
       return e;
-    return merge(module_.threadsPerWarp, options_.threadsPerWarp, "--threads-per-warp",
+    return merge(module_.threadsPerWarp, options_.threadsPerWarp, ContextItem::ThreadsPerWarp,
                  "ttg.threads-per-warp");
   }
 

@@ -125,10 +125,12 @@ Result<OffsetMap> offsetMap(const LinearLayout& regIn, const LinearLayout& share
   if (!sharedIn.hasInDim(dims::kOffset))
     return makeError("a shared layout needs an 'offset' input dimension", "SHARED");
   if (reg->getInDimSize(dims::kLane) != static_cast<uint64_t>(model.warpSize))
-    return makeError("the layout has " + std::to_string(reg->getInDimSize(dims::kLane)) +
-                         " lanes per warp, but " + model.arch + " runs " +
-                         std::to_string(model.warpSize) + "-lane warps (use --arch)",
-                     "REG");
+    return contextError(ContextItem::Arch,
+                        "the layout has " + std::to_string(reg->getInDimSize(dims::kLane)) +
+                            " lanes per warp, but " + model.arch + " runs " +
+                            std::to_string(model.warpSize) + "-lane warps (use " +
+                            contextName(ContextItem::Arch) + ")",
+                        "REG");
   // Same tensor on both sides: same dims (any order) and sizes.
   bool sameDims = reg->getNumOutDims() == sharedIn.getNumOutDims();
   for (const Dim& d : reg->outDims())

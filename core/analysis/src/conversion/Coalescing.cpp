@@ -372,13 +372,18 @@ Result<TritonGlobalAccess> predictTritonGlobalAccess(const LinearLayout& regIn,
                                                      const GlobalMemoryModel& model,
                                                      TritonVersion version) {
   if (!options.strides.empty())
-    return makeError("Triton's global accesses are modelled for a contiguous row-major tensor: "
-                     "--strides cannot be given with --lowering triton");
+    return contextError(
+        ContextItem::Strides,
+        "Triton's global accesses are modelled for a contiguous row-major tensor: " +
+            contextName(ContextItem::Strides) + " cannot be given with " +
+            contextName(ContextItem::TritonLowering));
   if (options.baseAlignment < 16)
-    return makeError("Triton assumes its pointer arguments 16-byte aligned (tt.divisibility = "
-                     "16): a base " +
-                     std::to_string(options.baseAlignment) +
-                     " bytes past a line cannot be given with --lowering triton");
+    return contextError(ContextItem::TritonLowering,
+                        "Triton assumes its pointer arguments 16-byte aligned (tt.divisibility = "
+                        "16): a base " +
+                            std::to_string(options.baseAlignment) +
+                            " bytes past a line cannot be given with " +
+                            contextName(ContextItem::TritonLowering));
   auto reg = withDistributedInDims(regIn);
   if (!reg.ok())
     return reg.error();

@@ -471,9 +471,11 @@ Result<OptimalSwizzle> optimalSwizzle(const LinearLayout& srcIn, const LinearLay
                      std::to_string(src.getTotalOutDimSize()) +
                      " elements: a shared layout must cover every element");
   if (src.getInDimSize(dims::kLane) != static_cast<uint64_t>(model.warpSize))
-    return makeError("the layouts have " + std::to_string(src.getInDimSize(dims::kLane)) +
-                     " lanes per warp, but " + model.arch + " runs " +
-                     std::to_string(model.warpSize) + "-lane warps (use --arch)");
+    return contextError(ContextItem::Arch,
+                        "the layouts have " + std::to_string(src.getInDimSize(dims::kLane)) +
+                            " lanes per warp, but " + model.arch + " runs " +
+                            std::to_string(model.warpSize) + "-lane warps (use " +
+                            contextName(ContextItem::Arch) + ")");
   s.tile = tile.basis();
   s.d = tile.dim();
   s.subRowBits = std::min(log2Of(uint64_t(model.rowBytes() / s.elemBytes)), s.d);

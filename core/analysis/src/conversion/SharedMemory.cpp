@@ -67,8 +67,10 @@ Result<SharedMemoryModel> sharedMemoryModel(std::string_view arch) {
   std::string names;
   for (const std::string& a : sharedMemoryArchs())
     names += (names.empty() ? "" : ", ") + a;
-  return makeError("unknown architecture '" + utf8Prefix(arch, 32) + "' (expected " + names + ")",
-                   "--arch");
+  return contextError(ContextItem::Arch,
+                      "unknown architecture '" + utf8Prefix(arch, 32) + "' (expected " + names +
+                          ")",
+                      contextName(ContextItem::Arch));
 }
 
 std::string sharedMemoryAssumptions() {
@@ -97,10 +99,11 @@ Result<int> dtypeBits(std::string_view dtype) {
   for (const auto& [name, bits] : kWidths)
     if (name == dtype)
       return bits;
-  return makeError("unknown dtype '" + utf8Prefix(dtype, 32) +
-                       "' (expected one of i8, u8, f8, f8E4M3FN, f8E5M2, i16, f16, bf16, i32, "
-                       "f32, tf32, i64, f64)",
-                   "--dtype");
+  return contextError(ContextItem::Dtype,
+                      "unknown dtype '" + utf8Prefix(dtype, 32) +
+                          "' (expected one of i8, u8, f8, f8E4M3FN, f8E5M2, i16, f16, bf16, i32, "
+                          "f32, tf32, i64, f64)",
+                      contextName(ContextItem::Dtype));
 }
 
 } // namespace llcheck

@@ -419,8 +419,9 @@ Result<TritonAccess> lowerSide(const CvtMap& m, const std::vector<IntervalPad>& 
 
 std::optional<Error> checkModel(const SharedMemoryModel& model, int elementBits) {
   if (model.arch != "sm90" && model.arch != "sm80")
-    return makeError("Triton's lowering is modelled for NVIDIA sm80 and sm90, not " + model.arch,
-                     "--arch");
+    return contextError(ContextItem::Arch,
+                        "Triton's lowering is modelled for NVIDIA sm80 and sm90, not " + model.arch,
+                        contextName(ContextItem::Arch));
   if (elementBits < 8 || elementBits > 64 ||
       !std::has_single_bit(static_cast<unsigned>(elementBits)))
     return makeError("element width " + std::to_string(elementBits) +

@@ -13,7 +13,7 @@
 //   `ctaLayout = {}` or a ctaLayout without `warp` (one warp: the printer drops empty bases,
 //   the parser then says "Expected basis of 'warp' not found"), and rank-3 layouts without
 //   `rank = 3` (the printer never writes rank; the parser assumes 2 and says "Serialized rank
-//   and rank deduced from LL need to match"). The rank comes from --shape, and must agree with
+//   and rank deduced from LL need to match"). The rank comes from the shape, and must agree with
 //   the bases and with `rank` when given.
 // Triton's parsers ignore unknown keys (e.g. `isTransposed` in amd_wmma, whose key is
 // `isTranspose`); we reject them, naming the key.
@@ -201,9 +201,10 @@ Result<WmmaParams> readWmma(const AttrValue& attr, std::size_t rank, const std::
     if (!given.ok())
       return given.error();
     if (*given != rank)
-      return makeError("rank = " + std::to_string(*given) + " but --shape has rank " +
-                           std::to_string(rank),
-                       attrLocation(source, *r));
+      return contextError(ContextItem::Shape,
+                          "rank = " + std::to_string(*given) + " but " +
+                              contextName(ContextItem::Shape) + " has rank " + std::to_string(rank),
+                          attrLocation(source, *r));
   }
   if (const AttrValue* i = d.find("instrShape")) {
     auto instr = readIntArray(*i, "instrShape", 3, false, source);
@@ -271,15 +272,18 @@ Result<std::vector<uint64_t>> amdShape(const AttrValue& attr, const std::string&
 Error checkWarps(uint64_t warps, uint64_t lanes, const LayoutContext& options,
                  const AttrValue& attr, const std::string& source) {
   if (options.numWarps && *options.numWarps != warps)
-    return makeError("--num-warps " + std::to_string(*options.numWarps) +
-                         " disagrees with the attribute, which has " + std::to_string(warps) +
-                         " warps",
-                     attrLocation(source, attr));
+    return contextError(
+        ContextItem::NumWarps,
+        contextName(ContextItem::NumWarps) + " " + std::to_string(*options.numWarps) +
+            " disagrees with the attribute, which has " + std::to_string(warps) + " warps",
+        attrLocation(source, attr));
   if (options.threadsPerWarp && *options.threadsPerWarp != lanes)
-    return makeError("--threads-per-warp " + std::to_string(*options.threadsPerWarp) +
-                         " disagrees with the attribute: " + attr.text + " has " +
-                         std::to_string(lanes) + " lanes",
-                     attrLocation(source, attr));
+    return contextError(ContextItem::ThreadsPerWarp,
+                        contextName(ContextItem::ThreadsPerWarp) + " " +
+                            std::to_string(*options.threadsPerWarp) +
+                            " disagrees with the attribute: " + attr.text + " has " +
+                            std::to_string(lanes) + " lanes",
+                        attrLocation(source, attr));
   return Error{};
 }
 

@@ -104,9 +104,10 @@ Result<std::vector<uint64_t>> readIntArray(const AttrValue& v, const std::string
     return makeError(key + " must be an array of integers, got a " + std::string(v.kindName()),
                      attrLocation(source, v));
   if (v.elements.size() != rank)
-    return makeError(key + " has " + std::to_string(v.elements.size()) +
-                         " entries, --shape has rank " + std::to_string(rank),
-                     attrLocation(source, v));
+    return contextError(ContextItem::Shape,
+                        key + " has " + std::to_string(v.elements.size()) + " entries, " +
+                            contextName(ContextItem::Shape) + " has rank " + std::to_string(rank),
+                        attrLocation(source, v));
   std::vector<uint64_t> out;
   for (const AttrValue& e : v.elements) {
     if (e.kind != AttrValue::Kind::Integer)
@@ -123,13 +124,16 @@ Result<std::vector<uint64_t>> readIntArray(const AttrValue& v, const std::string
   return out;
 }
 
-/// --shape is required by the encodings whose layout depends on it.
+/// The shape is required by the encodings whose layout depends on it.
 Result<std::vector<uint64_t>> requireShape(const AttrValue& attr, const std::string& name,
                                            const LayoutContext& options,
                                            const std::string& source) {
   if (!options.shape)
-    return makeError("#" + name + " needs the tensor shape; pass --shape (e.g. --shape 64x16)",
-                     attrLocation(source, attr));
+    return contextError(ContextItem::Shape,
+                        "#" + name + " needs the tensor shape; pass " +
+                            contextName(ContextItem::Shape) + " (e.g. " +
+                            contextName(ContextItem::Shape) + " 64x16)",
+                        attrLocation(source, attr));
   if (options.shape->empty())
     return makeError("#" + name + " needs a shape of rank at least 1", attrLocation(source, attr));
   for (uint64_t v : *options.shape)

@@ -58,8 +58,10 @@ Result<LinearLayout> anyLinearEncoding(const AttrValue& attr, const LayoutContex
     if (options.shape)
       rank = options.shape->size();
     else
-      return makeError(name + " has no bases to tell the tensor rank; pass --shape",
-                       attrLocation(source, attr));
+      return contextError(ContextItem::Shape,
+                          name + " has no bases to tell the tensor rank; pass " +
+                              contextName(ContextItem::Shape),
+                          attrLocation(source, attr));
   }
   // The extent the bases imply per tensor dim: the next power of two above the largest value.
   std::vector<DimSize> outs;
@@ -86,10 +88,11 @@ Result<LinearLayout> anyLinearEncoding(const AttrValue& attr, const LayoutContex
   if (options.shape) {
     const auto& shape = *options.shape;
     if (shape.size() != *rank)
-      return makeError("the bases have " + std::to_string(*rank) + " entries (rank " +
-                           std::to_string(*rank) + ") but --shape has rank " +
-                           std::to_string(shape.size()),
-                       attrLocation(source, attr));
+      return contextError(ContextItem::Shape,
+                          "the bases have " + std::to_string(*rank) + " entries (rank " +
+                              std::to_string(*rank) + ") but " + contextName(ContextItem::Shape) +
+                              " has rank " + std::to_string(shape.size()),
+                          attrLocation(source, attr));
     auto tiled = linearToShape(*l, shape, options.triton);
     bool sameShape = true;
     for (std::size_t d = 0; d < *rank; ++d)
@@ -115,17 +118,19 @@ Result<LinearLayout> anyLinearEncoding(const AttrValue& attr, const LayoutContex
       l = std::move(tiled);
   }
   auto checkCount = [&](const std::optional<uint64_t>& given, DimName dim,
-                        const char* flag) -> Error {
+                        ContextItem item) -> Error {
     if (given && *given != l->getInDimSize(dim))
-      return makeError(std::string(flag) + " " + std::to_string(*given) + " disagrees with the " +
-                           "attribute, which has " + std::to_string(l->getInDimSize(dim)) + " " +
-                           dim.str() + "s",
-                       attrLocation(source, attr));
+      return contextError(item,
+                          contextName(item) + " " + std::to_string(*given) +
+                              " disagrees with the " + "attribute, which has " +
+                              std::to_string(l->getInDimSize(dim)) + " " + dim.str() + "s",
+                          attrLocation(source, attr));
     return Error{};
   };
-  if (Error e = checkCount(options.numWarps, dims::kWarp, "--num-warps"); !e.message.empty())
+  if (Error e = checkCount(options.numWarps, dims::kWarp, ContextItem::NumWarps);
+      !e.message.empty())
     return e;
-  if (Error e = checkCount(options.threadsPerWarp, dims::kLane, "--threads-per-warp");
+  if (Error e = checkCount(options.threadsPerWarp, dims::kLane, ContextItem::ThreadsPerWarp);
       !e.message.empty())
     return e;
   return l;
@@ -194,15 +199,19 @@ Result<LinearLayout> blockedEncoding(const AttrValue& attr, const LayoutContext&
     return n;
   };
   if (options.numWarps && count(params.warpsPerCTA) != *options.numWarps)
-    return makeError("--num-warps " + std::to_string(*options.numWarps) +
-                         " disagrees with the attribute, whose warpsPerCTA multiply to " +
-                         std::to_string(count(params.warpsPerCTA)),
-                     attrLocation(source, attr));
+    return contextError(ContextItem::NumWarps,
+                        contextName(ContextItem::NumWarps) + " " +
+                            std::to_string(*options.numWarps) +
+                            " disagrees with the attribute, whose warpsPerCTA multiply to " +
+                            std::to_string(count(params.warpsPerCTA)),
+                        attrLocation(source, attr));
   if (options.threadsPerWarp && count(params.threadsPerWarp) != *options.threadsPerWarp)
-    return makeError("--threads-per-warp " + std::to_string(*options.threadsPerWarp) +
-                         " disagrees with the attribute, whose threadsPerWarp multiply to " +
-                         std::to_string(count(params.threadsPerWarp)),
-                     attrLocation(source, attr));
+    return contextError(ContextItem::ThreadsPerWarp,
+                        contextName(ContextItem::ThreadsPerWarp) + " " +
+                            std::to_string(*options.threadsPerWarp) +
+                            " disagrees with the attribute, whose threadsPerWarp multiply to " +
+                            std::to_string(count(params.threadsPerWarp)),
+                        attrLocation(source, attr));
   auto l = blockedToLinearLayout(params, *shape, options.triton);
   if (!l.ok())
     return l.error().within(attrLocation(source, attr));

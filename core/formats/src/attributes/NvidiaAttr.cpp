@@ -1,6 +1,6 @@
 // The readers of the NVIDIA encodings: #ttg.nvidia_mma and #ttg.dot_op of it or of #ttg.blocked
 // (the algorithms are in Nvidia.cpp). Everything the attribute alone decides is checked before
-// the shape is asked for, so a bad attribute is reported as such even without --shape.
+// the shape is asked for, so a bad attribute is reported as such even without a shape.
 #include "AttrReading.h"
 
 #include "llcheck/core/encodings/Nvidia.h"
@@ -108,7 +108,7 @@ Result<NvidiaMmaParams> readNvidiaMmaParams(const AttrValue& attr, const std::st
   return mma;
 }
 
-/// --shape, of the rank the attribute's warpsPerCTA (or order) fixes.
+/// The shape, of the rank the attribute's warpsPerCTA (or order) fixes.
 Result<std::vector<uint64_t>> shapeOfRank(const AttrValue& attr, const std::string& name,
                                           std::size_t rank, const LayoutContext& options,
                                           const std::string& source) {
@@ -116,9 +116,11 @@ Result<std::vector<uint64_t>> shapeOfRank(const AttrValue& attr, const std::stri
   if (!shape.ok())
     return shape.error();
   if (shape->size() != rank)
-    return makeError("#" + name + " has rank " + std::to_string(rank) + " but --shape " +
-                         shapeText(*shape) + " has rank " + std::to_string(shape->size()),
-                     attrLocation(source, attr));
+    return contextError(ContextItem::Shape,
+                        "#" + name + " has rank " + std::to_string(rank) + " but " +
+                            contextName(ContextItem::Shape) + " " + shapeText(*shape) +
+                            " has rank " + std::to_string(shape->size()),
+                        attrLocation(source, attr));
   return shape;
 }
 
@@ -128,14 +130,17 @@ Error checkCounts(const NvidiaMmaParams& mma, const LayoutContext& options, cons
   for (uint64_t w : mma.warpsPerCTA)
     warps *= w;
   if (options.numWarps && *options.numWarps != warps)
-    return makeError("--num-warps " + std::to_string(*options.numWarps) +
-                         " disagrees with the attribute, whose warpsPerCTA multiply to " +
-                         std::to_string(warps),
-                     attrLocation(source, attr));
+    return contextError(
+        ContextItem::NumWarps,
+        contextName(ContextItem::NumWarps) + " " + std::to_string(*options.numWarps) +
+            " disagrees with the attribute, whose warpsPerCTA multiply to " + std::to_string(warps),
+        attrLocation(source, attr));
   if (options.threadsPerWarp && *options.threadsPerWarp != 32)
-    return makeError("--threads-per-warp " + std::to_string(*options.threadsPerWarp) +
-                         " disagrees with #ttg.nvidia_mma, whose warps have 32 lanes",
-                     attrLocation(source, attr));
+    return contextError(ContextItem::ThreadsPerWarp,
+                        contextName(ContextItem::ThreadsPerWarp) + " " +
+                            std::to_string(*options.threadsPerWarp) +
+                            " disagrees with #ttg.nvidia_mma, whose warps have 32 lanes",
+                        attrLocation(source, attr));
   return Error{};
 }
 

@@ -141,7 +141,7 @@ Result<LinearLayout> swizzledFamily(const AttrValue& attr, const LayoutContext& 
 }
 
 /// offset = [[...]], block = [[...]] of shared_linear and padded_shared: the rank comes from
-/// the bases, or from --shape when there are none.
+/// the bases, or from the shape when there are none.
 struct SharedBases {
   std::vector<std::vector<uint64_t>> offset;
   std::vector<std::vector<uint64_t>> block;
@@ -164,14 +164,18 @@ Result<SharedBases> readSharedBases(const AttrValue& dict, const AttrValue& attr
   }
   if (!rank || *rank == 0) {
     if (!options.shape || options.shape->empty())
-      return makeError("the bases are empty, so they do not tell the tensor rank; pass --shape",
-                       attrLocation(source, attr));
+      return contextError(ContextItem::Shape,
+                          "the bases are empty, so they do not tell the tensor rank; pass " +
+                              contextName(ContextItem::Shape),
+                          attrLocation(source, attr));
     rank = options.shape->size();
   }
   if (options.shape && options.shape->size() != *rank)
-    return makeError("the bases have rank " + std::to_string(*rank) + " but --shape has rank " +
-                         std::to_string(options.shape->size()),
-                     attrLocation(source, attr));
+    return contextError(ContextItem::Shape,
+                        "the bases have rank " + std::to_string(*rank) + " but " +
+                            contextName(ContextItem::Shape) + " has rank " +
+                            std::to_string(options.shape->size()),
+                        attrLocation(source, attr));
   ret.offset = std::move(*offset);
   ret.block = std::move(block);
   ret.rank = *rank;
@@ -248,9 +252,11 @@ Result<LinearLayout> nvmmaSharedEncoding(const AttrValue& attr, const LayoutCont
     if (!r.ok())
       return r.error();
     if (*r != shape->size())
-      return makeError("rank = " + std::to_string(*r) + " but --shape has rank " +
-                           std::to_string(shape->size()),
-                       attrLocation(source, *rank));
+      return contextError(ContextItem::Shape,
+                          "rank = " + std::to_string(*r) + " but " +
+                              contextName(ContextItem::Shape) + " has rank " +
+                              std::to_string(shape->size()),
+                          attrLocation(source, *rank));
   }
   auto cga = readCgaBases((*dict)->find("CGALayout"), shape->size(), source);
   if (!cga.ok())
@@ -403,9 +409,10 @@ Result<PaddedParts> readPadded(const AttrValue& attr, const LayoutContext& optio
     for (std::size_t d = 0; same && d < options.shape->size(); ++d)
       same = linear->getOutDimSize(dims::standardOut(static_cast<int>(d))) == (*options.shape)[d];
     if (!same)
-      return makeError("the linear component covers a different shape than --shape " +
-                           shapeText(*options.shape),
-                       attrLocation(source, attr));
+      return contextError(ContextItem::Shape,
+                          "the linear component covers a different shape than " +
+                              contextName(ContextItem::Shape) + " " + shapeText(*options.shape),
+                          attrLocation(source, attr));
   }
   ret.linear = *linear;
   return ret;
@@ -449,9 +456,11 @@ Result<LinearLayout> tensorMemoryEncoding(const AttrValue& attr, const LayoutCon
   if (!shape.ok())
     return shape.error();
   if (shape->size() != 2)
-    return makeError("#" + name + " lays out rank-2 tensors; --shape has rank " +
-                         std::to_string(shape->size()),
-                     attrLocation(source, attr));
+    return contextError(ContextItem::Shape,
+                        "#" + name + " lays out rank-2 tensors; " +
+                            contextName(ContextItem::Shape) + " has rank " +
+                            std::to_string(shape->size()),
+                        attrLocation(source, attr));
   TensorMemoryParams p;
   for (auto [key, into] : {std::pair{"blockM", &p.blockM}, std::pair{"blockN", &p.blockN},
                            std::pair{"colStride", &p.colStride}}) {

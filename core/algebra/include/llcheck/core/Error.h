@@ -4,6 +4,8 @@
 // message on stderr and exit status 2.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -12,17 +14,46 @@
 
 namespace llcheck {
 
+/// What a front end supplies besides the layouts themselves: the context an encoding is laid out
+/// in (LayoutContext), the architecture and element type of the memory models, a coalescing
+/// analysis' strides and choice of Triton's lowering. Each front end has its own names for them
+/// (the command line's flags, the Python module's keyword arguments), so core's messages name
+/// them through contextName, and an Error about one says which in Error::context.
+enum class ContextItem : std::uint8_t {
+  Shape,          ///< the tensor shape an encoding is laid over
+  NumWarps,       ///< the number of warps
+  ThreadsPerWarp, ///< the number of threads per warp
+  Arch,           ///< the architecture whose memory model is used
+  Dtype,          ///< the element type
+  Strides,        ///< the strides of a tensor in global memory
+  TritonLowering, ///< modelling the code Triton emits (rather than the widest access)
+};
+
+/// How messages name a context item. The messages are composed where the error arises, and some
+/// are nested into others (a TTGIR module's findings), so the front end's names must be known
+/// there: a front end sets them once, before its first request (the command line names its
+/// flags); until then core's own names ("shape", "numWarps", ...) are used.
+using ContextNames = std::string (*)(ContextItem);
+void setContextNames(ContextNames names);
+/// The name of `item` in messages (the front end's, or coreContextName).
+[[nodiscard]] std::string contextName(ContextItem item);
+/// Core's own name of `item`: the LayoutContext field, or what the item is.
+[[nodiscard]] std::string coreContextName(ContextItem item);
+
 struct Error {
   /// What is wrong, in the user's terms ("threadsPerWarp has 3 entries, shape has rank 2").
   std::string message;
   /// Where it is ("layout.json: ins[1].bases[2]", "attribute at column 31"); may be empty.
   std::string where;
+  /// The context item the error is about (a missing or invalid shape, number of warps, ...),
+  /// when it is about one: a front end may point at its own option for it.
+  std::optional<ContextItem> context{};
 
   /// The one-line form printed to the user: "where: message".
   [[nodiscard]] std::string str() const { return where.empty() ? message : where + ": " + message; }
   /// The same error, located inside `outer` ("file.json" + "ins[1]" -> "file.json: ins[1]").
   [[nodiscard]] Error within(const std::string& outer) const {
-    return Error{message, where.empty() ? outer : outer + ": " + where};
+    return Error{message, where.empty() ? outer : outer + ": " + where, context};
   }
 };
 
@@ -101,6 +132,11 @@ private:
 
 inline Error makeError(std::string message, std::string where = {}) {
   return Error{std::move(message), std::move(where)};
+}
+
+/// An Error about a context item; `message` names it through contextName.
+inline Error contextError(ContextItem item, std::string message, std::string where = {}) {
+  return Error{std::move(message), std::move(where), item};
 }
 
 } // namespace llcheck

@@ -28,7 +28,7 @@ enum class LayoutKind {
 /// The properties verify establishes, in the order it reports them.
 enum class Property { Injective, Surjective, Invertible, Distributed, Memory };
 /// "injective", "surjective", "invertible", "distributed", "memory": the names in JSON, text
-/// and --require.
+/// and the properties a front end lets users require.
 [[nodiscard]] const char* propertyName(Property property);
 /// The property a name names; nullopt for any other text.
 [[nodiscard]] std::optional<Property> parseProperty(std::string_view name);
@@ -44,7 +44,7 @@ struct PropertyResult {
   bool holds = false;
   /// How it was established: "algebra", "z3" (prover/), "enumeration".
   std::vector<std::string> by;
-  /// Required for exit status 0 (the layout kind's legality, or --require).
+  /// Required for exit status 0 (the layout kind's legality, or required by the user).
   bool required = false;
   /// JSON null when the property holds; otherwise a concrete witness (see docs/verify.md).
   nlohmann::json counterexample;

@@ -124,8 +124,8 @@ struct TtgirModule {
 };
 
 struct TtgirOptions {
-  /// --num-warps / --threads-per-warp: used where the module does not fix them, checked where
-  /// it does.
+  /// The numbers of warps and threads per warp: used where the module does not fix them,
+  /// checked where it does.
   std::optional<uint64_t> numWarps;
   std::optional<uint64_t> threadsPerWarp;
   /// The Triton release that wrote the module: its encodings mean what that release computes.

@@ -134,14 +134,14 @@ struct GlobalAddressMap {
 ///  "counted_by"}
 [[nodiscard]] nlohmann::json toJson(const GlobalAccess& a);
 
-/// What `llcheck coalescing --format json` prints (less "dtype" and the proof): toJson(a) with
-/// "arch", "shape", "strides" (the ones used: row-major when options.strides is empty),
-/// "base_alignment", and the PTX of the "load" and the "store" (ld.global.v4.b32, ...).
+/// The JSON answer of a coalescing analysis as the command line prints it (less "dtype" and the
+/// proof): toJson(a) with "arch", "shape", "strides" (the ones used: row-major when options.strides
+/// is empty), "base_alignment", and the PTX of the "load" and the "store" (ld.global.v4.b32, ...).
 [[nodiscard]] nlohmann::json coalescingJson(const GlobalAccess& a, const LinearLayout& reg,
                                             const CoalescingOptions& options,
                                             const GlobalMemoryModel& model);
 
-/// What Triton emits for a `tt.load` and a `tt.store` of REG (--lowering triton), where the
+/// What Triton emits for a `tt.load` and a `tt.store` of REG (Triton's lowering), where the
 /// two differ from each other and from the widest vector above (gpu_oracle/triton_coalescing:
 /// 800 kernels per release compiled for sm90, 400 measured on an H100):
 /// - the vector is the run of REG's leading register bases along the dim of its first nonzero

@@ -74,14 +74,14 @@ struct SharedMemoryModel {
   [[nodiscard]] int rowBytes() const { return banks * bankBytes; }
 };
 
-/// The model for an --arch value; an Error naming the accepted values otherwise.
+/// The model for an architecture name ("sm90"); an Error naming the accepted values otherwise.
 [[nodiscard]] Result<SharedMemoryModel> sharedMemoryModel(std::string_view arch);
-/// The accepted --arch values, the default first.
+/// The accepted architecture names, the default first.
 [[nodiscard]] const std::vector<std::string>& sharedMemoryArchs();
-/// One paragraph per architecture, for --help: the constants and phase rules assumed.
+/// One paragraph per architecture, for a front end's help: the constants and phase rules assumed.
 [[nodiscard]] std::string sharedMemoryAssumptions();
 
-/// Element widths in bits for a --dtype name (f16 -> 16, f8E4M3FN -> 8, ...), or an Error.
+/// Element widths in bits for an element type name (f16 -> 16, f8E4M3FN -> 8, ...), or an Error.
 [[nodiscard]] Result<int> dtypeBits(std::string_view dtype);
 
 } // namespace llcheck
