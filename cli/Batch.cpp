@@ -28,7 +28,7 @@ Result<std::optional<uint64_t>> optionalCount(const nlohmann::json& line, const 
 
 /// The LayoutContext and attribute text of one line, or what is wrong with the line.
 Result<std::pair<std::string, LayoutContext>> readCase(const nlohmann::json& line,
-                                                     TritonVersion triton) {
+                                                       TritonVersion triton) {
   if (!line.is_object())
     return makeError("expected a JSON object per line");
   for (const auto& [key, value] : line.items())
