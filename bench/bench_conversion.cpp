@@ -72,7 +72,7 @@ struct Loaded {
 std::vector<Loaded> gCases;
 
 LinearLayout load(const std::string& attr, const std::vector<uint64_t>& shape) {
-  SpecOptions o;
+  LayoutContext o;
   o.shape = shape;
   return loadSpec(attr, o).value().layout;
 }

@@ -29,12 +29,12 @@
 
 namespace {
 
-using llcheck::SpecOptions;
+using llcheck::LayoutContext;
 
 struct Case {
   std::string id;
   std::string attr;
-  SpecOptions options;
+  LayoutContext options;
 };
 
 std::vector<Case> gCases;

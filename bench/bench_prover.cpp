@@ -174,7 +174,7 @@ void conversionCases() {
   };
   for (int i = 0; i < 24; ++i) {
     int side = i % 2 == 0 ? 64 : 128;
-    SpecOptions o;
+    LayoutContext o;
     o.shape = {static_cast<uint64_t>(side), static_cast<uint64_t>(side)};
     auto a = loadSpec(blocked(), o), b = loadSpec(blocked(), o);
     if (a.ok() && b.ok())
@@ -247,7 +247,7 @@ int main(int argc, char** argv) {
       "#ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>";
   for (int bits : {16, 24, 32})
     for (auto [name, attr] : {std::pair{"blocked", kBlocked}, std::pair{"swizzled", kSwizzled}}) {
-      SpecOptions o;
+      LayoutContext o;
       o.shape = shapeOf(bits);
       auto loaded = loadSpec(attr, o);
       if (!loaded.ok() || loaded->layout.getTotalInDimSizeLog2() != bits) {

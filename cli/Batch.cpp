@@ -26,9 +26,9 @@ Result<std::optional<uint64_t>> optionalCount(const nlohmann::json& line, const 
   return std::optional<uint64_t>{v.get<uint64_t>()};
 }
 
-/// The SpecOptions and attribute text of one line, or what is wrong with the line.
-Result<std::pair<std::string, SpecOptions>> readCase(const nlohmann::json& line,
-                                                     TritonVersion triton) {
+/// The LayoutContext and attribute text of one line, or what is wrong with the line.
+Result<std::pair<std::string, LayoutContext>> readCase(const nlohmann::json& line,
+                                                       TritonVersion triton) {
   if (!line.is_object())
     return makeError("expected a JSON object per line");
   for (const auto& [key, value] : line.items())
@@ -38,7 +38,7 @@ Result<std::pair<std::string, SpecOptions>> readCase(const nlohmann::json& line,
                        "\" (expected id, attr, shape, num_warps, threads_per_warp, triton)");
   if (!line.contains("attr") || !line["attr"].is_string())
     return makeError("\"attr\" must be the attribute text, a string");
-  SpecOptions options;
+  LayoutContext options;
   options.triton = triton;
   if (line.contains("triton") && !line["triton"].is_null()) {
     if (!line["triton"].is_string())
@@ -73,7 +73,7 @@ Result<std::pair<std::string, SpecOptions>> readCase(const nlohmann::json& line,
 
 /// A shape entry that is not a power of two (or zero) is the attribute's problem, reported
 /// like `--shape` reports it, not a broken batch line.
-Error checkShape(const SpecOptions& options) {
+Error checkShape(const LayoutContext& options) {
   if (!options.shape)
     return Error{};
   for (uint64_t v : *options.shape)

@@ -2,6 +2,7 @@
 // It holds no algorithm of its own. Exit status: 0 every checked property holds, 1 a property
 // is violated or a check failed, 2 bad input or usage (one line on stderr), 3 internal error.
 #include "Batch.h"
+#include "ContextFlags.h"
 #include "FuzzCommand.h"
 #include "HwlayoutCommand.h"
 #include "OracleCommand.h"
@@ -87,8 +88,8 @@ Result<uint64_t> parseCount(const std::string& text, const char* flag) {
   return v;
 }
 
-Result<SpecOptions> specOptions(const CommonOptions& o) {
-  SpecOptions s;
+Result<LayoutContext> specOptions(const CommonOptions& o) {
+  LayoutContext s;
   if (o.shapeOpt && o.shapeOpt->count() > 0) {
     auto shape = parseShape(o.shape);
     if (!shape.ok())
@@ -121,7 +122,7 @@ std::string plural(std::size_t n, const std::string& word) {
 /// `llcheck layout FILE.ttgir`: exit 0 when everything in the module was understood, 1 when
 /// something was not (listed in the output), 2 when the file is malformed.
 int runTtgir(const std::string& path, const std::string& text, const CommonOptions& o,
-             const SpecOptions& opts, bool withOps) {
+             const LayoutContext& opts, bool withOps) {
   if (opts.shape) {
     printError(path + ": --shape does not apply to a TTGIR file (each type gives its shape)");
     return kExitBadInput;
@@ -861,6 +862,7 @@ int main(int argc, char** argv) {
     if (!gMemoryReserve)
       gMemoryReserve = new (std::nothrow) char[mb << 20];
   std::set_new_handler(outOfMemory);
+  llcheck::setContextNames(&llcheck::cli::contextFlag);
   try {
     return run(argc, argv);
   } catch (const std::bad_alloc&) {

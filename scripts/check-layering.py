@@ -15,6 +15,11 @@ prover/, CLI11 to cli/, rapidcheck to fuzz/ (and bench/, which times the laws), 
 python/, GoogleTest to the tests folders, Google Benchmark to bench/, CUDA and HIP to
 gpu_oracle/.
 
+core/ is four libraries, each a layer of its own: core/algebra (the C++ standard library only),
+core/encodings (algebra), core/formats (algebra, encodings), core/analysis (all three); a folder
+allowed core may use all four, and core/tests tests all four. An `llcheck/core/...` include names
+the library whose include directory holds that header.
+
 tests/support/ holds the brute-force references that tests, the fuzz laws and benchmarks share
 (the reference evaluator, the bank simulator, the ldmatrix emulator, the test layout
 generator): it may include core only, and core's library never includes it (core's tests do).
@@ -27,9 +32,12 @@ import re
 import sys
 import tempfile
 
-# Folder -> the folders its sources may include (its own always). Front ends are on top.
+# The libraries of core/, lowest first: each may include only those before it.
+CORE_LAYERS = ["core/algebra", "core/encodings", "core/formats", "core/analysis"]
+# Folder -> the folders its sources may include (its own always). Front ends are on top. "core"
+# stands for all four core libraries (expanded below); the folder core/ itself holds their tests.
 ALLOWED = {
-    "core": set(),
+    "core": set(CORE_LAYERS),
     "prover": {"core"},
     "gpu_oracle": {"core"},
     "reports": {"core", "prover"},
@@ -42,13 +50,22 @@ ALLOWED = {
 }
 # The fuzz laws check the algebra against tests/support's brute-force references.
 ALLOWED["fuzz"].add("tests/support")
+for _i, _layer in enumerate(CORE_LAYERS):
+    ALLOWED[_layer] = set(CORE_LAYERS[:_i])
+for _folder, _allowed in ALLOWED.items():
+    if "core" in _allowed:
+        _allowed |= set(CORE_LAYERS)
+# Libraries that may include no third-party header, only the C++ standard library (<vector>, ...).
+STD_ONLY = {"core/algebra", "core/encodings"}
 # Libraries that live inside another folder (checked as their own layer): path -> name.
-NESTED = {"prover/verdict": "verdict", "tests/support": "tests/support"}
+NESTED = {"prover/verdict": "verdict", "tests/support": "tests/support",
+          **{layer: layer for layer in CORE_LAYERS}}
 # A folder's tests may also use the shared test support (tests/support) and core's test helpers.
 TEST_SUPPORT = {"core", "tests/support"}
 # Where a quoted include can resolve, per folder (besides the including file's directory).
 SEARCH = {
-    "core": ["core/include", "core/src", "core/tests"],
+    "core": ["core/tests"],
+    **{layer: [layer + "/include", layer + "/src"] for layer in CORE_LAYERS},
     "prover": ["prover/include", "prover/src", "prover/tests"],
     "verdict": ["prover/verdict/include", "prover/verdict/src"],
     "gpu_oracle": ["gpu_oracle/include", "gpu_oracle/src", "gpu_oracle/tests"],
@@ -85,6 +102,16 @@ def folder_of(rel):
     return top if top in ALLOWED else None
 
 
+def public_library(repo, header):
+    """The library an `llcheck/<lib>/...` include names, or None; for core, the core library
+    whose include directory holds the header ("core" when none does)."""
+    lib = next((lib for p, lib in PUBLIC.items() if header.startswith(p)), None)
+    if lib == "core":
+        lib = next((layer for layer in CORE_LAYERS
+                    if os.path.isfile(os.path.join(repo, layer, "include", header))), "core")
+    return lib
+
+
 def resolve(repo, rel_file, header):
     """The folder a quoted include resolves to, or None (a system or third-party header)."""
     here = os.path.dirname(os.path.join(repo, rel_file))
@@ -117,7 +144,7 @@ def violations(repo):
                 for m in INCLUDE.finditer(text):
                     quote, header = m.groups()
                     line = text.count("\n", 0, m.start()) + 1
-                    target = next((lib for p, lib in PUBLIC.items() if header.startswith(p)), None)
+                    target = public_library(repo, header)
                     if target is None and quote == '"':
                         target = resolve(repo, rel, header)
                     problem = None
@@ -125,6 +152,8 @@ def violations(repo):
                         allowed = ALLOWED[folder] | (TEST_SUPPORT if in_tests else set())
                         if target not in allowed:
                             problem = f"{folder}/ may not include {target}/"
+                    if (folder in STD_ONLY and quote == "<" and ("/" in header or "." in header)):
+                        problem = f"{folder}/ may include only the C++ standard library"
                     for prefix, where in THIRD_PARTY:
                         if header.startswith(prefix):
                             ok = folder in where or ("tests" in where and in_tests)
@@ -147,19 +176,32 @@ def violations(repo):
 def self_test():
     """A scratch tree with one allowed and several forbidden includes."""
     planted = {
-        "core/src/A.cpp": '#include "llcheck/prover/Prover.h"\n',
-        "core/src/B.cpp": "#include <z3++.h>\n",
+        "core/analysis/src/A.cpp": '#include "llcheck/prover/Prover.h"\n',
+        "core/formats/src/B.cpp": "#include <z3++.h>\n",
         "prover/src/C.cpp": '#include "llcheck/reports/Report.h"\n',
         "reports/src/D.cpp": '#include "../../cli/Batch.h"\n',
         "gpu_oracle/src/E.cpp": "#include <gtest/gtest.h>\n",
         "prover/src/F.cpp": '#include "llcheck/verdict/Conversion.h"\n',
         "python/src/G.cpp": '#include "../../cli/Batch.h"\n',
-        "core/src/H.cpp": '#include "BankSimulator.h"\n',
+        "core/analysis/src/H.cpp": '#include "BankSimulator.h"\n',
         "tests/support/I.h": '#include "llcheck/prover/Prover.h"\n',
         "reports/src/J.cpp": '#include "BankSimulator.h"\n',
+        # The layers of core: algebra including a formats header, encodings an analysis one,
+        # formats an analysis one (through a quoted relative path), algebra a third-party header.
+        "core/algebra/src/K.cpp": '#include "llcheck/core/Formats.h"\n',
+        "core/encodings/include/llcheck/core/L.h": '#include "llcheck/core/conversion/Plan.h"\n',
+        "core/formats/src/M.cpp": '#include "../../analysis/include/llcheck/core/conversion/Plan.h"\n',
+        "core/algebra/src/N.cpp": "#include <nlohmann/json.hpp>\n",
     }
     clean = {
-        "core/include/llcheck/core/X.h": "#include <vector>\n",
+        "core/algebra/include/llcheck/core/X.h": "#include <vector>\n",
+        "core/encodings/src/E.cpp": '#include "llcheck/core/X.h"\n',
+        "core/formats/include/llcheck/core/Formats.h": '#include "llcheck/core/X.h"\n',
+        "core/formats/src/F.cpp": '#include "llcheck/core/Formats.h"\n#include <nlohmann/json.hpp>\n',
+        "core/analysis/include/llcheck/core/conversion/Plan.h": '#include "llcheck/core/Formats.h"\n',
+        "core/analysis/src/P.cpp": '#include "llcheck/core/conversion/Plan.h"\n#include "Local.h"\n',
+        "core/analysis/src/Local.h": "\n",
+        "core/tests/plan_test.cpp": '#include "llcheck/core/conversion/Plan.h"\n',
         "prover/src/P.cpp": '#include "llcheck/core/X.h"\n#include <z3++.h>\n',
         "prover/tests/T.cpp": '#include "TestLayouts.h"\n#include <gtest/gtest.h>\n',
         "tests/support/TestLayouts.h": '#include "llcheck/core/X.h"\n#include <gtest/gtest.h>\n',

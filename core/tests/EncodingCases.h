@@ -80,7 +80,7 @@ inline Counts checkEncoding(const std::string& encoding,
       continue;
     }
     ++c.total;
-    SpecOptions options;
+    LayoutContext options;
     options.shape = tc["shape"].get<std::vector<uint64_t>>();
     if (tc.contains("num_warps") && tc["num_warps"].is_number())
       options.numWarps = tc["num_warps"].get<uint64_t>();
@@ -119,7 +119,7 @@ inline Counts checkEncoding(const std::string& encoding,
 /// and points at a column of the attribute.
 inline void expectAttributeError(const std::string& text, const std::string& fragment,
                                  const std::optional<std::vector<uint64_t>>& shape) {
-  SpecOptions options;
+  LayoutContext options;
   options.shape = shape;
   auto attr = parseAttribute(text, "attribute");
   ASSERT_TRUE(attr.ok()) << text << ": " << attr.error().str();

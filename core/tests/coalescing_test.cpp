@@ -133,7 +133,7 @@ TEST(Coalescing, MatchesAddressSimulatorOnRandomLayouts) {
 }
 
 LinearLayout attr(const std::string& text, std::vector<uint64_t> shape) {
-  SpecOptions o;
+  LayoutContext o;
   o.shape = std::move(shape);
   return loadSpec(text, o).value().layout;
 }
@@ -431,7 +431,7 @@ TEST(Coalescing, Triton36StoresEveryRegisterCopy) {
   // loads each (ptxas drops the repeated loads: the load counts once).
   const char* text = "#ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [1, 32], "
                      "warpsPerCTA = [2, 1], order = [1, 0]}>";
-  SpecOptions o;
+  LayoutContext o;
   o.shape = {2, 32};
   o.triton = TritonVersion::v3_6;
   LinearLayout reg = loadSpec(text, o).value().layout;

@@ -217,7 +217,7 @@ TEST(Cute, AcceptsExactlyTheLinearLayouts) {
 }
 
 LinearLayout loaded(const std::string& spec, std::vector<uint64_t> shape = {}) {
-  SpecOptions o;
+  LayoutContext o;
   if (!shape.empty())
     o.shape = shape;
   auto l = loadSpec(spec, o);
@@ -268,7 +268,7 @@ TEST(Cute, NvmmaSharedIsCuteGmmaSwizzle) {
 }
 
 void expectError(const std::string& text, const std::string& fragment) {
-  SpecOptions o;
+  LayoutContext o;
   auto l = loadSpec(text, o);
   ASSERT_FALSE(l.ok()) << text;
   EXPECT_NE(l.error().str().find(fragment), std::string::npos) << text << ": " << l.error().str();

@@ -69,7 +69,7 @@ const std::string kWmma =
     "#ttg.amd_wmma<{version = 2, isTranspose = true, ctaLayout = {warp = [[0, 1], [1, 0]]}}>";
 
 TEST(EncodingsAmd, MfmaErrors) {
-  expectError(kMfma, "--shape", std::nullopt);
+  expectError(kMfma, "pass shape", std::nullopt);
   expectError(kMfma, "rank 2 or 3", std::vector<uint64_t>{64});
   expectError(kMfma, "warpsPerCTA has 2 entries", std::vector<uint64_t>{2, 64, 64});
   expectError(kMfma, "not a power of two", std::vector<uint64_t>{64, 48});
@@ -113,7 +113,7 @@ TEST(EncodingsAmd, MfmaErrors) {
 }
 
 TEST(EncodingsAmd, WmmaErrors) {
-  expectError(kWmma, "--shape", std::nullopt);
+  expectError(kWmma, "pass shape", std::nullopt);
   expectError("#ttg.amd_wmma<{version = 4, ctaLayout = {warp = [[1, 0]]}}>",
               "WMMA version must be in the [1, 3] range");
   expectError("#ttg.amd_wmma<{version = 1}>", "missing 'ctaLayout'");
@@ -131,7 +131,7 @@ TEST(EncodingsAmd, WmmaErrors) {
               "32]}>",
               "invalid WMMA v3 instruction shape");
   expectError("#ttg.amd_wmma<{version = 1, ctaLayout = {warp = [[1, 0]]}, rank = 3}>",
-              "rank = 3 but --shape has rank 2");
+              "rank = 3 but shape has rank 2");
   expectError("#ttg.amd_wmma<{version = 1, ctaLayout = [[1, 0]]}>",
               "ctaLayout must be a dictionary");
 }
@@ -149,7 +149,7 @@ TEST(EncodingsAmd, DotOperandErrors) {
 }
 
 TEST(EncodingsAmd, WarpAndLaneCountsAreChecked) {
-  SpecOptions options;
+  LayoutContext options;
   options.shape = std::vector<uint64_t>{64, 64};
   options.threadsPerWarp = 32;
   EXPECT_FALSE(loadSpec(kMfma, options).ok());

@@ -90,7 +90,7 @@ Counts checkRejectedBeforePrinting(const std::string& encoding, const std::strin
     EXPECT_TRUE(attr.ok()) << text << ": " << attr.error().str();
     if (!attr.ok())
       continue;
-    SpecOptions options;
+    LayoutContext options;
     options.shape = tc["shape"].get<std::vector<uint64_t>>();
     auto l = attributeToLayout(*attr, options, "attribute");
     EXPECT_FALSE(l.ok()) << tc["id"] << " " << text << ": Triton rejected it (" << tc["error"]
@@ -159,9 +159,8 @@ const std::string kMmaV3 =
     mma("versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]");
 
 TEST(EncodingsNvidia, NvidiaMmaErrors) {
-  expectError(kMmaV2, "--shape", std::nullopt);
-  expectError(kMmaV2, "has rank 2 but --shape 64x64x2 has rank 3",
-              std::vector<uint64_t>{64, 64, 2});
+  expectError(kMmaV2, "pass shape", std::nullopt);
+  expectError(kMmaV2, "has rank 2 but shape 64x64x2 has rank 3", std::vector<uint64_t>{64, 64, 2});
   expectError(kMmaV2, "not a power of two", std::vector<uint64_t>{48, 64});
   expectError(mma("versionMajor = 1, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, "
                   "8]"),
@@ -211,12 +210,12 @@ TEST(EncodingsNvidia, NvidiaMmaErrors) {
   expectError(mma("versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 1], CGALayout = [[1]], "
                   "instrShape = [16, 8]"),
               "CGALayout[0] has 1 entries");
-  SpecOptions options;
+  LayoutContext options;
   options.shape = std::vector<uint64_t>{64, 64};
   options.numWarps = 8;
   auto l = loadSpec(kMmaV2, options);
   ASSERT_FALSE(l.ok());
-  EXPECT_NE(l.error().str().find("--num-warps 8 disagrees"), std::string::npos);
+  EXPECT_NE(l.error().str().find("numWarps 8 disagrees"), std::string::npos);
 }
 
 std::string dot(int opIdx, const std::string& parent, int kWidth) {
@@ -232,9 +231,9 @@ TEST(EncodingsNvidia, DotOperandErrors) {
   expectError(dot(0, kMmaV2, 3), "kWidth 3 is not a power of two");
   expectError(dot(1, kMmaV3, 2), "opIdx must be 0");
   expectError(dot(0, blocked, 2), "kWidth is not supported");
-  expectError(dot(0, kMmaV2, 2), "--shape", std::nullopt);
-  expectError(dot(0, blocked, 0), "--shape", std::nullopt);
-  expectError(dot(0, kMmaV2, 2), "has rank 2 but --shape 64 has rank 1", std::vector<uint64_t>{64});
+  expectError(dot(0, kMmaV2, 2), "pass shape", std::nullopt);
+  expectError(dot(0, blocked, 0), "pass shape", std::nullopt);
+  expectError(dot(0, kMmaV2, 2), "has rank 2 but shape 64 has rank 1", std::vector<uint64_t>{64});
   expectError(dot(0, blocked, 0), "rank at least 2", std::vector<uint64_t>{64});
   expectError(dot(1, blocked, 0), "sizePerThread has 2 entries", std::vector<uint64_t>{4, 64, 64});
   // The parent's own errors come through with their positions.

@@ -61,7 +61,7 @@ void expectAllMatch(const std::string& encoding, const std::string& file) {
     ASSERT_TRUE(tc.contains("error")) << tc["id"];
     std::string text = attrFromParams(encoding, tc["params"]);
     ASSERT_FALSE(text.empty()) << tc["id"];
-    SpecOptions options;
+    LayoutContext options;
     options.shape = tc["shape"].get<std::vector<uint64_t>>();
     auto l = loadSpec(text, options);
     EXPECT_FALSE(l.ok()) << tc["id"] << " " << text << " (Triton: " << tc["error"] << ")";
@@ -87,7 +87,7 @@ TEST(EncodingsShared, SharedLinearMatchesTriton) {
 }
 
 Result<LoadedLayout> load(const std::string& text, std::optional<std::vector<uint64_t>> shape) {
-  SpecOptions options;
+  LayoutContext options;
   options.shape = std::move(shape);
   return loadSpec(text, options);
 }
@@ -353,7 +353,7 @@ void expectError(const std::string& text, const std::string& fragment,
 TEST(EncodingsShared, SwizzledSharedErrors) {
   const std::string ok = "#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, "
                          "0]}>";
-  expectError(ok, "--shape", std::nullopt);
+  expectError(ok, "pass shape", std::nullopt);
   expectError(ok, "rank 3", std::vector<uint64_t>{64, 16, 2});
   expectError(ok, "not a power of two", std::vector<uint64_t>{64, 12});
   expectError("#ttg.swizzled_shared<{vec = 2, perPhase = 0, maxPhase = 4, order = [1, 0]}>",
@@ -410,7 +410,7 @@ TEST(EncodingsShared, SharedLinearAndPaddedErrors) {
               "appears twice");
   expectError("#ttg.padded_shared<[] {order = [1, 0], shape = [64, 64]}>", "at least one interval");
   expectError("#ttg.padded_shared<[4:+2] {order = [1, 0], shape = [32, 64]}>",
-              "different shape than --shape");
+              "different shape than shape");
   expectError("#ttg.padded_shared<[4:+2] {offset = [[1]], block = [[4]]}>", "block bases alone",
               std::vector<uint64_t>{8});
 }

@@ -8,6 +8,7 @@
 // #ttg.blocked are skipped until that parent is supported.
 #include "EncodingCases.h"
 #include "llcheck/core/Encodings.h"
+#include "llcheck/core/Formats.h"
 #include "llcheck/core/MlirAttr.h"
 #include "llcheck/core/Spec.h"
 
@@ -44,10 +45,43 @@ void expectError(const std::string& text, const std::string& fragment,
   enctest::expectAttributeError(text, fragment, shape);
 }
 
+// Core names the context an encoding needs (the shape, the numbers of warps and threads) in its own
+// terms, and says in Error::context which item an error is about; a front end's names, once set,
+// replace core's in the messages (the command line's flags, lit-tested in tests/lit).
+TEST(Encodings, ContextItemsAreNamedByTheFrontEnd) {
+  const std::string blocked = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], "
+                              "warpsPerCTA = [4, 1], order = [1, 0]}>";
+  auto noShape = loadSpec(blocked, LayoutContext{});
+  ASSERT_FALSE(noShape.ok());
+  EXPECT_EQ(noShape.error().context, ContextItem::Shape);
+  EXPECT_EQ(noShape.error().message,
+            "#ttg.blocked needs the tensor shape; pass shape (e.g. shape 64x16)");
+  LayoutContext warps;
+  warps.shape = std::vector<uint64_t>{64, 64};
+  warps.numWarps = 8;
+  auto wrongWarps = loadSpec(blocked, warps);
+  ASSERT_FALSE(wrongWarps.ok());
+  EXPECT_EQ(wrongWarps.error().context, ContextItem::NumWarps);
+  auto badShape = parseShape("63");
+  ASSERT_FALSE(badShape.ok());
+  EXPECT_EQ(badShape.error().context, ContextItem::Shape);
+  EXPECT_EQ(badShape.error().where, "shape");
+
+  setContextNames([](ContextItem item) {
+    return item == ContextItem::Shape ? std::string("--shape") : coreContextName(item);
+  });
+  auto named = loadSpec(blocked, LayoutContext{});
+  setContextNames(nullptr);
+  ASSERT_FALSE(named.ok());
+  EXPECT_EQ(named.error().message,
+            "#ttg.blocked needs the tensor shape; pass --shape (e.g. --shape 64x16)");
+  EXPECT_EQ(contextName(ContextItem::Shape), "shape");
+}
+
 TEST(Encodings, BlockedErrors) {
   const std::string ok = "#ttg.blocked<{sizePerThread = [4, 2], threadsPerWarp = [8, 4], "
                          "warpsPerCTA = [2, 2], order = [1, 0]}>";
-  expectError(ok, "--shape", std::nullopt);
+  expectError(ok, "pass shape", std::nullopt);
   expectError(ok, "rank 3", std::vector<uint64_t>{64, 16, 2});
   expectError(ok, "not a power of two", std::vector<uint64_t>{64, 12});
   expectError("#ttg.blocked<{sizePerThread = [3, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, "
@@ -70,12 +104,12 @@ TEST(Encodings, BlockedErrors) {
   expectError("#ttg.slice<{dim = 2, parent = " + ok + "}>", "out of range",
               std::vector<uint64_t>{64});
   expectError("#ttg.slice<{dim = 0}>", "missing 'parent'", std::vector<uint64_t>{64});
-  expectError("#ttg.slice<{dim = 0, parent = " + ok + "}>", "--shape", std::nullopt);
+  expectError("#ttg.slice<{dim = 0, parent = " + ok + "}>", "pass shape", std::nullopt);
 }
 
 TEST(Encodings, SliceOfCorpusBlocked) {
   // corpus 20/21 are the slices of corpus 02 (blocked-000 above), as Triton computes them.
-  SpecOptions options;
+  LayoutContext options;
   options.shape = std::vector<uint64_t>{64};
   auto l = loadSpec("#ttg.slice<{dim = 1, parent = #ttg.blocked<{sizePerThread = [4, 2], "
                     "threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>}>",

@@ -136,7 +136,7 @@ TEST(Ldmatrix, DividesIffSomeRegisterPermutationEmulatesCorrectly) {
 }
 
 LinearLayout spec(const std::string& attr, std::vector<uint64_t> shape) {
-  SpecOptions o;
+  LayoutContext o;
   o.shape = std::move(shape);
   return loadSpec(attr, o).value().layout;
 }

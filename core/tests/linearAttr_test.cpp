@@ -109,7 +109,7 @@ TEST(LinearAttr, SurjectiveLayoutsRoundTrip) {
     // is: nothing is cut, so no register basis is removed (its zero register bases stay, as
     // Triton 3.6 and 3.9 both answer); with register bases Triton cannot order (a non-power of
     // two) it cannot lay it over a shape at all, and llcheck keeps it as written.
-    SpecOptions o;
+    LayoutContext o;
     o.shape = std::vector<uint64_t>{};
     for (const DimSize& d : l.getOutDims())
       o.shape->push_back(d.size);
@@ -187,7 +187,7 @@ TEST(LinearAttr, ToLinearAttrErrors) {
 
 TEST(LinearAttr, LoadSpecErrors) {
   auto expectError = [](const std::string& spec, const std::string& fragment,
-                        const SpecOptions& o = {}) {
+                        const LayoutContext& o = {}) {
     auto r = loadSpec(spec, o);
     ASSERT_FALSE(r.ok()) << spec;
     EXPECT_NE(r.error().str().find(fragment), std::string::npos)
@@ -205,13 +205,13 @@ TEST(LinearAttr, LoadSpecErrors) {
   expectError("#ttg.linear<{register = [[0, 1]], lane = [[1]], warp = [], block = []}>",
               "the first basis has 2");
   expectError("#ttg.linear<{register = 3, lane = [], warp = [], block = []}>", "must be an array");
-  expectError("#ttg.linear<{register = [], lane = [], warp = [], block = []}>", "--shape");
+  expectError("#ttg.linear<{register = [], lane = [], warp = [], block = []}>", "pass shape");
   expectError("#ttg.frobnicate<{versionMajor = 2}>", "not supported");
   expectError("#ttg.nvidia_mma<{versionMajor = 2}>", "missing 'warpsPerCTA'");
   expectError("#ttg.blocked<{sizePerThread = [1]}>", "missing 'threadsPerWarp'");
   expectError("#blocked1", "alias");
   expectError("#ttg.linear<{register = [[0, 1]]", "");
-  SpecOptions shape;
+  LayoutContext shape;
   shape.shape = std::vector<uint64_t>{2};
   expectError(ok, "rank", shape);
   // Other shapes of the same rank cut or tile the layout, as Triton does (checked against
@@ -223,12 +223,12 @@ TEST(LinearAttr, LoadSpecErrors) {
     EXPECT_EQ(r->layout.getOutDimSize(dims::standardOut(0)), other[0]);
     EXPECT_EQ(r->layout.getOutDimSize(dims::standardOut(1)), other[1]);
   }
-  SpecOptions warps;
+  LayoutContext warps;
   warps.numWarps = 4;
-  expectError(ok, "--num-warps 4", warps);
-  SpecOptions lanes;
+  expectError(ok, "numWarps 4", warps);
+  LayoutContext lanes;
   lanes.threadsPerWarp = 32;
-  expectError(ok, "--threads-per-warp 32", lanes);
+  expectError(ok, "threadsPerWarp 32", lanes);
   lanes.threadsPerWarp = 2;
   EXPECT_TRUE(loadSpec(ok, lanes).ok());
   expectError("/no/such/file.json", "no such file");

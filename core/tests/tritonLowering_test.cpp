@@ -30,7 +30,7 @@ SharedMemoryModel sm(const std::string& arch) {
 }
 
 LinearLayout attr(const std::string& text, std::vector<uint64_t> shape) {
-  SpecOptions o;
+  LayoutContext o;
   o.shape = std::move(shape);
   auto l = loadSpec(text, o);
   EXPECT_TRUE(l.ok()) << (l.ok() ? "" : l.error().str());
@@ -302,7 +302,7 @@ std::vector<Outcome> compareVersion(const std::string& file, const json& cases) 
     LinearLayout b = fromTriton(lay.at("dst").at("ll"), shape);
     LoadedLayout s;
     if (lay.contains("shared")) {
-      SpecOptions so;
+      LayoutContext so;
       so.shape = shape;
       std::string sharedAttr = lay.at("shared").at("attr").get<std::string>();
       // Triton 3.6 lays out an unswizzled #ttg.nvmma_shared as if not transposed (its PTX for

@@ -19,7 +19,7 @@ using Bases = std::vector<std::vector<uint64_t>>;
 
 Result<LinearLayout> layoutOf(const std::string& attr, std::vector<uint64_t> shape,
                               TritonVersion triton) {
-  SpecOptions o;
+  LayoutContext o;
   o.shape = std::move(shape);
   o.triton = triton;
   auto l = loadSpec(attr, o);
@@ -42,7 +42,7 @@ TEST(TritonVersion, NamesParseAndTheNewestIsTheDefault) {
   EXPECT_EQ(parseTritonVersion("3.9.x"), TritonVersion::v3_9);
   EXPECT_FALSE(parseTritonVersion("3.7"));
   EXPECT_FALSE(parseTritonVersion("3.6."));
-  EXPECT_EQ(SpecOptions{}.triton, kNewestTriton);
+  EXPECT_EQ(LayoutContext{}.triton, kNewestTriton);
 }
 
 // sizePerThread larger than the shape: the registers that would repeat an element.

@@ -35,7 +35,7 @@ const std::string kSmall = std::string(LLCHECK_SOURCE_DIR) + "/tests/lit/Inputs/
 LinearLayout direct(const std::string& attr, std::vector<uint64_t> shape) {
   auto v = parseAttribute(attr, "attribute");
   EXPECT_TRUE(v.ok()) << (v.ok() ? "" : v.error().str());
-  SpecOptions o;
+  LayoutContext o;
   o.shape = std::move(shape);
   auto l = attributeToLayout(*v, o, "attribute");
   EXPECT_TRUE(l.ok()) << (l.ok() ? "" : l.error().str());
@@ -235,7 +235,7 @@ TEST(Ttgir, OptionsAreCheckedAgainstTheModule) {
   auto m = readTtgir(readFile(kSmall), "small.ttgir", o);
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.error().str(),
-            "small.ttgir: --num-warps 8 disagrees with the module's ttg.num-warps = 4");
+            "small.ttgir: numWarps 8 disagrees with the module's ttg.num-warps = 4");
 }
 
 TEST(Ttgir, Detection) {

@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::checkMessage(text, attr.error());
     return 0;
   }
-  auto l = attributeToLayout(*attr, SpecOptions{}, "attribute");
+  auto l = attributeToLayout(*attr, LayoutContext{}, "attribute");
   if (!l.ok()) {
     fuzz::checkMessage(text, l.error());
     return 0;
@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto again = parseAttribute(*printed, "attribute");
     if (!again.ok())
       fuzz::fail("toLinearAttr output does not parse");
-    auto l2 = attributeToLayout(*again, SpecOptions{}, "attribute");
+    auto l2 = attributeToLayout(*again, LayoutContext{}, "attribute");
     if (!l2.ok() || !(*l2 == *l))
       fuzz::fail("toLinearAttr -> parse did not round-trip");
   }

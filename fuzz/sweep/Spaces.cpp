@@ -418,7 +418,7 @@ std::vector<uint64_t> key(const LinearLayout& l) {
 Result<LinearLayout> layoutOf(const Encoding& e, const SweepGroup& g, const SweepOptions& o) {
   if (e.blocked)
     return blockedToLinearLayout(*e.blocked, g.shape);
-  SpecOptions spec;
+  LayoutContext spec;
   spec.shape = g.shape;
   spec.triton = o.triton;
   if (distributedFamily(o.family)) {

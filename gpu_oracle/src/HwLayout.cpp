@@ -133,7 +133,7 @@ std::string firstDifference(const LinearLayout& hardware, const LinearLayout& ll
 namespace detail {
 
 Result<LinearLayout> encodingLayout(const std::string& attr, const std::vector<uint64_t>& shape) {
-  SpecOptions o;
+  LayoutContext o;
   o.shape = shape;
   auto loaded = loadSpec(attr, o);
   if (!loaded.ok())

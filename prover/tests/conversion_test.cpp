@@ -72,7 +72,7 @@ LinearLayout perturbed(const LinearLayout& c, Gen& g) {
 }
 
 LinearLayout load(const char* attr, std::vector<uint64_t> shape) {
-  SpecOptions o;
+  LayoutContext o;
   o.shape = std::move(shape);
   auto l = loadSpec(attr, o);
   EXPECT_TRUE(l.ok()) << attr << ": " << l.error().str();

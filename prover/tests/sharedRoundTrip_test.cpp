@@ -77,7 +77,7 @@ void expectCounterexample(const LinearLayout& src, const LinearLayout& shared,
 }
 
 LinearLayout load(const char* attr, std::vector<uint64_t> shape) {
-  SpecOptions o;
+  LayoutContext o;
   o.shape = std::move(shape);
   auto l = loadSpec(attr, o);
   EXPECT_TRUE(l.ok()) << attr << ": " << l.error().str();

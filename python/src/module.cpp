@@ -75,7 +75,7 @@ llcheck::TritonVersion tritonVersion(const std::optional<std::string>& text) {
 Layout fromSpec(const std::string& spec, std::optional<std::vector<uint64_t>> shape,
                 std::optional<uint64_t> numWarps, std::optional<uint64_t> threadsPerWarp,
                 const std::optional<std::string>& triton) {
-  llcheck::SpecOptions o;
+  llcheck::LayoutContext o;
   o.shape = std::move(shape);
   o.numWarps = numWarps;
   o.threadsPerWarp = threadsPerWarp;
@@ -171,10 +171,24 @@ std::string coalescingJson(const Layout& reg, const std::string& dtype, const st
   return out.str();
 }
 
+/// The keyword argument that supplies a context item core's messages mention (ContextItem).
+std::string keywordName(llcheck::ContextItem item) {
+  switch (item) {
+  case llcheck::ContextItem::NumWarps:
+    return "num_warps";
+  case llcheck::ContextItem::ThreadsPerWarp:
+    return "threads_per_warp";
+  default: // shape, arch, dtype, strides: the keyword is core's name
+    return llcheck::coreContextName(item);
+  }
+}
+
 } // namespace
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "llcheck's C++ core: linear layouts over F2 as Triton uses them";
+  // Messages about the context name the keyword arguments that supply it ("pass shape").
+  llcheck::setContextNames(&keywordName);
 
   py::class_<Layout>(m, "Layout")
       .def_static("from_spec", &fromSpec, py::arg("spec"), py::arg("shape") = py::none(),

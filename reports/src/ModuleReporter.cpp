@@ -121,7 +121,7 @@ private:
     if (!t.layout)
       return e; // the reader listed it in notUnderstood
     if (startsWith(t.attribute, "#ttg.padded_shared")) {
-      SpecOptions so;
+      LayoutContext so;
       so.shape = t.shape;
       so.triton = o_.triton;
       if (auto loaded = loadSpec(t.attribute, so); loaded.ok())
@@ -677,7 +677,7 @@ private:
     json tried = json::array();
     std::optional<std::pair<std::string, Side>> best;
     for (const std::string& attr : candidates) {
-      SpecOptions so;
+      LayoutContext so;
       so.shape = shared.shape;
       so.triton = o_.triton;
       auto l = loadSpec(attr, so);

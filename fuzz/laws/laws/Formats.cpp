@@ -50,7 +50,7 @@ Verdict linearAttrRoundTrip(const Case& c) {
   auto attr = toLinearAttr(l);
   if (!attr.ok())
     return {}; // no attribute holds it (the error says why); nothing to read back
-  SpecOptions opts;
+  LayoutContext opts;
   std::vector<uint64_t> shape;
   for (const DimSize& d : l.getOutDims())
     shape.push_back(d.size);

@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
     std::cerr << shape.error().str() << "\n";
     return 2;
   }
-  llcheck::SpecOptions options;
+  llcheck::LayoutContext options;
   options.shape = *shape;
   auto loaded = llcheck::loadSpec(argv[1], options);
   if (!loaded.ok()) {

@@ -1,0 +1,536 @@
+// Triton's lowering of local_alloc / local_store / local_load / async_copy on NVIDIA (see
+// TritonLowering.h); convert_layout's scratch layout is in TritonSwizzling.cpp.
+#include "llcheck/core/conversion/TritonLowering.h"
+
+#include "TritonLoweringDetail.h"
+#include "llcheck/core/Subspace.h"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <set>
+
+namespace llcheck {
+
+namespace detail {
+
+uint64_t lowMask(int bits) {
+  return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+}
+
+CvtMap withoutCopies(const OffsetMap& m) {
+  CvtMap c;
+  for (uint64_t r : m.registers)
+    if (r != 0)
+      c.registers.push_back(r);
+  c.droppedRegisters = static_cast<int>(m.registers.size() - c.registers.size());
+  c.lanes = m.lanes;
+  c.warps = m.warps;
+  c.offsetBits = m.offsetBits;
+  return c;
+}
+
+std::optional<std::vector<int>> registersEqualTo(const std::vector<uint64_t>& registers,
+                                                 const std::vector<uint64_t>& wanted) {
+  std::vector<int> picked;
+  std::vector<bool> used(registers.size(), false);
+  for (uint64_t w : wanted) {
+    std::size_t j = 0;
+    while (j < registers.size() && (used[j] || registers[j] != w))
+      ++j;
+    if (j == registers.size())
+      return std::nullopt;
+    used[j] = true;
+    picked.push_back(static_cast<int>(j));
+  }
+  return picked;
+}
+
+namespace {
+
+/// Every column of the map but the registers in `skip` keeps the low `bits` offset bits 0.
+bool othersClear(const CvtMap& m, const std::vector<int>& skip, int bits) {
+  uint64_t mask = lowMask(bits);
+  for (std::size_t j = 0; j < m.registers.size(); ++j)
+    if (std::find(skip.begin(), skip.end(), static_cast<int>(j)) == skip.end() &&
+        (m.registers[j] & mask) != 0)
+      return false;
+  for (uint64_t c : m.lanes)
+    if ((c & mask) != 0)
+      return false;
+  for (uint64_t c : m.warps)
+    if ((c & mask) != 0)
+      return false;
+  return true;
+}
+
+/// Wavefronts of one matrix (one phase of 8 rows of 16 bytes): the most distinct rows on one
+/// group of 4 banks, 2^(rank of the rows - rank of their bank-group bits).
+uint64_t wavefrontsPerMatrix(const std::vector<uint64_t>& rowColumns, int elementBits) {
+  int rowShift = 4 - std::countr_zero(static_cast<unsigned>(elementBits / 8));
+  std::vector<uint64_t> units;
+  for (uint64_t c : rowColumns)
+    units.push_back(c >> rowShift);
+  return uint64_t{1} << (Subspace(units).dim() - rankUnderMask(units, lowMask(3)));
+}
+
+} // namespace
+
+std::optional<MatrixPlan> plainMatrix(const CvtMap& m, int elementBits) {
+  if (elementBits > 32 || m.lanes.size() != 5)
+    return std::nullopt;
+  int k = std::countr_zero(static_cast<unsigned>(32 / elementBits)); // registers per word
+  std::vector<uint64_t> wordOffsets;
+  for (int b = 0; b < k; ++b)
+    wordOffsets.push_back(uint64_t{1} << b);
+  auto picked = registersEqualTo(m.registers, wordOffsets);
+  if (!picked)
+    return std::nullopt;
+  if (m.lanes[0] != (uint64_t{1} << k) || m.lanes[1] != (uint64_t{1} << (k + 1)))
+    return std::nullopt;
+  // Nothing else inside the 16-byte row; lanes 4, 8, 16 are checked with the other columns.
+  CvtMap rest = m;
+  rest.lanes = {m.lanes[2], m.lanes[3], m.lanes[4]};
+  if (!othersClear(rest, *picked, k + 2) || m.offsetBits < k + 2)
+    return std::nullopt;
+  MatrixPlan p;
+  p.trans = false;
+  int left = static_cast<int>(m.registers.size()) - k;
+  p.matricesLog2 = std::min(2, left);
+  p.instructionsPerWarp = uint64_t{1} << (left - p.matricesLog2);
+  p.rowColumns = {m.lanes[2], m.lanes[3], m.lanes[4]};
+  p.wavefrontsPerMatrix = wavefrontsPerMatrix(p.rowColumns, elementBits);
+  return p;
+}
+
+std::optional<MatrixPlan> transMatrix(const CvtMap& m, int elementBits, TritonVersion version) {
+  if (elementBits != 16 || m.lanes.size() != 5 || m.registers.empty())
+    return std::nullopt;
+  for (int b = 0; b < 3; ++b)
+    if (m.lanes[2 + b] != (uint64_t{1} << b))
+      return std::nullopt;
+  CvtMap rest = m;
+  rest.lanes = {m.lanes[0], m.lanes[1]};
+  if (!othersClear(rest, {}, 3) || m.offsetBits < 3)
+    return std::nullopt;
+  MatrixPlan p;
+  p.trans = true;
+  int left = static_cast<int>(m.registers.size()) - 1; // one register picks a row
+  p.matricesLog2 = std::min(2, left);
+  p.instructionsPerWarp = uint64_t{1} << (left - p.matricesLog2);
+  // The row register: 3.6 takes the first; 3.9 the one whose 8 rows (with lanes 1 and 2) hit
+  // the fewest bank groups, the first of equals.
+  p.rowRegister = 0;
+  p.wavefrontsPerMatrix = wavefrontsPerMatrix({m.registers[0], m.lanes[0], m.lanes[1]}, 16);
+  if (version != TritonVersion::v3_6)
+    for (std::size_t j = 1; j < m.registers.size(); ++j) {
+      uint64_t w = wavefrontsPerMatrix({m.registers[j], m.lanes[0], m.lanes[1]}, 16);
+      if (w < p.wavefrontsPerMatrix) {
+        p.wavefrontsPerMatrix = w;
+        p.rowRegister = static_cast<int>(j);
+      }
+    }
+  p.rowColumns = {m.registers[static_cast<std::size_t>(p.rowRegister)], m.lanes[0], m.lanes[1]};
+  return p;
+}
+
+int vectorLog2(const CvtMap& m, int maxLog2, bool permute) {
+  for (int v = maxLog2; v > 0; --v) {
+    std::vector<uint64_t> wanted;
+    for (int b = 0; b < v; ++b)
+      wanted.push_back(uint64_t{1} << b);
+    std::optional<std::vector<int>> picked;
+    if (permute) {
+      picked = registersEqualTo(m.registers, wanted);
+    } else if (m.registers.size() >= static_cast<std::size_t>(v)) {
+      picked = std::vector<int>();
+      for (int b = 0; b < v && picked; ++b)
+        if (m.registers[static_cast<std::size_t>(b)] == wanted[static_cast<std::size_t>(b)])
+          picked->push_back(b);
+        else
+          picked.reset();
+    }
+    if (picked && othersClear(m, *picked, v) && m.offsetBits >= v)
+      return v;
+  }
+  return 0;
+}
+
+bool llvmMergesAccesses(TritonVersion /*version*/, SharedAccessKind /*kind*/) {
+  // Both releases emit ld/st.shared as plain LLVM loads and stores (with a constant true
+  // predicate), so LLVM's load/store vectoriser sees them.
+  return true;
+}
+
+std::string matrixName(SharedAccessKind kind, int matrices, bool trans) {
+  return std::string(kind == SharedAccessKind::Store ? "stmatrix" : "ldmatrix") +
+         ".sync.aligned.m8n8.x" + std::to_string(matrices) + (trans ? ".trans" : "") +
+         ".shared.b16";
+}
+
+std::string vectorName(SharedAccessKind kind, int elements, int elementBits) {
+  // Triton's storeDShared / loadDShared: more than 4 elements narrower than 32 bits travel as
+  // 32-bit words; otherwise .v<n>.b<bits>. (LLVM may spell the same access another way, e.g.
+  // ld.shared.b32 for 4 x i8 or ld.shared.s16 for a sign-extended f16: the width is what
+  // counts.)
+  int n = elements;
+  int bits = elementBits;
+  if (elements > 4 && elementBits < 32) {
+    n = elements * elementBits / 32;
+    bits = 32;
+  }
+  return std::string(kind == SharedAccessKind::Store ? "st" : "ld") + ".shared" +
+         (n > 1 ? ".v" + std::to_string(n) : "") + ".b" + std::to_string(bits);
+}
+
+AccessCount matrixCount(const MatrixPlan& p, uint64_t warps) {
+  AccessCount a;
+  auto matrices = uint64_t{1} << p.matricesLog2;
+  a.vectorBits = 32 * static_cast<int>(matrices);
+  a.instructions = p.instructionsPerWarp * warps;
+  a.phasesPerInstruction = static_cast<int>(matrices);
+  a.wavefrontsPerPhase = p.wavefrontsPerMatrix;
+  a.idealWavefronts = a.instructions * matrices;
+  a.wavefronts = a.idealWavefronts * p.wavefrontsPerMatrix;
+  a.bankConflicts = a.wavefronts - a.idealWavefronts;
+  return a;
+}
+
+namespace {
+
+/// Triton's vector registers (largestVectorisation's pick) for a vector of 2^v.
+std::vector<int> vectorRegisters(const CvtMap& m, int v, bool permute) {
+  std::vector<uint64_t> wanted;
+  for (int b = 0; b < v; ++b)
+    wanted.push_back(uint64_t{1} << b);
+  if (permute)
+    return registersEqualTo(m.registers, wanted).value_or(std::vector<int>());
+  std::vector<int> first;
+  for (int b = 0; b < v; ++b)
+    first.push_back(b);
+  return first;
+}
+
+uint64_t lowBit(uint64_t x) {
+  return x == 0 ? uint64_t{1} << 62 : x & (~x + 1);
+}
+
+} // namespace
+
+std::vector<Chunk> emittedAccesses(const CvtMap& m, const std::vector<IntervalPad>& padding, int v,
+                                   bool permute, int elemBytes, bool merge) {
+  std::vector<int> vec = vectorRegisters(m, v, permute);
+  uint64_t threadBits = 0;
+  for (uint64_t c : m.lanes)
+    threadBits |= c;
+  for (uint64_t c : m.warps)
+    threadBits |= c;
+  // Triton adds the registers that miss every lane and warp bit as constants to the thread's
+  // base address (actionAdditiveStrides) and XORs the others into it.
+  std::vector<uint64_t> additive, outer;
+  for (std::size_t j = 0; j < m.registers.size(); ++j) {
+    if (std::find(vec.begin(), vec.end(), static_cast<int>(j)) != vec.end())
+      continue;
+    ((m.registers[j] & threadBits) == 0 ? additive : outer).push_back(m.registers[j]);
+  }
+  auto padded = [&](uint64_t x) { return padding.empty() ? x : paddedOffset(padding, x); };
+  auto eb = static_cast<uint64_t>(elemBytes);
+  uint64_t access = eb << v;
+  std::vector<Chunk> out;
+  for (uint64_t oi = 0; oi < (uint64_t{1} << outer.size()); ++oi) {
+    uint64_t o = xorOf(outer, oi);
+    // What LLVM knows of the thread's base address: aligned to the lowest byte any lane, warp
+    // or this group's XOR can set (16 bytes at most: the shared buffer's alignment).
+    uint64_t align = 16;
+    for (uint64_t bits = threadBits | o; bits != 0; bits &= bits - 1)
+      align = std::min(align, lowBit(padded(lowBit(bits)) * eb));
+    std::vector<std::pair<uint64_t, uint64_t>> inner; // (byte offset, linear offset)
+    for (uint64_t ii = 0; ii < (uint64_t{1} << additive.size()); ++ii) {
+      uint64_t lin = xorOf(additive, ii);
+      inner.emplace_back(padded(lin) * eb, lin);
+    }
+    std::sort(inner.begin(), inner.end());
+    std::vector<bool> used(inner.size(), false);
+    for (std::size_t k = 0; k < inner.size(); ++k) {
+      if (used[k])
+        continue;
+      uint64_t start = inner[k].first;
+      uint64_t bytes = access;
+      if (merge)
+        // LLVM's load/store vectoriser: the widest run of neighbours, at most 16 bytes, that
+        // starts aligned to its size.
+        for (uint64_t want = 16; want > access; want /= 2) {
+          if (std::min(align, lowBit(start)) < want)
+            continue;
+          bool whole = true;
+          for (uint64_t off = access; off < want && whole; off += access) {
+            std::size_t n = k + static_cast<std::size_t>(off / access);
+            whole = n < inner.size() && inner[n].first == start + off && !used[n];
+          }
+          if (whole) {
+            bytes = want;
+            break;
+          }
+        }
+      for (uint64_t off = 0; off < bytes; off += access)
+        used[k + static_cast<std::size_t>(off / access)] = true;
+      out.push_back({o ^ inner[k].second, static_cast<int>(bytes)});
+    }
+  }
+  return out;
+}
+
+std::optional<Error> checkEnumerable(const CvtMap& m, int v, int elemBytes) {
+  auto log2 = static_cast<int>(m.registers.size() + m.warps.size()) - v;
+  if (log2 <= kMaxEnumeratedInstructionsLog2)
+    return std::nullopt;
+  return makeError("Triton's lowering is counted instruction by instruction, and these " +
+                   std::to_string(elemBytes << v) + "-byte accesses take 2^" +
+                   std::to_string(log2) + " instructions per CTA; the bound is 2^" +
+                   std::to_string(kMaxEnumeratedInstructionsLog2) +
+                   " (more than a CTA's shared memory holds: Triton would not compile it)");
+}
+
+AccessCount chunkCount(const CvtMap& m, const std::vector<IntervalPad>& padding,
+                       const std::vector<Chunk>& chunks, SharedAccessKind kind,
+                       const SharedMemoryModel& model, int elemBytes, uint64_t* misaligned) {
+  AccessCount a;
+  auto eb = static_cast<uint64_t>(elemBytes);
+  uint64_t maxPerPhase = 0;
+  int widest = 0;
+  for (uint64_t w = 0; w < (uint64_t{1} << m.warps.size()); ++w)
+    for (const Chunk& c : chunks) {
+      Subspace phase(model.phaseLanes(c.bytes, kind, m.lanes));
+      std::map<std::pair<uint64_t, uint64_t>, std::set<uint64_t>> wordsOfBank;
+      for (uint64_t t = 0; t < static_cast<uint64_t>(model.warpSize); ++t) {
+        uint64_t lin = xorOf(m.warps, w) ^ xorOf(m.lanes, t) ^ c.start;
+        uint64_t byte = (padding.empty() ? lin : paddedOffset(padding, lin)) * eb;
+        auto bytes = static_cast<uint64_t>(c.bytes);
+        if (misaligned && byte % bytes != 0)
+          ++*misaligned;
+        uint64_t unit = std::max<uint64_t>(static_cast<uint64_t>(model.bankBytes), 1);
+        for (uint64_t word = byte / unit; word <= (byte + bytes - 1) / unit; ++word)
+          wordsOfBank[{phase.reduce(t), word % static_cast<uint64_t>(model.banks)}].insert(word);
+      }
+      std::map<uint64_t, uint64_t> perPhase;
+      for (const auto& [key, words] : wordsOfBank)
+        perPhase[key.first] = std::max<uint64_t>(perPhase[key.first], words.size());
+      for (const auto& [p, n] : perPhase) {
+        a.wavefronts += n;
+        maxPerPhase = std::max(maxPerPhase, n);
+      }
+      a.instructions += 1;
+      a.idealWavefronts += static_cast<uint64_t>(model.warpSize >> phase.dim());
+      widest = std::max(widest, c.bytes);
+    }
+  a.vectorBits = widest * 8;
+  a.phasesPerInstruction = model.warpSize >> model.phaseLanes(widest, kind, m.lanes).size();
+  a.wavefrontsPerPhase = maxPerPhase;
+  a.bankConflicts = a.wavefronts - a.idealWavefronts;
+  return a;
+}
+
+Result<TritonAccess> lowerSide(const CvtMap& m, const std::vector<IntervalPad>& padding,
+                               SharedAccessKind kind, const SharedMemoryModel& model,
+                               const TritonLoweringOptions& options, bool allowMatrix,
+                               uint64_t rounds) {
+  TritonAccess a;
+  a.warps = uint64_t{1} << m.warps.size();
+  if (m.droppedRegisters > 0)
+    a.why.push_back(std::to_string(m.droppedRegisters) +
+                    " register bases hold copies: not stored or loaded");
+  bool hasMatrix = kind == SharedAccessKind::Store ? model.stmatrix : model.ldmatrix;
+  if (allowMatrix && hasMatrix && padding.empty()) {
+    std::optional<MatrixPlan> plan = plainMatrix(m, options.elementBits);
+    if (!plan)
+      plan = transMatrix(m, options.elementBits, options.version);
+    if (plan) {
+      a.instruction = plan->trans ? SharedInstruction::MatrixTrans : SharedInstruction::Matrix;
+      a.matrices = 1 << plan->matricesLog2;
+      a.name = matrixName(kind, a.matrices, plan->trans);
+      a.instructionsPerWarp = plan->instructionsPerWarp * rounds;
+      MatrixPlan scaled = *plan;
+      scaled.instructionsPerWarp *= rounds;
+      a.count = matrixCount(scaled, a.warps);
+      a.why.push_back(std::string(plan->trans ? "lanes 4, 8, 16 hold a 16-byte row: "
+                                              : "registers and lanes 1, 2 hold a 16-byte row: ") +
+                      (kind == SharedAccessKind::Store ? "stmatrix" : "ldmatrix") +
+                      (plan->trans ? ".trans" : "") + " .x" + std::to_string(a.matrices));
+      return a;
+    }
+  }
+  int elemBytesLog2 = std::countr_zero(static_cast<unsigned>(options.elementBits / 8));
+  int maxLog2 = 4 - elemBytesLog2;
+  bool permute = true;
+  if (!padding.empty()) {
+    uint64_t minInterval = padding.front().interval;
+    for (const IntervalPad& p : padding)
+      minInterval = std::min(minInterval, p.interval);
+    maxLog2 = std::min(maxLog2, std::countr_zero(minInterval));
+    permute = false;
+  }
+  int v = vectorLog2(m, maxLog2, permute);
+  int eb = options.elementBits / 8;
+  bool merge = llvmMergesAccesses(options.version, kind);
+  if (auto tooMany = checkEnumerable(m, v, eb))
+    return *tooMany;
+  std::vector<Chunk> chunks = emittedAccesses(m, padding, v, permute, eb, merge);
+  std::map<int, uint64_t> perWidth; // bytes -> instructions per warp (one round)
+  for (const Chunk& c : chunks)
+    perWidth[c.bytes] += 1;
+  // The width most instructions have (the widest of equals) names the access.
+  int bytes = 0;
+  uint64_t most = 0;
+  for (const auto& [b, n] : perWidth)
+    if (n >= most) {
+      most = n;
+      bytes = b;
+    }
+  a.instruction = SharedInstruction::Vector;
+  a.vectorElements = bytes / eb;
+  a.name = vectorName(kind, a.vectorElements, options.elementBits);
+  a.instructionsPerWarp = chunks.size() * rounds;
+  for (const auto& [b, n] : perWidth)
+    a.widthsPerWarp[b * 8] = n * rounds;
+  a.count = chunkCount(m, padding, chunks, kind, model, eb, &a.misalignedAccesses);
+  a.misalignedAccesses *= rounds;
+  if (a.misalignedAccesses > 0)
+    a.why.push_back(std::to_string(a.misalignedAccesses) +
+                    " lane accesses are not aligned to their width (the padding moves them): the "
+                    "GPU faults (misaligned address)");
+  a.count.instructions *= rounds;
+  a.count.wavefronts *= rounds;
+  a.count.idealWavefronts *= rounds;
+  a.count.bankConflicts *= rounds;
+  std::string widths;
+  if (perWidth.size() > 1)
+    for (const auto& [b, n] : perWidth)
+      widths += (widths.empty() ? " (" : ", ") + std::to_string(n) + " x " + std::to_string(b * 8) +
+                "-bit";
+  a.why.push_back(
+      std::string(padding.empty() ? "" : "padded: ") + "registers " +
+      (permute ? "(permuted) " : "") + "hold " + std::to_string(1 << v) + " consecutive offsets" +
+      (bytes > (eb << v) || perWidth.size() > 1
+           ? "; LLVM merges neighbouring accesses" + widths + (widths.empty() ? "" : " per warp)")
+           : std::string()) +
+      ": " + a.name);
+  return a;
+}
+
+std::optional<Error> checkModel(const SharedMemoryModel& model, int elementBits) {
+  if (model.arch != "sm90" && model.arch != "sm80")
+    return contextError(ContextItem::Arch,
+                        "Triton's lowering is modelled for NVIDIA sm80 and sm90, not " + model.arch,
+                        contextName(ContextItem::Arch));
+  if (elementBits < 8 || elementBits > 64 ||
+      !std::has_single_bit(static_cast<unsigned>(elementBits)))
+    return makeError("element width " + std::to_string(elementBits) +
+                     " bits is not one of 8, 16, 32, 64");
+  return std::nullopt;
+}
+
+} // namespace detail
+
+int tritonVectorLog2(const std::vector<uint64_t>& registers, const std::vector<uint64_t>& lanes,
+                     const std::vector<uint64_t>& warps, int maxLog2, bool permute) {
+  detail::CvtMap m;
+  m.registers = registers;
+  m.lanes = lanes;
+  m.warps = warps;
+  m.offsetBits = 64;
+  return detail::vectorLog2(m, maxLog2, permute);
+}
+
+Result<TritonAccess> tritonLocalAccess(const LinearLayout& reg, const LinearLayout& shared,
+                                       const std::vector<IntervalPad>& padding,
+                                       SharedAccessKind kind, const SharedMemoryModel& model,
+                                       const TritonLoweringOptions& options) {
+  if (auto bad = detail::checkModel(model, options.elementBits))
+    return *bad;
+  auto map = offsetMap(reg, shared, padding, model);
+  if (!map.ok())
+    return map.error();
+  return detail::lowerSide(detail::withoutCopies(*map), padding, kind, model, options,
+                           /*allowMatrix=*/true, /*rounds=*/1);
+}
+
+Result<TritonAccess> tritonAsyncCopy(const LinearLayout& src, const LinearLayout& shared,
+                                     const std::vector<IntervalPad>& padding, int maxElements,
+                                     const SharedMemoryModel& model,
+                                     const TritonLoweringOptions& options) {
+  if (auto bad = detail::checkModel(model, options.elementBits))
+    return *bad;
+  auto map = offsetMap(src, shared, padding, model);
+  if (!map.ok())
+    return map.error();
+  detail::CvtMap m = detail::withoutCopies(*map);
+  int elemBytes = options.elementBits / 8;
+  int maxVec = std::min(std::max(maxElements, 1), 16 / elemBytes);
+  if (maxVec * elemBytes < 4)
+    return makeError("cp.async moves at least 4 bytes, but the pointers allow " +
+                     std::to_string(maxVec * elemBytes) + " (Triton refuses this copy)");
+  int maxLog2 = std::countr_zero(static_cast<unsigned>(maxVec));
+  if (!padding.empty()) {
+    uint64_t minInterval = padding.front().interval;
+    for (const IntervalPad& p : padding)
+      minInterval = std::min(minInterval, p.interval);
+    maxLog2 = std::min(maxLog2, std::countr_zero(minInterval));
+  }
+  int v = detail::vectorLog2(m, maxLog2, /*permute=*/false);
+  TritonAccess a;
+  a.instruction = SharedInstruction::Vector;
+  a.vectorElements = 1 << v;
+  a.copyBytes = a.vectorElements * elemBytes;
+  a.name = std::string("cp.async.") + (a.copyBytes == 16 ? "cg" : "ca") + ".shared.global";
+  a.warps = uint64_t{1} << m.warps.size();
+  a.instructionsPerWarp = uint64_t{1} << (static_cast<int>(m.registers.size()) - v);
+  a.widthsPerWarp[a.copyBytes * 8] = a.instructionsPerWarp;
+  if (auto tooMany = detail::checkEnumerable(m, v, elemBytes))
+    return *tooMany;
+  // Inline PTX: LLVM merges nothing.
+  std::vector<detail::Chunk> chunks =
+      detail::emittedAccesses(m, padding, v, /*permute=*/false, elemBytes, /*merge=*/false);
+  a.count = detail::chunkCount(m, padding, chunks, SharedAccessKind::Store, model, elemBytes,
+                               &a.misalignedAccesses);
+  if (a.misalignedAccesses > 0)
+    a.why.push_back(std::to_string(a.misalignedAccesses) +
+                    " lane copies are not aligned to their width (the padding moves them): the "
+                    "GPU faults (misaligned address)");
+  // Lanes and warps that hold copies are predicated off: a copied lane writes the same words
+  // as its original (no extra wavefront), a copied warp writes nothing.
+  uint64_t owners = 0;
+  for (uint64_t c : m.warps)
+    owners += c != 0 ? 1 : 0;
+  int idle = static_cast<int>(m.warps.size() - owners);
+  a.count.wavefronts >>= idle;
+  a.count.idealWavefronts >>= idle;
+  a.count.bankConflicts = a.count.wavefronts - a.count.idealWavefronts;
+  a.why.push_back("registers hold " + std::to_string(a.vectorElements) +
+                  " consecutive offsets (in order, pointers allow " + std::to_string(maxVec) +
+                  "): " + std::to_string(a.copyBytes) +
+                  "-byte cp.async; copies in lanes and "
+                  "warps are predicated off");
+  return a;
+}
+
+nlohmann::json toJson(const TritonAccess& a) {
+  nlohmann::json j = toJson(a.count);
+  j["instruction"] = a.name;
+  j["instructions_per_warp"] = a.instructionsPerWarp;
+  if (a.widthsPerWarp.size() > 1) {
+    nlohmann::json w = nlohmann::json::object();
+    for (const auto& [bits, n] : a.widthsPerWarp)
+      w[std::to_string(bits)] = n;
+    j["widths_per_warp"] = w; // bits per lane -> instructions per warp
+  }
+  if (a.matrices > 0)
+    j["matrices"] = a.matrices;
+  if (a.copyBytes > 0)
+    j["copy_bytes"] = a.copyBytes;
+  if (a.misalignedAccesses > 0)
+    j["misaligned_accesses"] = a.misalignedAccesses;
+  j["why"] = a.why;
+  return j;
+}
+
+} // namespace llcheck

@@ -1,0 +1,171 @@
+// Reading a whole TTGIR module as Triton prints it (the `ttgir` stage of triton.compile, or
+// MLIR_ENABLE_DUMP output; Triton 3.6's or 3.9's, TtgirOptions::triton): the attribute aliases
+// (`#blocked1 = #ttg.blocked<{...}>`, aliases that refer to aliases), the module attributes
+// (target, warps, threads per warp, CTAs), every `tensor<...>` and `!ttg.memdesc<...>` type, the
+// ops that move data between layouts and the tt.load / tt.store of tensors of pointers (global
+// memory), each with its source location. Every distinct (encoding,
+// shape) is turned into its linear layout with attributeToLayout. This is a reader for what Triton
+// prints, not an MLIR parser: it reads the text line by line and understands only the pieces above;
+// whatever it meets that looks relevant but that it cannot interpret is listed in `notUnderstood`
+// instead of being dropped. A file that is not well-formed TTGIR (cut short, an unterminated type,
+// an alias used but never defined) is an Error. No printing here; the command line prints.
+#pragma once
+
+#include "llcheck/core/Error.h"
+#include "llcheck/core/LinearLayout.h"
+#include "llcheck/core/MlirAttr.h"
+#include "llcheck/core/TritonVersion.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llcheck {
+
+/// One distinct `tensor<...>` or `!ttg.memdesc<...>` type of the module.
+struct TtgirType {
+  enum class Kind { Tensor, MemDesc };
+  Kind kind = Kind::Tensor;
+  /// The type as written (whitespace as in the file).
+  std::string text;
+  std::vector<uint64_t> shape;
+  /// "f16", "i32", "!tt.ptr<f16>", ...
+  std::string elementType;
+  /// The encoding as written ("#blocked1", "#ttg.slice<{dim = 1, parent = #blocked}>"); empty
+  /// when the type has none.
+  std::string encoding;
+  /// memdesc only: the memory space as written ("#smem"), `mutable`, and the allocation shape
+  /// when it is printed (a view into a larger buffer).
+  std::string memorySpace;
+  bool isMutable = false;
+  std::vector<uint64_t> allocShape;
+  /// Index into TtgirModule::layouts, -1 when the type has no readable encoding.
+  int layout = -1;
+  /// First occurrence, and how many times the type is written.
+  int line = 0;
+  int column = 0;
+  int count = 0;
+};
+
+/// One distinct (encoding, shape) and its linear layout.
+struct TtgirLayout {
+  /// The encoding as first written, and with every alias substituted (what was read).
+  std::string encoding;
+  std::string attribute;
+  std::vector<uint64_t> shape;
+  /// "tensor" or "memdesc": the kind of the first type that used it.
+  std::string kind;
+  /// The layout, or nothing when it could not be computed (the reason is in notUnderstood).
+  std::optional<LinearLayout> layout;
+  std::string error;
+  int line = 0;
+  int column = 0;
+  /// The names of the ops (any op, data-moving or not) whose line uses a type with this layout,
+  /// sorted: for a shared layout, who else reads it (ttng.warp_group_dot, a TMA copy, ...).
+  std::vector<std::string> users;
+};
+
+/// One operand or result of a data-moving op.
+struct TtgirOperand {
+  std::string type;
+  /// Index into TtgirModule::layouts, -1 when the type has no readable encoding.
+  int layout = -1;
+};
+
+/// One op that moves data between layouts (ttg.convert_layout, ttg.local_alloc, ...).
+struct TtgirOp {
+  std::string name;
+  /// The data's source and destination; local_alloc without an initial value has no source.
+  std::optional<TtgirOperand> src;
+  TtgirOperand dst;
+  /// The destination's shape and element type (a pointer tensor's copy uses the memdesc's).
+  std::vector<uint64_t> shape;
+  std::string elementType;
+  /// "file.py:40:12" from the op's loc(...), or "FILE.ttgir:LINE" when it has none.
+  std::string location;
+  int line = 0;
+};
+
+/// One tt.load or tt.store of a tensor of pointers: registers <-> global memory in one layout.
+struct TtgirGlobalAccess {
+  std::string op; ///< "tt.load" or "tt.store"
+  /// The pointer tensor's type as written, and its layout (-1 when it has no readable encoding).
+  TtgirOperand pointers;
+  std::vector<uint64_t> shape;
+  /// The pointee ("f16" of "!tt.ptr<f16>").
+  std::string elementType;
+  std::string location;
+  int line = 0;
+};
+
+/// A pointer argument of a tt.func, with the divisibility Triton knows of it (the JIT marks
+/// 16-byte aligned tensors `{tt.divisibility = 16 : i32}`; 0 when unmarked): what AxisInfo, and
+/// so the vector of every tt.load / tt.store through it, starts from.
+struct TtgirPointerArgument {
+  std::string name;
+  uint64_t divisibility = 0;
+};
+
+/// Something the reader met and could not interpret.
+struct TtgirNotUnderstood {
+  /// "alias", "type", "encoding", "op" or "module attribute".
+  std::string what;
+  /// The item as written.
+  std::string text;
+  /// "file.ttgir:12:7".
+  std::string where;
+  std::string reason;
+  /// The only problem is an encoding llcheck does not support yet (attributeToLayout says so).
+  bool unsupportedEncoding = false;
+};
+
+struct TtgirAlias {
+  std::string name;
+  std::string text;
+  int line = 0;
+};
+
+struct TtgirModule {
+  std::string source;
+  /// Module attributes: ttg.target, ttg.num-warps, ttg.threads-per-warp, ttg.num-ctas.
+  std::optional<std::string> target;
+  std::optional<uint64_t> numWarps;
+  std::optional<uint64_t> threadsPerWarp;
+  std::optional<uint64_t> numCtas;
+  /// The Triton release whose semantics the layouts follow (TtgirOptions::triton).
+  TritonVersion triton = kNewestTriton;
+  /// Attribute aliases in file order (location aliases `#loc3 = loc(...)` are not listed).
+  std::vector<TtgirAlias> aliases;
+  std::vector<TtgirType> types;
+  std::vector<TtgirLayout> layouts;
+  std::vector<TtgirOp> ops;
+  /// tt.load / tt.store of tensors of pointers, in file order (scalar ones have no layout).
+  std::vector<TtgirGlobalAccess> globalAccesses;
+  /// Every tt.func's pointer arguments, in file order.
+  std::vector<TtgirPointerArgument> pointerArguments;
+  std::vector<TtgirNotUnderstood> notUnderstood;
+};
+
+struct TtgirOptions {
+  /// The numbers of warps and threads per warp: used where the module does not fix them,
+  /// checked where it does.
+  std::optional<uint64_t> numWarps;
+  std::optional<uint64_t> threadsPerWarp;
+  /// The Triton release that wrote the module: its encodings mean what that release computes.
+  TritonVersion triton = kNewestTriton;
+};
+
+/// True when `text` looks like a TTGIR module rather than a single attribute: its first
+/// non-blank line starts with `module` or is an alias definition `#name = ...`.
+[[nodiscard]] bool looksLikeTtgir(std::string_view text);
+
+/// Reads a TTGIR module; `source` (the file name) prefixes every location.
+[[nodiscard]] Result<TtgirModule> readTtgir(std::string_view text, const std::string& source,
+                                            const TtgirOptions& options = {});
+
+/// The data-moving ops the reader interprets (ttg.convert_layout, ttg.local_alloc, ...).
+[[nodiscard]] const std::vector<std::string>& ttgirDataMovingOps();
+
+} // namespace llcheck
