@@ -42,10 +42,21 @@ KINDS = [("blocked", 55), ("slice", 15), ("mma2", 9), ("mma3", 9), ("dot", 12)]
 
 # The random layouts of tests/triton/lowering/generate.py (the shared-memory probe's generator),
 # so both draw them the same way; only blocked's tile sizes differ.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests",
-                                "triton", "lowering"))
-import generate  # noqa: E402
-from generate import dot_operand, mma_v2, mma_v3, pick, spec  # noqa: E402
+# Loaded by path under its own name: several test folders have a generate.py, and pytest imports
+# them all into one process, so a plain `import generate` gets whichever came first.
+def _load_lowering_generate():
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "triton",
+                        "lowering", "generate.py")
+    module_spec = importlib.util.spec_from_file_location("llcheck_lowering_generate", path)
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    return module
+
+
+generate = _load_lowering_generate()
+dot_operand, mma_v2, mma_v3, pick, spec = (generate.dot_operand, generate.mma_v2, generate.mma_v3,
+                                           generate.pick, generate.spec)
 
 
 def blocked(rng, rank, warps_log2, shape=None):
