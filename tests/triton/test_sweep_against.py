@@ -4,6 +4,7 @@ through fuzz/sweep/triton_layouts.py, with no disagreement; and the refusals (no
 given Python; Triton 3.6 and a shared family or amd_wmma) exit 2 with one line."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -12,9 +13,9 @@ import pytest
 from conftest import llcheck_binary, triton_version
 
 
-def sweep(*args):
+def sweep(*args, env=None):
     return subprocess.run([llcheck_binary(), "sweep", *args, "--python", sys.executable],
-                          capture_output=True, text=True, check=False, timeout=300)
+                          capture_output=True, text=True, check=False, timeout=300, env=env)
 
 
 # Gluon's Python classes refuse what the attribute (and llcheck) accepts: MFMA version 0,
@@ -72,3 +73,21 @@ def test_a_python_without_this_triton_is_refused():
     assert proc.returncode == 2, proc.stderr
     assert f"not {other}" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_child_past_its_memory_bound_is_replaced_and_answers_the_same():
+    # A bound of 1 MiB replaces the helper's child every 256 requests (triton_layouts.py): the
+    # answers, reasons and counts must not change with it.
+    args = ["blocked", "--max-log2", "1", "--num-warps", "1", "--against",
+            "triton-" + triton_version(), "--format", "json"]
+    plain = sweep(*args)
+    recycled = sweep(*args, env=dict(os.environ, LLCHECK_TRITON_CHILD_RSS_MB="1"))
+    assert plain.returncode in (0, 1) and recycled.returncode == plain.returncode, recycled.stderr
+    a, b = json.loads(plain.stdout), json.loads(recycled.stdout)
+    assert a["encodings"] > 256 * 4
+    for key in ("encodings", "compared", "both_rejected", "accept_failures", "accept_reasons",
+                "triton_failures"):
+        assert a[key] == b[key], key
+    bad = sweep(*args, env=dict(os.environ, LLCHECK_TRITON_CHILD_RSS_MB="lots"))
+    assert bad.returncode == 2 and "LLCHECK_TRITON_CHILD_RSS_MB must be a positive" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
