@@ -4,6 +4,7 @@
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/conversion/BankConflicts.h"
 #include "llcheck/core/conversion/Broadcast.h"
+#include "llcheck/core/conversion/Coalescing.h"
 #include "llcheck/core/conversion/Contiguity.h"
 #include "llcheck/core/conversion/ConversionPlan.h"
 #include "llcheck/core/conversion/Gather.h"
@@ -97,9 +98,36 @@ nlohmann::json matrixInstructions(const ConversionRequest& r, std::string& text)
   return j;
 }
 
-/// Contiguity (in the tensor's row-major order) and duplicated data of a distributed layout.
-nlohmann::json layoutFacts(const LinearLayout& l, int elementBits, const std::string& name,
-                           std::string& text) {
+/// The layout's own load or store from global memory (llcheck coalescing's defaults: a contiguous
+/// row-major tensor on a 128-byte boundary): a conversion is often there for the sake of one of
+/// them, so each side's cost outside shared memory stands beside the conversion's. Only NVIDIA's
+/// global memory is modelled; for another arch, or a layout the model does not take, the JSON
+/// says why it is missing.
+nlohmann::json globalAccessFacts(const LinearLayout& l, int elementBits, const std::string& arch,
+                                 const std::string& name, std::string& text) {
+  auto model = globalMemoryModel(arch);
+  if (!model.ok())
+    return {{"not_predicted", "global memory is modelled for NVIDIA's sm80 and sm90, not " + arch}};
+  CoalescingOptions options;
+  options.elementBits = elementBits;
+  auto a = predictGlobalAccess(l, options, *model);
+  if (!a.ok())
+    return {{"not_predicted", a.error().str()}};
+  nlohmann::json j = coalescingJson(*a, l, options, *model);
+  text += name + ": global load/store: ld/st" + j["load"].get<std::string>().substr(2) + ", " +
+          std::to_string(a->instructionsPerWarp) + " per warp, " + std::to_string(a->sectors) +
+          " sectors in " + std::to_string(a->requests) +
+          (a->requests == 1 ? " request" : " requests") + " per CTA (" +
+          (a->sectors == a->idealSectors ? std::string("the ideal")
+                                         : "ideal " + std::to_string(a->idealSectors)) +
+          ")\n";
+  return j;
+}
+
+/// Contiguity (in the tensor's row-major order), global access and duplicated data of a
+/// distributed layout.
+nlohmann::json layoutFacts(const LinearLayout& l, int elementBits, const std::string& arch,
+                           const std::string& name, std::string& text) {
   nlohmann::json j = nlohmann::json::object();
   ContiguityOptions options;
   options.elementBits = elementBits;
@@ -108,6 +136,7 @@ nlohmann::json layoutFacts(const LinearLayout& l, int elementBits, const std::st
     text += name + ": " + std::to_string(c->elements) + " contiguous elements per thread (" +
             std::to_string(c->bits) + "-bit accesses to a row-major tensor)\n";
   }
+  j["global"] = globalAccessFacts(l, elementBits, arch, name, text);
   if (auto b = broadcast(l); b.ok()) {
     j["broadcast"] = toJson(*b);
     for (const std::string& line : b->summary)
@@ -200,8 +229,8 @@ int runConvert(const ConversionRequest& r, std::ostream& out, std::string& error
   std::string text = "conversion: " + std::string(conversionKindName(plan->kind)) + " (" +
                      kindMeaning(plan->kind) + ")\nC = DST^-1 o SRC:\n" +
                      plan->conversion.toString().substr(1) + "\n";
-  j["layouts"] = {{"src", layoutFacts(plan->src, r.elementBits, "SRC", text)},
-                  {"dst", layoutFacts(plan->dst, r.elementBits, "DST", text)}};
+  j["layouts"] = {{"src", layoutFacts(plan->src, r.elementBits, r.model.arch, "SRC", text)},
+                  {"dst", layoutFacts(plan->dst, r.elementBits, r.model.arch, "DST", text)}};
   if (plan->kind == ConversionKind::WarpShuffle) {
     auto shuffles = planWarpShuffles(r.src.layout, r.dst.layout, r.elementBits);
     if (!shuffles.ok()) {
