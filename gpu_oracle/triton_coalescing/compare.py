@@ -5,7 +5,8 @@ Two comparisons, both without a GPU (the measured counters are committed under d
 - static, per Triton release (data/static-<v>.json): the vector width and the instructions per
   warp of the PTX's ld.global / st.global (per thread = per warp: Triton unrolls everything)
   against llcheck's `vector_bits` and `instructions_per_warp` (`--triton <v>`);
-- measured (data/gpu/: Triton 3.6 on an H100 under Nsight Compute): the sectors, requests and
+- measured (data/gpu/: Triton 3.6 on an H100, data/gpu-3.9/: Triton 3.9 on an H200, under
+  Nsight Compute): the sectors, requests and
   SASS instructions of loads and stores per CTA against llcheck's `sectors`, `requests` and
   `instructions`, and against the same model applied to the code Triton emitted (its SASS
   vectors, every warp issuing each, a request's sectors the distinct 32-byte segments its lanes
@@ -23,7 +24,8 @@ classes with their reasons and cases; test_measured.py fails on any other differ
 
 --write rewrites known_differences.json's case lists from today's classification (the reasons
 stay; a new class gets "TODO", which the test refuses); --out FILE writes every row.
---import-run DIR first joins a GPU run (run.sh's run.json and ncu.csv) into data/gpu/.
+--import-run DIR first joins a GPU run (run.sh's run.json and ncu.csv) into the measured data
+of the Triton release that ran it (gpu.txt says which: data/gpu/ for 3.6, data/gpu-3.9/).
 """
 import argparse
 import concurrent.futures
@@ -38,6 +40,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
 DEFAULT_LLCHECK = os.path.join(HERE, "..", "..", "build", "cli", "llcheck")
 VERSIONS = ["3.6", "3.9"]
+# Where each release's measured counters are (data/gpu/ predates the second release).
+MEASURED_DIRS = {"3.6": "gpu", "3.9": "gpu-3.9"}
 BITS = {"int8": 8, "float16": 16, "float32": 32, "float64": 64}
 LLCHECK_DTYPE = {"int8": "i8", "float16": "f16", "float32": "f32", "float64": "f64"}
 METRICS = {
@@ -288,23 +292,24 @@ def ncu_rows(path):
     return [out[k] for k in sorted(out)]
 
 
-def measured_rows(llcheck):
-    """One row per measured case: the counters, llcheck's prediction and the model applied to
-    Triton's SASS; empty when no GPU data is committed."""
-    gpu = os.path.join(DATA, "gpu")
+def measured_rows(llcheck, version):
+    """One row per case measured with Triton `version`: the counters, llcheck's prediction and
+    the model applied to Triton's SASS; empty when no GPU data of that release is committed."""
+    gpu = os.path.join(DATA, MEASURED_DIRS[version])
     if not os.path.exists(os.path.join(gpu, "measured.json")):
         return []
     measured = load(os.path.join(gpu, "measured.json"))
     cases = {c["id"]: c for c in load(os.path.join(DATA, "cases.json"))["cases"]}
-    static = {r["id"]: r for r in load(os.path.join(DATA, "static-3.6.json"))["cases"]}
+    static = {r["id"]: r for r in load(os.path.join(DATA, f"static-{version}.json"))["cases"]}
     preds = predictions(llcheck, [(static[m["id"]]["attr"], cases[m["id"]]["shape"],
-                                   cases[m["id"]]["dtype"], "3.6") for m in measured["cases"]])
+                                   cases[m["id"]]["dtype"], version) for m in measured["cases"]])
     rows = []
     for m in measured["cases"]:
         c, s = cases[m["id"]], static[m["id"]]
-        ours = preds[(s["attr"], tuple(c["shape"]), c["dtype"], "3.6")]
+        ours = preds[(s["attr"], tuple(c["shape"]), c["dtype"], version)]
         bits = BITS[c["dtype"]]
-        row = {"id": m["id"], "correct": m["correct"], "measured": m["counters"],
+        row = {"version": version, "id": m["id"], "correct": m["correct"],
+               "measured": m["counters"],
                "same_ptx_as_static": m["ptx"] == s["ptx"],
                "llcheck": {k: ours[k] for k in ("sectors", "requests", "instructions",
                                                 "vector_bits")}}
@@ -372,9 +377,13 @@ def measured_class(row, op, static_class):
 
 
 def gpu_import(run_dir):
-    """Joins a run's run.json with its ncu.csv (launch order) into data/gpu/measured.json."""
-    run = load(os.path.join(run_dir, "run.json"))["cases"]
-    launched = [r for r in run if "error" not in r]
+    """Joins a run's run.json with its ncu.csv (launch order) into the measured data of the
+    Triton release that ran it (MEASURED_DIRS)."""
+    run = load(os.path.join(run_dir, "run.json"))
+    version = ".".join(run["triton"].split(".")[:2])
+    if version not in MEASURED_DIRS:
+        raise SystemExit(f"{run_dir}: Triton {run['triton']} is none of {sorted(MEASURED_DIRS)}")
+    launched = [r for r in run["cases"] if "error" not in r]
     counters = ncu_rows(os.path.join(run_dir, "ncu.csv"))
     if len(counters) != len(launched):
         raise SystemExit(f"{len(launched)} launches but {len(counters)} in ncu.csv")
@@ -384,12 +393,13 @@ def gpu_import(run_dir):
                       "counters": {k: int(m[v]) for k, v in METRICS.items()}})
     with open(os.path.join(run_dir, "gpu.txt")) as f:
         about = f.read().strip().splitlines()
-    os.makedirs(os.path.join(DATA, "gpu"), exist_ok=True)
-    with open(os.path.join(DATA, "gpu", "measured.json"), "w") as f:
-        json.dump({"about": about, "errors": [r for r in run if "error" in r], "cases": cases},
-                  f, separators=(",", ":"))
+    out = os.path.join(DATA, MEASURED_DIRS[version])
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "measured.json"), "w") as f:
+        json.dump({"about": about, "errors": [r for r in run["cases"] if "error" in r],
+                   "cases": cases}, f, separators=(",", ":"))
         f.write("\n")
-    print(f"{len(cases)} measured cases to data/gpu/measured.json")
+    print(f"{len(cases)} measured cases (Triton {version}) to {os.path.relpath(out, HERE)}/")
 
 
 # ---- report -------------------------------------------------------------------------------
@@ -423,17 +433,27 @@ def static_summary(rows):
 def measured_summary(rows):
     if not rows:
         return ["no measured data"]
-    out = [f"measured (Triton 3.6, one CTA each): {len(rows)} kernels, "
-           f"{sum(r['correct'] for r in rows)} delivered their data"]
-    for who in ("llcheck", "model_on_triton", "lowering"):
-        parts = []
-        for op in ("ld", "st"):
-            for k in ("sectors", "requests", "instructions"):
-                n = sum(bool(r["checks"][op][who]) and r["checks"][op][who][k] for r in rows)
-                parts.append(f"{op} {k} {n}")
-        out.append(f"  equal to {'llcheck --lowering triton' if who == 'lowering' else who}: "
-                   + ", ".join(parts))
+    out = []
+    for v in VERSIONS:
+        rs = [r for r in rows if r["version"] == v]
+        if not rs:
+            out.append(f"measured (Triton {v}): none")
+            continue
+        out.append(f"measured (Triton {v}, one CTA each): {len(rs)} kernels, "
+                   f"{sum(r['correct'] for r in rs)} delivered their data")
+        for who in ("llcheck", "model_on_triton", "lowering"):
+            parts = []
+            for op in ("ld", "st"):
+                for k in ("sectors", "requests", "instructions"):
+                    n = sum(bool(r["checks"][op][who]) and r["checks"][op][who][k] for r in rs)
+                    parts.append(f"{op} {k} {n}")
+            out.append(f"  equal to {'llcheck --lowering triton' if who == 'lowering' else who}: "
+                       + ", ".join(parts))
     return out
+
+
+def all_measured_rows(llcheck):
+    return [r for v in VERSIONS for r in measured_rows(llcheck, v)]
 
 
 def main():
@@ -448,7 +468,7 @@ def main():
     if args.import_run:
         gpu_import(args.import_run)
     srows = static_rows(args.llcheck)
-    mrows = measured_rows(args.llcheck)
+    mrows = all_measured_rows(args.llcheck)
     for line in static_summary(srows) + measured_summary(mrows):
         print(line)
     if args.out:
@@ -469,14 +489,14 @@ def main():
         known.setdefault("measured", {})
         for cls in known["measured"].values():
             cls["cases"] = {}
-        static36 = {(r["id"], op): r[op]["class"] for r in srows
-                    if r["version"] == "3.6" and "llcheck" in r for op in ("ld", "st")}
+        static_class = {(r["version"], r["id"], op): r[op]["class"] for r in srows
+                        if "llcheck" in r for op in ("ld", "st")}
         for r in mrows:
             for op in ("ld", "st"):
-                k = measured_class(r, op, static36[(r["id"], op)])
+                k = measured_class(r, op, static_class[(r["version"], r["id"], op)])
                 if k:
                     entry = known["measured"].setdefault(k, {"reason": "TODO", "cases": {}})
-                    entry["cases"].setdefault(op, []).append(r["id"])
+                    entry["cases"].setdefault(r["version"], {}).setdefault(op, []).append(r["id"])
         with open(path, "w") as f:
             json.dump(known, f, indent=1)
             f.write("\n")

@@ -1,6 +1,6 @@
 """Triton's own global loads and stores (data/, see README.md) against `llcheck coalescing`
 today, without a GPU: the committed PTX records of Triton 3.6 and 3.9 and the counters an H100
-measured for Triton 3.6's kernels. Every difference must fall in a class of
+measured for Triton 3.6's kernels and an H200 for Triton 3.9's. Every difference must fall in a class of
 known_differences.json that lists its case (a listed case that no longer differs so fails too),
 and each class is checked, not assumed (compare.classify: Triton's own vectorization rule must
 give the PTX's vector). Needs only the committed data and the llcheck binary (LLCHECK, default
@@ -33,7 +33,7 @@ def static(llcheck):
 
 @pytest.fixture(scope="module")
 def measured(llcheck):
-    rows = compare.measured_rows(llcheck)
+    rows = compare.all_measured_rows(llcheck)
     compare.SUMMARY.extend(compare.measured_summary(rows))
     return rows
 
@@ -102,37 +102,45 @@ def test_names_differ_only_in_64_bit_words(static):
     assert odd == []
 
 
-def test_every_measured_kernel_delivered_its_data(measured):
-    assert measured, "no measured cases under data/gpu/"
-    assert [r["id"] for r in measured if r["correct"] is not True] == []
-    # The GPU machine's Triton 3.6 emitted the PTX recorded here.
-    assert [r["id"] for r in measured if not r["same_ptx_as_static"]] == []
+@pytest.mark.parametrize("version", compare.VERSIONS)
+def test_every_measured_kernel_delivered_its_data(measured, version):
+    rows = [r for r in measured if r["version"] == version]
+    assert len(rows) >= 400, f"Triton {version}: {len(rows)} measured cases"
+    assert [r["id"] for r in rows if r["correct"] is not True] == []
+    # The GPU machine's Triton emitted the PTX recorded here.
+    assert [r["id"] for r in rows if not r["same_ptx_as_static"]] == []
+
+
+def measured_listed(known):
+    """{(version, id, op): class} of known_differences.json's "measured" classes."""
+    return {(v, i, op): name for name, cls in known.get("measured", {}).items()
+            for v, ops in cls["cases"].items() for op, ids in ops.items() for i in ids}
 
 
 def test_measured_counters(measured, static, known):
-    """Where Triton 3.6's code is llcheck's plan (no static difference on that side), the H100
+    """Where Triton's code is llcheck's plan (no static difference on that side), the GPU
     measured exactly llcheck's sectors, requests and instructions; where Triton's code differs,
     it measured what the same model gives for Triton's own code. A case that is neither must be
     listed in known_differences.json's "measured" classes (compare.measured_class checks that
     the model applied to Triton's code, with its stores' mask, gives the counters)."""
-    classes = {(r["id"], op): r[op]["class"] for r in static
-               if r["version"] == "3.6" and "llcheck" in r for op in ("ld", "st")}
-    listed = {(i, op): name for name, cls in known.get("measured", {}).items()
-              for op, ids in cls["cases"].items() for i in ids}
+    classes = {(r["version"], r["id"], op): r[op]["class"] for r in static
+               if "llcheck" in r for op in ("ld", "st")}
+    listed = measured_listed(known)
     for name, cls in known.get("measured", {}).items():
         assert cls["reason"] and "TODO" not in cls["reason"], name
     found = {}
     for r in measured:
         for op in ("ld", "st"):
-            k = compare.measured_class(r, op, classes[(r["id"], op)])
+            k = compare.measured_class(r, op, classes[(r["version"], r["id"], op)])
             if k:
-                found[(r["id"], op)] = (k, r)
-    unexplained = [f"{i} {op}: measured {r['measured']}, llcheck {r['llcheck']}, the model on "
-                   f"Triton's code {r['model_on_triton'][op]}"
-                   for (i, op), (k, r) in found.items() if k == "unexplained"]
-    unlisted = [f"{i} {op}: {k}" for (i, op), (k, _) in found.items() if listed.get((i, op)) != k]
-    stale = [f"{i} {op}: listed as {k}" for (i, op), k in listed.items()
-             if found.get((i, op), (None,))[0] != k]
+                found[(r["version"], r["id"], op)] = (k, r)
+    unexplained = [f"Triton {v} {i} {op}: measured {r['measured']}, llcheck {r['llcheck']}, "
+                   f"the model on Triton's code {r['model_on_triton'][op]}"
+                   for (v, i, op), (k, r) in found.items() if k == "unexplained"]
+    unlisted = [f"Triton {v} {i} {op}: {k}" for (v, i, op), (k, _) in found.items()
+                if listed.get((v, i, op)) != k]
+    stale = [f"Triton {v} {i} {op}: listed as {k}" for (v, i, op), k in listed.items()
+             if found.get((v, i, op), (None,))[0] != k]
     assert unexplained == [], "\n".join(unexplained)
     assert unlisted == [], "measured differences not in known_differences.json:\n" + \
         "\n".join(unlisted)
@@ -150,15 +158,18 @@ def test_lowering_triton_is_tritons_code(static):
 
 
 def test_lowering_triton_is_what_the_gpu_measured(measured, known):
-    """The counters of Triton 3.6's kernels equal `--lowering triton`'s sectors, requests and
-    instructions on every side (stores issued only by the warps without copies) but the loads
-    of known_differences.json's copy_warps_exit_before_loading, where ptxas also exits the copy
-    warps before their one load (the SASS decides it, not the layout)."""
-    exits = set(known["measured"]["copy_warps_exit_before_loading"]["cases"]["ld"])
-    wrong = [(r["id"], op) for r in measured for op in ("ld", "st")
+    """The counters of Triton's kernels (3.6 on an H100, 3.9 on an H200) equal `--lowering
+    triton`'s sectors, requests and instructions on every side (stores issued only by the warps
+    without copies) but the loads of known_differences.json's copy_warps_exit_before_loading,
+    where ptxas also exits the copy warps before their one load (the SASS decides it, not the
+    layout)."""
+    exits = {(v, i) for v, ops in
+             known["measured"]["copy_warps_exit_before_loading"]["cases"].items()
+             for i in ops.get("ld", [])}
+    wrong = [(r["version"], r["id"], op) for r in measured for op in ("ld", "st")
              if not all(r["checks"][op]["lowering"].values())
-             and not (op == "ld" and r["id"] in exits)]
+             and not (op == "ld" and (r["version"], r["id"]) in exits)]
     assert wrong == []
-    stale = [r["id"] for r in measured
-             if r["id"] in exits and all(r["checks"]["ld"]["lowering"].values())]
+    stale = [(r["version"], r["id"]) for r in measured if (r["version"], r["id"]) in exits
+             and all(r["checks"]["ld"]["lowering"].values())]
     assert stale == []
