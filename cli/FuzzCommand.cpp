@@ -1,3 +1,5 @@
+// `llcheck fuzz` (FuzzCommand.h): its options, and the run of the law suite, the replay of saved
+// cases or the mutation check that they ask for.
 #include "FuzzCommand.h"
 
 #include "Shard.h"

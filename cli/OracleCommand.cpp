@@ -116,6 +116,197 @@ std::string findRunner(const std::string& given) {
   return "llcheck_oracle_runner";
 }
 
+/// Every case of the CASES file, planned (JSON lines; blank lines and '#' comments skipped);
+/// nullopt after setting `errorMessage`.
+std::optional<std::vector<oracle::PlannedCase>>
+readCases(const OracleOptions& o, const SharedMemoryModel& model, std::string& errorMessage) {
+  auto text = readInputFile(o.cases);
+  if (!text.ok()) {
+    errorMessage = text.error().str();
+    return std::nullopt;
+  }
+  std::vector<oracle::PlannedCase> cases;
+  std::istringstream lines(*text);
+  std::string line;
+  for (int lineNo = 1; std::getline(lines, line); ++lineNo) {
+    if (trim(line).empty() || line[0] == '#')
+      continue;
+    auto where = o.cases + ":" + std::to_string(lineNo);
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded()) {
+      errorMessage = where + ": not a JSON object";
+      return std::nullopt;
+    }
+    auto c = oracle::caseFromJson(j);
+    if (!c.ok()) {
+      errorMessage = where + ": " + c.error().str();
+      return std::nullopt;
+    }
+    auto planned = oracle::planCase(*c, model);
+    if (!planned.ok()) {
+      errorMessage = where + ": case " + c->id + ": " + planned.error().str();
+      return std::nullopt;
+    }
+    cases.push_back(std::move(*planned));
+  }
+  if (cases.empty()) {
+    errorMessage = o.cases + ": no cases";
+    return std::nullopt;
+  }
+  return cases;
+}
+
+/// What the oracle runs on: the GPU's name, the runner, and ncu's version (empty with
+/// --no-counters).
+struct OracleTools {
+  std::string gpu, runner, ncuVersion;
+};
+
+/// The GPU, the runner and ncu, each checked before anything runs; nullopt after setting
+/// `errorMessage`.
+std::optional<OracleTools> findTools(const OracleOptions& o, std::string& errorMessage) {
+  OracleTools t;
+  auto [gpu, gpuStatus] =
+      capture("nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null");
+  if (gpuStatus != 0 || trim(gpu).empty()) {
+    errorMessage = "oracle: no NVIDIA GPU here (nvidia-smi lists none); run it on a machine with "
+                   "a GPU (the committed results are in corpus/oracle/)";
+    return std::nullopt;
+  }
+  t.gpu = gpu;
+  t.runner = findRunner(o.runner);
+  if (!fs::exists(t.runner)) {
+    errorMessage = "oracle: no runner at " + t.runner +
+                   " (build it: nvcc -O2 -std=c++17 -arch=sm_90 "
+                   "gpu_oracle/runner/oracle_runner.cu -o llcheck_oracle_runner, or cmake with "
+                   "CUDA; then pass --runner)";
+    return std::nullopt;
+  }
+  if (!o.noCounters) {
+    auto [v, status] = capture(shellQuote(o.ncu) + " --version 2>/dev/null");
+    if (status != 0) {
+      errorMessage = "oracle: Nsight Compute ('" + o.ncu +
+                     "') does not run; pass --ncu PATH "
+                     "or --no-counters";
+      return std::nullopt;
+    }
+    std::istringstream vs(v);
+    for (std::string l; std::getline(vs, l);)
+      if (!trim(l).empty())
+        t.ncuVersion = trim(l);
+  }
+  return t;
+}
+
+/// What the runner (under ncu) wrote: one verdict per case, the CUDA version, and one set of
+/// counters per case (none with --no-counters).
+struct RunnerOutput {
+  std::vector<std::string> verdictOf;
+  std::string cudaVersion;
+  std::vector<std::map<std::string, double>> counters;
+};
+
+/// Writes the runner's input into `dir`, runs it (under ncu unless --no-counters) and reads its
+/// verdicts and ncu's CSV back; nullopt after setting `errorMessage`.
+std::optional<RunnerOutput> runCases(const OracleOptions& o,
+                                     const std::vector<oracle::PlannedCase>& cases,
+                                     const OracleTools& tools, const fs::path& dir,
+                                     std::string& errorMessage) {
+  fs::path plans = dir / "plans.txt", verdicts = dir / "verdicts.txt", csv = dir / "ncu.csv";
+  {
+    std::ofstream f(plans);
+    oracle::writeRunnerInput(f, cases);
+  }
+  std::string metrics;
+  for (const std::string& m : oracle::oracleMetrics())
+    metrics += (metrics.empty() ? "" : ",") + m;
+  const std::string& runner = tools.runner;
+  std::string command =
+      o.noCounters ? shellQuote(runner) + " " + shellQuote(plans) + " " + shellQuote(verdicts)
+                   : shellQuote(o.ncu) + " --csv --print-metric-instances details --metrics " +
+                         metrics + " --kernel-name regex:oracle_measured " + shellQuote(runner) +
+                         " " + shellQuote(plans) + " " + shellQuote(verdicts);
+  if (!o.quiet)
+    std::cerr << "llcheck oracle: " << cases.size() << " cases on " << trim(tools.gpu) << "\n";
+  std::optional<CountProgressLine> progress;
+  if (!o.quiet && isatty(STDERR_FILENO))
+    progress.emplace("oracle", "cases");
+  // Without ncu, the runner's standard output (nothing the oracle reads) goes to ncu.csv's place.
+  int status = runProfiled(command, csv, progress ? &*progress : nullptr, o.quiet);
+  if (status != 0) {
+    errorMessage = "oracle: the runner failed (exit status " + std::to_string(status) +
+                   "); its message is above";
+    return std::nullopt;
+  }
+  RunnerOutput r;
+  {
+    std::ifstream f(verdicts);
+    for (std::string l; std::getline(f, l);) {
+      if (l.rfind("# ", 0) == 0) {
+        r.cudaVersion = l.substr(2);
+        continue;
+      }
+      auto space = l.find(' ');
+      r.verdictOf.push_back(space == std::string::npos ? "no verdict" : l.substr(space + 1));
+    }
+  }
+  if (!o.noCounters) {
+    auto csvText = readInputFile(csv.string());
+    if (!csvText.ok()) {
+      errorMessage = csvText.error().str();
+      return std::nullopt;
+    }
+    auto parsed = oracle::parseNcuCsv(*csvText);
+    if (!parsed.ok()) {
+      errorMessage = parsed.error().str();
+      return std::nullopt;
+    }
+    r.counters = *parsed;
+  }
+  if (r.verdictOf.size() != cases.size() || (!o.noCounters && r.counters.size() != cases.size())) {
+    errorMessage = "oracle: " + std::to_string(cases.size()) + " cases but " +
+                   std::to_string(r.verdictOf.size()) + " verdicts and " +
+                   std::to_string(r.counters.size()) + " profiled launches";
+    return std::nullopt;
+  }
+  return r;
+}
+
+/// The results JSON: each case's prediction beside its verdict and counters, with the first 20
+/// wrong and mismatched cases printed; counts them into `wrong`, `mismatched` and `noisy`.
+nlohmann::json resultsJson(const OracleOptions& o, const std::vector<oracle::PlannedCase>& cases,
+                           const OracleTools& tools, const RunnerOutput& run, int& wrong,
+                           int& mismatched, int& noisy) {
+  nlohmann::json results = {{"gpu", trim(tools.gpu)},  {"cuda", run.cudaVersion},
+                            {"ncu", tools.ncuVersion}, {"date", utcNow()},
+                            {"arch", o.arch},          {"cases", nlohmann::json::array()}};
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    std::map<std::string, double> none;
+    const auto& c = o.noCounters ? none : run.counters[i];
+    const std::string& verdict = run.verdictOf[i];
+    nlohmann::json r = oracle::resultJson(cases[i], verdict, oracle::measuredStore(c),
+                                          oracle::measuredLoad(c), oracle::measuredShuffles(c));
+    if (o.noCounters)
+      r.erase("measured"), r.erase("match"), r.erase("agreement");
+    if (!r["correct"].get<bool>() && ++wrong <= 20)
+      std::cout << "wrong data " << cases[i].input.id << ": " << verdict << "\n";
+    if (!o.noCounters && r["agreement"] == "noise")
+      ++noisy;
+    if (!o.noCounters && r["agreement"] == "mismatch" && ++mismatched <= 20)
+      std::cout << "mismatch " << cases[i].input.id << ": predicted store "
+                << dumpJson(r["predicted"]["store"]) << " load " << dumpJson(r["predicted"]["load"])
+                << ", measured store " << dumpJson(r["measured"]["store"]) << " load "
+                << dumpJson(r["measured"]["load"])
+                << (r["kind"] == "warp_shuffle"
+                        ? ", shuffles predicted " + dumpJson(r["predicted"]["shuffles"]) +
+                              " measured " + dumpJson(r["measured"]["shuffles"])
+                        : std::string())
+                << "\n";
+    results["cases"].push_back(std::move(r));
+  }
+  return results;
+}
+
 } // namespace
 
 CLI::App* addOracleCommand(CLI::App& app, OracleOptions& o) {
@@ -152,69 +343,12 @@ int runOracle(const OracleOptions& o, std::string& errorMessage) {
     errorMessage = model.error().str();
     return 2;
   }
-  auto text = readInputFile(o.cases);
-  if (!text.ok()) {
-    errorMessage = text.error().str();
+  auto cases = readCases(o, *model, errorMessage);
+  if (!cases)
     return 2;
-  }
-  std::vector<oracle::PlannedCase> cases;
-  std::istringstream lines(*text);
-  std::string line;
-  for (int lineNo = 1; std::getline(lines, line); ++lineNo) {
-    if (trim(line).empty() || line[0] == '#')
-      continue;
-    auto where = o.cases + ":" + std::to_string(lineNo);
-    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded()) {
-      errorMessage = where + ": not a JSON object";
-      return 2;
-    }
-    auto c = oracle::caseFromJson(j);
-    if (!c.ok()) {
-      errorMessage = where + ": " + c.error().str();
-      return 2;
-    }
-    auto planned = oracle::planCase(*c, *model);
-    if (!planned.ok()) {
-      errorMessage = where + ": case " + c->id + ": " + planned.error().str();
-      return 2;
-    }
-    cases.push_back(std::move(*planned));
-  }
-  if (cases.empty()) {
-    errorMessage = o.cases + ": no cases";
+  auto tools = findTools(o, errorMessage);
+  if (!tools)
     return 2;
-  }
-
-  auto [gpu, gpuStatus] =
-      capture("nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null");
-  if (gpuStatus != 0 || trim(gpu).empty()) {
-    errorMessage = "oracle: no NVIDIA GPU here (nvidia-smi lists none); run it on a machine with "
-                   "a GPU (the committed results are in corpus/oracle/)";
-    return 2;
-  }
-  std::string runner = findRunner(o.runner);
-  if (!fs::exists(runner)) {
-    errorMessage = "oracle: no runner at " + runner +
-                   " (build it: nvcc -O2 -std=c++17 -arch=sm_90 "
-                   "gpu_oracle/runner/oracle_runner.cu -o llcheck_oracle_runner, or cmake with "
-                   "CUDA; then pass --runner)";
-    return 2;
-  }
-  std::string ncuVersion;
-  if (!o.noCounters) {
-    auto [v, status] = capture(shellQuote(o.ncu) + " --version 2>/dev/null");
-    if (status != 0) {
-      errorMessage = "oracle: Nsight Compute ('" + o.ncu +
-                     "') does not run; pass --ncu PATH "
-                     "or --no-counters";
-      return 2;
-    }
-    std::istringstream vs(v);
-    for (std::string l; std::getline(vs, l);)
-      if (!trim(l).empty())
-        ncuVersion = trim(l);
-  }
 
   std::error_code ec;
   fs::path dir = o.workDir.empty()
@@ -225,92 +359,12 @@ int runOracle(const OracleOptions& o, std::string& errorMessage) {
     errorMessage = dir.string() + ": cannot create the work folder (" + ec.message() + ")";
     return 2;
   }
-  fs::path plans = dir / "plans.txt", verdicts = dir / "verdicts.txt", csv = dir / "ncu.csv";
-  {
-    std::ofstream f(plans);
-    oracle::writeRunnerInput(f, cases);
-  }
-  std::string metrics;
-  for (const std::string& m : oracle::oracleMetrics())
-    metrics += (metrics.empty() ? "" : ",") + m;
-  std::string command =
-      o.noCounters ? shellQuote(runner) + " " + shellQuote(plans) + " " + shellQuote(verdicts)
-                   : shellQuote(o.ncu) + " --csv --print-metric-instances details --metrics " +
-                         metrics + " --kernel-name regex:oracle_measured " + shellQuote(runner) +
-                         " " + shellQuote(plans) + " " + shellQuote(verdicts);
-  if (!o.quiet)
-    std::cerr << "llcheck oracle: " << cases.size() << " cases on " << trim(gpu) << "\n";
-  std::optional<CountProgressLine> progress;
-  if (!o.quiet && isatty(STDERR_FILENO))
-    progress.emplace("oracle", "cases");
-  // Without ncu, the runner's standard output (nothing the oracle reads) goes to ncu.csv's place.
-  int status = runProfiled(command, csv, progress ? &*progress : nullptr, o.quiet);
-  if (status != 0) {
-    errorMessage = "oracle: the runner failed (exit status " + std::to_string(status) +
-                   "); its message is above";
+  auto run = runCases(o, *cases, *tools, dir, errorMessage);
+  if (!run)
     return 2;
-  }
-  std::vector<std::string> verdictOf;
-  std::string cudaVersion;
-  {
-    std::ifstream f(verdicts);
-    for (std::string l; std::getline(f, l);) {
-      if (l.rfind("# ", 0) == 0) {
-        cudaVersion = l.substr(2);
-        continue;
-      }
-      auto space = l.find(' ');
-      verdictOf.push_back(space == std::string::npos ? "no verdict" : l.substr(space + 1));
-    }
-  }
-  std::vector<std::map<std::string, double>> counters;
-  if (!o.noCounters) {
-    auto csvText = readInputFile(csv.string());
-    if (!csvText.ok()) {
-      errorMessage = csvText.error().str();
-      return 2;
-    }
-    auto parsed = oracle::parseNcuCsv(*csvText);
-    if (!parsed.ok()) {
-      errorMessage = parsed.error().str();
-      return 2;
-    }
-    counters = *parsed;
-  }
-  if (verdictOf.size() != cases.size() || (!o.noCounters && counters.size() != cases.size())) {
-    errorMessage = "oracle: " + std::to_string(cases.size()) + " cases but " +
-                   std::to_string(verdictOf.size()) + " verdicts and " +
-                   std::to_string(counters.size()) + " profiled launches";
-    return 2;
-  }
 
-  nlohmann::json results = {{"gpu", trim(gpu)},  {"cuda", cudaVersion},
-                            {"ncu", ncuVersion}, {"date", utcNow()},
-                            {"arch", o.arch},    {"cases", nlohmann::json::array()}};
   int wrong = 0, mismatched = 0, noisy = 0;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    std::map<std::string, double> none;
-    const auto& c = o.noCounters ? none : counters[i];
-    nlohmann::json r = oracle::resultJson(cases[i], verdictOf[i], oracle::measuredStore(c),
-                                          oracle::measuredLoad(c), oracle::measuredShuffles(c));
-    if (o.noCounters)
-      r.erase("measured"), r.erase("match"), r.erase("agreement");
-    if (!r["correct"].get<bool>() && ++wrong <= 20)
-      std::cout << "wrong data " << cases[i].input.id << ": " << verdictOf[i] << "\n";
-    if (!o.noCounters && r["agreement"] == "noise")
-      ++noisy;
-    if (!o.noCounters && r["agreement"] == "mismatch" && ++mismatched <= 20)
-      std::cout << "mismatch " << cases[i].input.id << ": predicted store "
-                << dumpJson(r["predicted"]["store"]) << " load " << dumpJson(r["predicted"]["load"])
-                << ", measured store " << dumpJson(r["measured"]["store"]) << " load "
-                << dumpJson(r["measured"]["load"])
-                << (r["kind"] == "warp_shuffle"
-                        ? ", shuffles predicted " + dumpJson(r["predicted"]["shuffles"]) +
-                              " measured " + dumpJson(r["measured"]["shuffles"])
-                        : std::string())
-                << "\n";
-    results["cases"].push_back(std::move(r));
-  }
+  nlohmann::json results = resultsJson(o, *cases, *tools, *run, wrong, mismatched, noisy);
   std::ofstream out(o.out);
   out << dumpJson(results) << "\n";
   if (!out) {
@@ -319,10 +373,10 @@ int runOracle(const OracleOptions& o, std::string& errorMessage) {
   }
   if (o.workDir.empty())
     fs::remove_all(dir, ec);
-  std::cout << cases.size() << " cases: " << cases.size() - static_cast<std::size_t>(wrong)
-            << " delivered their data";
+  std::size_t n = cases->size();
+  std::cout << n << " cases: " << n - static_cast<std::size_t>(wrong) << " delivered their data";
   if (!o.noCounters)
-    std::cout << "; counters: " << cases.size() - static_cast<std::size_t>(mismatched + noisy)
+    std::cout << "; counters: " << n - static_cast<std::size_t>(mismatched + noisy)
               << " exactly as predicted, " << noisy << " within the counter's noise (1-4 extra "
               << "wavefronts), " << mismatched << " mismatched";
   std::cout << " (" << o.out << ")\n";

@@ -1,3 +1,5 @@
+// Which shard this process is (Shard.h): `--shard I/N` read and checked, or the task index and
+// count a job engine's variables give.
 #include "Shard.h"
 
 #include <cctype>

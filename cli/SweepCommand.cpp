@@ -1,3 +1,5 @@
+// `llcheck sweep` (SweepCommand.h): its options, one shard's sweep with its checkpoint, and
+// `llcheck sweep merge` of the shards' results.
 #include "SweepCommand.h"
 
 #include "Progress.h"

@@ -652,9 +652,26 @@ int runGatherCommand(const std::string& spec, int axis, const CommonOptions& com
   return status;
 }
 
-int run(int argc, char** argv) {
-  CLI::App app{"llcheck: verify linear layouts (GPU tensor layouts as F2-linear maps, as in "
-               "Triton)"};
+/// `llcheck batch FILE`: the --triton default read, then every line printed.
+int runBatchCommand(const std::string& file, const std::string& tritonFlag) {
+  auto triton = cli::parseTritonOption(tritonFlag, "--triton");
+  if (!triton.ok()) {
+    printError(triton.error().str());
+    return kExitBadInput;
+  }
+  std::string message;
+  int status = cli::runBatch(file, std::cout, message, *triton);
+  if (!message.empty())
+    printError(message);
+  return status;
+}
+
+// ---- The commands' options ---------------------------------------------------------------------
+// One add...Command per subcommand, each declaring its operands and options on the variables it
+// is given (they must outlive parsing); run() adds them in the order `llcheck --help` lists them.
+
+/// The tool's description and the footer under `llcheck --help`.
+void describeApp(CLI::App& app) {
   app.set_version_flag("--version", "llcheck 0.1.0");
   app.require_subcommand(1);
   app.footer("SPEC is a Layout JSON file, a file in Triton's printed form, a file holding an\n"
@@ -666,148 +683,129 @@ int run(int argc, char** argv) {
              "Exit status: 0 all checked properties hold, 1 a property is violated or unknown (Z3 "
              "timed out), 2 bad input "
              "or usage, 3 internal error.");
+}
 
-  CommonOptions layoutOpts;
-  std::string layoutSpec;
-  bool layoutOps = false;
+struct LayoutCliOptions {
+  CommonOptions common;
+  std::string spec;
+  bool ops = false;
+};
+
+CLI::App* addLayoutCommand(CLI::App& app, LayoutCliOptions& o) {
   CLI::App* layout = app.add_subcommand(
       "layout", "Print the linear layout of SPEC, or every layout of a TTGIR file");
-  layout->add_option("SPEC", layoutSpec, "The layout (file or inline attribute) or a TTGIR file")
+  layout->add_option("SPEC", o.spec, "The layout (file or inline attribute) or a TTGIR file")
       ->required();
-  layout->add_flag("--ops", layoutOps,
-                   "TTGIR files: also list the ops that move data between layouts");
-  addCommonOptions(layout, layoutOpts);
+  layout->add_flag("--ops", o.ops, "TTGIR files: also list the ops that move data between layouts");
+  addCommonOptions(layout, o.common);
   layout
-      ->add_option("--format", layoutOpts.format,
+      ->add_option("--format", o.common.format,
                    "text (Triton's printed form), json (Layout JSON v1) or attr (#ttg.linear)")
       ->check(CLI::IsMember({"text", "json", "attr"}));
+  return layout;
+}
 
-  CommonOptions verifyOpts;
+struct VerifyCliOptions {
+  CommonOptions common;
   VerifyOptions vopts;
-  std::vector<std::string> verifySpecs;
+  std::vector<std::string> specs;
   std::string require;
+  ProverChoice z3;
+  bool noZ3 = false;
+};
+
+CLI::App* addVerifyCommand(CLI::App& app, VerifyCliOptions& o) {
   CLI::App* verifyCmd = app.add_subcommand(
       "verify", "Prove or refute every property of each SPEC by the algebra, Z3 and (small "
                 "layouts) enumeration; several SPECs give a summary table");
-  verifyCmd->add_option("SPEC", verifySpecs, "One or more layouts")->required();
-  addCommonOptions(verifyCmd, verifyOpts);
-  verifyCmd->add_option("--format", verifyOpts.format, "text or json")
+  verifyCmd->add_option("SPEC", o.specs, "One or more layouts")->required();
+  addCommonOptions(verifyCmd, o.common);
+  verifyCmd->add_option("--format", o.common.format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
-  verifyCmd->add_option("--require", require,
+  verifyCmd->add_option("--require", o.require,
                         "Comma-separated properties that must also hold (injective, surjective, "
                         "invertible, distributed, memory)");
   verifyCmd
-      ->add_option("--max-enumeration-bits", vopts.maxEnumerationBits,
+      ->add_option("--max-enumeration-bits", o.vopts.maxEnumerationBits,
                    "Enumerate layouts with at most 2^N inputs as a second opinion (0-28)")
       ->check(CLI::Range(0, 28));
-  ProverChoice z3;
-  bool noZ3 = false;
-  addProverOptions(verifyCmd, z3, noZ3,
+  addProverOptions(verifyCmd, o.z3, o.noZ3,
                    "Do not ask Z3: properties are established by the algebra and enumeration");
+  return verifyCmd;
+}
 
-  std::string batchFile, batchTriton;
+CLI::App* addBatchCommand(CLI::App& app, std::string& file, std::string& triton) {
   CLI::App* batch = app.add_subcommand(
       "batch", "Print the linear layouts of many attributes, one JSON object per line (see "
                "docs/batch.md)");
   batch
-      ->add_option("FILE", batchFile,
+      ->add_option("FILE", file,
                    "JSON lines {\"id\", \"attr\", \"shape\", \"num_warps\", "
                    "\"threads_per_warp\", \"triton\"}, or - for stdin")
       ->required();
-  cli::addTritonOption(batch, batchTriton)
+  cli::addTritonOption(batch, triton)
       ->description("Triton release whose semantics the attributes have, where a line has no "
                     "\"triton\" key: " +
                     supportedTritonList() + " (default " + tritonVersionName(kNewestTriton) +
                     ", the newest)");
+  return batch;
+}
 
-  ConversionOptions convertOpts;
+CLI::App* addConvertCommand(CLI::App& app, ConversionOptions& o) {
   CLI::App* convertCmd = app.add_subcommand(
       "convert", "Plan the conversion SRC -> DST (paper 5.4): no-op, register permutation, warp "
                  "shuffles or shared memory; for shared memory the optimal swizzled layout, its "
                  "vector width, predicted wavefronts and bank conflicts, and Lemma 9.5's bound");
-  addConversionOptions(convertCmd, convertOpts, "The layout the data is in (distributed)",
+  addConversionOptions(convertCmd, o, "The layout the data is in (distributed)",
                        "The layout the data must end up in (distributed)");
-  addProverOptions(convertCmd, convertOpts.z3, convertOpts.noZ3,
+  addProverOptions(convertCmd, o.z3, o.noZ3,
                    "Do not ask Z3: the plan's properties are checked by the algebra alone");
+  return convertCmd;
+}
 
-  ConversionOptions bankOpts;
+CLI::App* addBankConflictsCommand(CLI::App& app, ConversionOptions& o) {
   CLI::App* bankCmd = app.add_subcommand(
       "bank-conflicts", "Predict wavefronts and bank conflicts when REG is stored to and loaded "
                         "from SHARED (per CTA, summed over warps and instructions)");
-  addConversionOptions(bankCmd, bankOpts, "The distributed layout in registers",
+  addConversionOptions(bankCmd, o, "The distributed layout in registers",
                        "The shared-memory layout (offset[, block] -> dims; "
                        "#ttg.padded_shared is counted with its padding)",
                        true);
+  return bankCmd;
+}
 
-  CommonOptions gatherOpts;
-  std::string gatherSpec;
-  int gatherAxis = 0;
+struct GatherCliOptions {
+  CommonOptions common;
+  std::string spec;
+  int axis = 0;
+};
+
+CLI::App* addGatherCommand(CLI::App& app, GatherCliOptions& o) {
   CLI::App* gatherCmd = app.add_subcommand(
       "gather", "Does a gather along AXIS stay within a warp, and in how many shuffle rounds "
                 "(paper 5.5)");
-  gatherCmd->add_option("SPEC", gatherSpec, "The distributed layout of the source and index")
+  gatherCmd->add_option("SPEC", o.spec, "The distributed layout of the source and index")
       ->required();
-  gatherCmd->add_option("--axis", gatherAxis, "The tensor dimension gathered along (0, 1, ...)")
+  gatherCmd->add_option("--axis", o.axis, "The tensor dimension gathered along (0, 1, ...)")
       ->required()
       ->check(CLI::Range(0, 15));
-  addCommonOptions(gatherCmd, gatherOpts);
-  gatherCmd->add_option("--format", gatherOpts.format, "text or json")
+  addCommonOptions(gatherCmd, o.common);
+  gatherCmd->add_option("--format", o.common.format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
+  return gatherCmd;
+}
 
-  CoalescingCliOptions coalescingOpts;
-  CLI::App* coalescingCmd = addCoalescingCommand(app, coalescingOpts);
+// ---- Dispatch ----------------------------------------------------------------------------------
 
-  cli::OracleOptions oracleOpts;
-  CLI::App* oracleCmd = cli::addOracleCommand(app, oracleOpts);
-  cli::HwlayoutOptions hwlayoutOpts;
-  CLI::App* hwlayoutCmd = cli::addHwlayoutCommand(app, hwlayoutOpts);
-  cli::FuzzCommand fuzzCmd(app);
-  cli::ReportCommandOptions reportOpts;
-  CLI::App* reportCmd = cli::addReportCommand(app, reportOpts);
-  cli::SweepCommand sweepCmd(app);
+/// A command's subcommand and what runs it once parsed.
+struct Command {
+  CLI::App* app;
+  std::function<int()> run;
+};
 
-  // The command table: every command's subcommand and what runs it once parsed, in the order
-  // `llcheck --help` lists them. The unknown-command message and the dispatch both read it, so
-  // a command is named in one place.
-  auto reported = [](auto runner) {
-    return [runner] {
-      std::string message;
-      int status = runner(message);
-      if (!message.empty())
-        printError(message);
-      return status;
-    };
-  };
-  struct Command {
-    CLI::App* app;
-    std::function<int()> run;
-  };
-  const std::vector<Command> commands = {
-      {layout, [&] { return runLayout(layoutSpec, layoutOpts, layoutOps); }},
-      {verifyCmd,
-       [&] { return runVerifyCommand(verifySpecs, verifyOpts, vopts, require, z3, noZ3); }},
-      {batch,
-       [&] {
-         auto triton = cli::parseTritonOption(batchTriton, "--triton");
-         if (!triton.ok()) {
-           printError(triton.error().str());
-           return kExitBadInput;
-         }
-         return reported(
-             [&](std::string& m) { return cli::runBatch(batchFile, std::cout, m, *triton); })();
-       }},
-      {convertCmd, [&] { return runConversionCommand(convertOpts, true); }},
-      {bankCmd, [&] { return runConversionCommand(bankOpts, false); }},
-      {coalescingCmd, [&] { return runCoalescingCommand(coalescingOpts); }},
-      {gatherCmd, [&] { return runGatherCommand(gatherSpec, gatherAxis, gatherOpts); }},
-      {oracleCmd, reported([&](std::string& m) { return cli::runOracle(oracleOpts, m); })},
-      {hwlayoutCmd,
-       reported([&](std::string& m) { return cli::runHwlayout(hwlayoutOpts, std::cout, m); })},
-      {fuzzCmd.app(), reported([&](std::string& m) { return fuzzCmd.run(std::cout, m); })},
-      {reportCmd, reported([&](std::string& m) { return cli::runReport(reportOpts, m); })},
-      {sweepCmd.app(), reported([&](std::string& m) { return sweepCmd.run(std::cout, m); })},
-  };
-
+/// Parses the command line and runs the command it names. The unknown-command message and the
+/// dispatch both read `commands`, so a command is named in one place.
+int parseAndRun(CLI::App& app, const std::vector<Command>& commands, int argc, char** argv) {
   // CLI11 reports an unknown first word only as "A subcommand is required"; name it.
   std::string names;
   bool known = false;
@@ -837,6 +835,64 @@ int run(int argc, char** argv) {
       return c.run();
   printError("no command given (commands: " + names + "; run 'llcheck --help')");
   return kExitBadInput;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"llcheck: verify linear layouts (GPU tensor layouts as F2-linear maps, as in "
+               "Triton)"};
+  describeApp(app);
+  LayoutCliOptions layoutOpts;
+  CLI::App* layout = addLayoutCommand(app, layoutOpts);
+  VerifyCliOptions verifyOpts;
+  CLI::App* verifyCmd = addVerifyCommand(app, verifyOpts);
+  std::string batchFile, batchTriton;
+  CLI::App* batch = addBatchCommand(app, batchFile, batchTriton);
+  ConversionOptions convertOpts;
+  CLI::App* convertCmd = addConvertCommand(app, convertOpts);
+  ConversionOptions bankOpts;
+  CLI::App* bankCmd = addBankConflictsCommand(app, bankOpts);
+  GatherCliOptions gatherOpts;
+  CLI::App* gatherCmd = addGatherCommand(app, gatherOpts);
+  CoalescingCliOptions coalescingOpts;
+  CLI::App* coalescingCmd = addCoalescingCommand(app, coalescingOpts);
+  cli::OracleOptions oracleOpts;
+  CLI::App* oracleCmd = cli::addOracleCommand(app, oracleOpts);
+  cli::HwlayoutOptions hwlayoutOpts;
+  CLI::App* hwlayoutCmd = cli::addHwlayoutCommand(app, hwlayoutOpts);
+  cli::FuzzCommand fuzzCmd(app);
+  cli::ReportCommandOptions reportOpts;
+  CLI::App* reportCmd = cli::addReportCommand(app, reportOpts);
+  cli::SweepCommand sweepCmd(app);
+
+  // The command table, in the order `llcheck --help` lists them.
+  auto reported = [](auto runner) {
+    return [runner] {
+      std::string message;
+      int status = runner(message);
+      if (!message.empty())
+        printError(message);
+      return status;
+    };
+  };
+  const VerifyCliOptions& v = verifyOpts;
+  const std::vector<Command> commands = {
+      {layout, [&] { return runLayout(layoutOpts.spec, layoutOpts.common, layoutOpts.ops); }},
+      {verifyCmd,
+       [&] { return runVerifyCommand(v.specs, v.common, v.vopts, v.require, v.z3, v.noZ3); }},
+      {batch, [&] { return runBatchCommand(batchFile, batchTriton); }},
+      {convertCmd, [&] { return runConversionCommand(convertOpts, true); }},
+      {bankCmd, [&] { return runConversionCommand(bankOpts, false); }},
+      {coalescingCmd, [&] { return runCoalescingCommand(coalescingOpts); }},
+      {gatherCmd,
+       [&] { return runGatherCommand(gatherOpts.spec, gatherOpts.axis, gatherOpts.common); }},
+      {oracleCmd, reported([&](std::string& m) { return cli::runOracle(oracleOpts, m); })},
+      {hwlayoutCmd,
+       reported([&](std::string& m) { return cli::runHwlayout(hwlayoutOpts, std::cout, m); })},
+      {fuzzCmd.app(), reported([&](std::string& m) { return fuzzCmd.run(std::cout, m); })},
+      {reportCmd, reported([&](std::string& m) { return cli::runReport(reportOpts, m); })},
+      {sweepCmd.app(), reported([&](std::string& m) { return sweepCmd.run(std::cout, m); })},
+  };
+  return parseAndRun(app, commands, argc, argv);
 }
 
 } // namespace

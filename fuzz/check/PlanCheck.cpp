@@ -1,3 +1,5 @@
+// The check of a conversion plan against enumeration (PlanCheck.h): SRC, DST and C tabulated from
+// their bases, matched by dim name, and DST(C(x)) compared with SRC(x) at every location.
 #include "PlanCheck.h"
 
 #include "llcheck/core/Enumeration.h"

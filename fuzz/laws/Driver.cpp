@@ -1,3 +1,5 @@
+// The law driver (Driver.h): cases generated per (seed, law, index), checked, shrunk and saved
+// when they fail; the replay of saved cases; the summary and JUnit report of a run.
 #include "Driver.h"
 
 #include "llcheck/core/Formats.h"

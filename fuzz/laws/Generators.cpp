@@ -1,3 +1,5 @@
+// The generators of Generators.h: every layout and case built from one list of draws, read in
+// order by pick(), so that RapidCheck's shrinking of the list shrinks the layouts.
 #include "Generators.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// The mutation check (Mutation.h): each one-bit mutant of a corpus layout or of a plan's
+// conversion, whether the suite catches it, and the score.
 #include "Mutation.h"
 
 #include "check/PlanCheck.h"

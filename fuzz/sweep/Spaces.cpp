@@ -7,7 +7,9 @@
 #include "llcheck/core/Spec.h"
 
 #include <bit>
+#include <functional>
 #include <iterator>
+#include <optional>
 #include <utility>
 
 namespace llcheck::fuzz::sweep {
@@ -213,192 +215,242 @@ uint64_t setsOf(const SweepGroup& g, const std::string& f) {
   return splitCount(w, rank) * perSplit;
 }
 
-/// The encodings of one group, in a fixed order.
-std::vector<Encoding> encodingsOf(const SweepGroup& g, const SweepOptions& o) {
+namespace {
+
+// ---- The encodings of each family (encodingsOf) ------------------------------------------------
+
+std::vector<Encoding> blockedEncodings(const SweepGroup& g) {
+  std::vector<Encoding> out;
+  std::size_t rank = g.shape.size();
+  for (const auto& spt : sizesPerThread(g.shape))
+    for (const auto& tpw : splits(log2Of(g.lanes), rank))
+      for (const auto& wpc : splits(log2Of(g.warps), rank))
+        for (const auto& ord : orders(rank))
+          out.push_back({"", BlockedParams{spt, tpw, wpc, ord, {}}, Encoding::Expect::Legal, {}});
+  return out;
+}
+
+/// Each sliced dim d of a rank + 1 blocked parent, over the parent's every sizePerThread (2 in
+/// the sliced dim), split and order.
+std::vector<Encoding> sliceEncodings(const SweepGroup& g, const SweepOptions& o) {
+  std::vector<Encoding> out;
+  std::size_t rank = g.shape.size();
+  for (std::size_t d = 0; d <= rank; ++d) {
+    std::vector<uint64_t> parentShape = g.shape;
+    parentShape.insert(parentShape.begin() + static_cast<std::ptrdiff_t>(d), 2);
+    for (const auto& spt : sizesPerThread(parentShape))
+      for (const auto& tpw : splits(log2Of(g.lanes), rank + 1))
+        for (const auto& wpc : splits(log2Of(g.warps), rank + 1))
+          for (const auto& ord : orders(rank + 1)) {
+            BlockedParams parent{spt, tpw, wpc, ord, {}};
+            out.push_back(
+                {"#ttg.slice<{dim = " + std::to_string(d) +
+                     ", parent = " + blockedAttributeText(parent) + "}>",
+                 std::nullopt, Encoding::Expect::Legal,
+                 o.againstTriton
+                     ? gluonSpec("slice", {{"dim", d}, {"parent", blockedSpec(parent)}}, false)
+                     : nlohmann::json()});
+          }
+  }
+  return out;
+}
+
+/// vec 0-16, perPhase 1-16, maxPhase 1-16 and both orders; those with a parameter that is no
+/// power of two are expected bijective only.
+std::vector<Encoding> swizzledSharedEncodings(const SweepOptions& o) {
+  std::vector<Encoding> out;
+  for (uint64_t vec = 0; vec <= 16; ++vec)
+    for (uint64_t perPhase = 1; perPhase <= 16; ++perPhase)
+      for (uint64_t maxPhase = 1; maxPhase <= 16; ++maxPhase)
+        for (const char* ord : {"[0, 1]", "[1, 0]"}) {
+          bool powers = std::has_single_bit(vec) && std::has_single_bit(perPhase) &&
+                        std::has_single_bit(maxPhase);
+          out.push_back({"#ttg.swizzled_shared<{vec = " + std::to_string(vec) +
+                             ", perPhase = " + std::to_string(perPhase) +
+                             ", maxPhase = " + std::to_string(maxPhase) + ", order = " + ord + "}>",
+                         std::nullopt,
+                         powers ? Encoding::Expect::Legal : Encoding::Expect::Bijective,
+                         {}});
+          if (o.againstTriton)
+            out.back().spec = gluonSpec(
+                "swizzled_shared",
+                {{"vec", vec},
+                 {"per_phase", perPhase},
+                 {"max_phase", maxPhase},
+                 {"order", ord[1] == '0' ? std::vector<int>{0, 1} : std::vector<int>{1, 0}}});
+        }
+  return out;
+}
+
+/// Every swizzle, transposition, element width and fp4 padding (padded: expected Padded).
+std::vector<Encoding> nvmmaSharedEncodings(const SweepOptions& o) {
+  std::vector<Encoding> out;
+  for (int swizzle : {0, 32, 64, 128})
+    for (const char* transposed : {"false", "true"})
+      for (int bits : {8, 16, 32, 64})
+        for (const char* fp4 : {"false", "true"}) {
+          out.push_back(
+              {"#ttg.nvmma_shared<{swizzlingByteWidth = " + std::to_string(swizzle) +
+                   ", transposed = " + transposed + ", elementBitWidth = " + std::to_string(bits) +
+                   ", fp4Padded = " + fp4 + "}>",
+               std::nullopt,
+               std::string(fp4) == "true" ? Encoding::Expect::Padded : Encoding::Expect::Legal,
+               {}});
+          if (o.againstTriton)
+            out.back().spec =
+                gluonSpec("nvmma_shared", {{"swizzle_byte_width", swizzle},
+                                           {"element_bitwidth", bits},
+                                           {"rank", 2},
+                                           {"transposed", std::string(transposed) == "true"},
+                                           {"fp4_padded", std::string(fp4) == "true"}});
+        }
+  return out;
+}
+
+/// An encoding as attribute text and (against Triton, `spec`) as Gluon's spec.
+using Text = std::pair<std::string, nlohmann::json>;
+
+Text nvidiaMmaText(std::size_t rank, bool spec, const std::vector<uint64_t>& wpc, int major,
+                   uint64_t n) {
+  std::vector<uint64_t> instr = major == 3  ? std::vector<uint64_t>{16, n, 16}
+                                : rank == 3 ? std::vector<uint64_t>{1, 16, 8}
+                                            : std::vector<uint64_t>{16, 8};
+  return {
+      "#ttg.nvidia_mma<{versionMajor = " + std::to_string(major) +
+          ", versionMinor = 0, warpsPerCTA = " + list(wpc) + ", instrShape = " + list(instr) + "}>",
+      spec ? gluonSpec("nvidia_mma",
+                       {{"version", {major, 0}}, {"warps_per_cta", wpc}, {"instr_shape", instr}})
+           : nlohmann::json()};
+}
+
+Text amdMfmaText(bool spec, const std::vector<uint64_t>& wpc, int version,
+                 const std::vector<uint64_t>& instr, const char* transposed) {
+  return {"#ttg.amd_mfma<{version = " + std::to_string(version) + ", warpsPerCTA = " + list(wpc) +
+              ", instrShape = " + list(instr) + ", isTransposed = " + transposed + "}>",
+          spec ? gluonSpec("amd_mfma", {{"version", version},
+                                        {"instr_shape", instr},
+                                        {"transposed", std::string(transposed) == "true"},
+                                        {"warps_per_cta", wpc}})
+               : nlohmann::json()};
+}
+
+/// #ttg.amd_wmma with the warps of `wpc` laid out along `ord` (fastest dim first) in its
+/// ctaLayout's warp bases (tile units), no register bases.
+Text amdWmmaText(std::size_t rank, bool spec, const std::vector<uint64_t>& wpc,
+                 const std::vector<uint64_t>& ord, int version, uint64_t k, bool transposed) {
+  std::vector<std::vector<uint64_t>> warp;
+  for (uint64_t d : ord)
+    for (uint64_t step = 1; step < wpc[d]; step *= 2) {
+      warp.emplace_back(rank, 0);
+      warp.back()[d] = step;
+    }
+  std::string bases;
+  for (const auto& b : warp)
+    bases += (bases.empty() ? "" : ", ") + list(b);
+  const std::vector<uint64_t> instr = {16, 16, k};
+  return {"#ttg.amd_wmma<{version = " + std::to_string(version) +
+              ", isTranspose = " + (transposed ? "true" : "false") + ", ctaLayout = {" +
+              (warp.empty() ? std::string() : "warp = [" + bases + "]") +
+              "}, instrShape = " + list(instr) + (rank == 3 ? ", rank = 3" : "") + "}>",
+          spec ? gluonSpec("amd_wmma", {{"version", version},
+                                        {"transposed", transposed},
+                                        {"warp_bases", warp},
+                                        {"reg_bases", std::vector<std::vector<uint64_t>>{}},
+                                        {"instr_shape", instr},
+                                        {"rank", rank}})
+               : nlohmann::json()};
+}
+
+/// A #ttg.dot_op over `parent`.
+Text dotOpText(bool spec, int opIdx, const Text& parent, std::optional<uint64_t> kWidth) {
+  return {"#ttg.dot_op<{opIdx = " + std::to_string(opIdx) + ", parent = " + parent.first +
+              (kWidth ? ", kWidth = " + std::to_string(*kWidth) : std::string()) + "}>",
+          spec ? gluonSpec("dot_op",
+                           {{"operand_index", opIdx},
+                            {"parent", parent.second},
+                            {"k_width", kWidth.value_or(0)}},
+                           false)
+               : nlohmann::json()};
+}
+
+const std::vector<uint64_t> kMfmaInstr[] = {{32, 32, 8}, {16, 16, 16}, {64, 4, 4}, {4, 64, 4}};
+
+/// dot_op's operands (both) for one warp split: over the MMA (kWidth 1-8) or MFMA (1-16)
+/// parents and FMA's blocked ones.
+void addDotOperands(const SweepGroup& g, bool spec, const std::vector<uint64_t>& wpc,
+                    const std::function<void(Text)>& add) {
+  std::size_t rank = g.shape.size();
+  for (int opIdx = 0; opIdx <= 1; ++opIdx) {
+    if (g.lanes == 32) {
+      for (uint64_t k = 1; k <= 8; k *= 2) {
+        add(dotOpText(spec, opIdx, nvidiaMmaText(rank, spec, wpc, 2, 8), k));
+        for (uint64_t n = 8; n <= 256; n *= 2)
+          add(dotOpText(spec, opIdx, nvidiaMmaText(rank, spec, wpc, 3, n), k));
+      }
+    } else {
+      for (uint64_t k = 1; k <= 16; k *= 2)
+        for (int version = 0; version <= 4; ++version)
+          for (const auto& instr : kMfmaInstr)
+            for (const char* t : {"false", "true"})
+              add(dotOpText(spec, opIdx, amdMfmaText(spec, wpc, version, instr, t), k));
+    }
+    // The FMA operand: a #ttg.blocked parent, one element per thread.
+    for (const auto& tpw : splits(log2Of(g.lanes), rank))
+      for (const auto& ord : orders(rank)) {
+        BlockedParams parent{std::vector<uint64_t>(rank, 1), tpw, wpc, ord, {}};
+        add(dotOpText(spec, opIdx,
+                      {blockedAttributeText(parent), spec ? blockedSpec(parent) : nlohmann::json()},
+                      std::nullopt));
+      }
+  }
+}
+
+/// The matrix cores' encodings (nvidia_mma, amd_mfma, amd_wmma) and dot_op's, for each split of
+/// the warps.
+std::vector<Encoding> matrixEncodings(const SweepGroup& g, const SweepOptions& o) {
   std::vector<Encoding> out;
   const std::string& f = o.family;
   std::size_t rank = g.shape.size();
-  if (f == "blocked") {
-    for (const auto& spt : sizesPerThread(g.shape))
-      for (const auto& tpw : splits(log2Of(g.lanes), rank))
-        for (const auto& wpc : splits(log2Of(g.warps), rank))
-          for (const auto& ord : orders(rank))
-            out.push_back({"", BlockedParams{spt, tpw, wpc, ord, {}}, Encoding::Expect::Legal, {}});
-    return out;
-  }
-  if (f == "slice") {
-    for (std::size_t d = 0; d <= rank; ++d) {
-      std::vector<uint64_t> parentShape = g.shape;
-      parentShape.insert(parentShape.begin() + static_cast<std::ptrdiff_t>(d), 2);
-      for (const auto& spt : sizesPerThread(parentShape))
-        for (const auto& tpw : splits(log2Of(g.lanes), rank + 1))
-          for (const auto& wpc : splits(log2Of(g.warps), rank + 1))
-            for (const auto& ord : orders(rank + 1)) {
-              BlockedParams parent{spt, tpw, wpc, ord, {}};
-              out.push_back(
-                  {"#ttg.slice<{dim = " + std::to_string(d) +
-                       ", parent = " + blockedAttributeText(parent) + "}>",
-                   std::nullopt, Encoding::Expect::Legal,
-                   o.againstTriton
-                       ? gluonSpec("slice", {{"dim", d}, {"parent", blockedSpec(parent)}}, false)
-                       : nlohmann::json()});
-            }
-    }
-    return out;
-  }
-  if (f == "swizzled_shared") {
-    for (uint64_t vec = 0; vec <= 16; ++vec)
-      for (uint64_t perPhase = 1; perPhase <= 16; ++perPhase)
-        for (uint64_t maxPhase = 1; maxPhase <= 16; ++maxPhase)
-          for (const char* ord : {"[0, 1]", "[1, 0]"}) {
-            bool powers = std::has_single_bit(vec) && std::has_single_bit(perPhase) &&
-                          std::has_single_bit(maxPhase);
-            out.push_back({"#ttg.swizzled_shared<{vec = " + std::to_string(vec) +
-                               ", perPhase = " + std::to_string(perPhase) + ", maxPhase = " +
-                               std::to_string(maxPhase) + ", order = " + ord + "}>",
-                           std::nullopt,
-                           powers ? Encoding::Expect::Legal : Encoding::Expect::Bijective,
-                           {}});
-            if (o.againstTriton)
-              out.back().spec = gluonSpec(
-                  "swizzled_shared",
-                  {{"vec", vec},
-                   {"per_phase", perPhase},
-                   {"max_phase", maxPhase},
-                   {"order", ord[1] == '0' ? std::vector<int>{0, 1} : std::vector<int>{1, 0}}});
-          }
-    return out;
-  }
-  if (f == "nvmma_shared") {
-    for (int swizzle : {0, 32, 64, 128})
-      for (const char* transposed : {"false", "true"})
-        for (int bits : {8, 16, 32, 64})
-          for (const char* fp4 : {"false", "true"}) {
-            out.push_back(
-                {"#ttg.nvmma_shared<{swizzlingByteWidth = " + std::to_string(swizzle) +
-                     ", transposed = " + transposed +
-                     ", elementBitWidth = " + std::to_string(bits) + ", fp4Padded = " + fp4 + "}>",
-                 std::nullopt,
-                 std::string(fp4) == "true" ? Encoding::Expect::Padded : Encoding::Expect::Legal,
-                 {}});
-            if (o.againstTriton)
-              out.back().spec =
-                  gluonSpec("nvmma_shared", {{"swizzle_byte_width", swizzle},
-                                             {"element_bitwidth", bits},
-                                             {"rank", 2},
-                                             {"transposed", std::string(transposed) == "true"},
-                                             {"fp4_padded", std::string(fp4) == "true"}});
-          }
-    return out;
-  }
-  // Each encoding as attribute text and (against Triton) as Gluon's spec.
-  using Text = std::pair<std::string, nlohmann::json>;
   bool spec = o.againstTriton;
-  auto nvidiaMma = [rank, spec](const std::vector<uint64_t>& wpc, int major, uint64_t n) -> Text {
-    std::vector<uint64_t> instr = major == 3  ? std::vector<uint64_t>{16, n, 16}
-                                  : rank == 3 ? std::vector<uint64_t>{1, 16, 8}
-                                              : std::vector<uint64_t>{16, 8};
-    return {
-        "#ttg.nvidia_mma<{versionMajor = " + std::to_string(major) +
-            ", versionMinor = 0, warpsPerCTA = " + list(wpc) + ", instrShape = " + list(instr) +
-            "}>",
-        spec ? gluonSpec("nvidia_mma",
-                         {{"version", {major, 0}}, {"warps_per_cta", wpc}, {"instr_shape", instr}})
-             : nlohmann::json()};
-  };
-  auto amdMfma = [spec](const std::vector<uint64_t>& wpc, int version,
-                        const std::vector<uint64_t>& instr, const char* transposed) -> Text {
-    return {"#ttg.amd_mfma<{version = " + std::to_string(version) + ", warpsPerCTA = " + list(wpc) +
-                ", instrShape = " + list(instr) + ", isTransposed = " + transposed + "}>",
-            spec ? gluonSpec("amd_mfma", {{"version", version},
-                                          {"instr_shape", instr},
-                                          {"transposed", std::string(transposed) == "true"},
-                                          {"warps_per_cta", wpc}})
-                 : nlohmann::json()};
-  };
-  // #ttg.amd_wmma with the warps of `wpc` laid out along `ord` (fastest dim first) in its
-  // ctaLayout's warp bases (tile units), no register bases.
-  auto amdWmma = [spec, rank](const std::vector<uint64_t>& wpc, const std::vector<uint64_t>& ord,
-                              int version, uint64_t k, bool transposed) -> Text {
-    std::vector<std::vector<uint64_t>> warp;
-    for (uint64_t d : ord)
-      for (uint64_t step = 1; step < wpc[d]; step *= 2) {
-        warp.emplace_back(rank, 0);
-        warp.back()[d] = step;
-      }
-    std::string bases;
-    for (const auto& b : warp)
-      bases += (bases.empty() ? "" : ", ") + list(b);
-    const std::vector<uint64_t> instr = {16, 16, k};
-    return {"#ttg.amd_wmma<{version = " + std::to_string(version) +
-                ", isTranspose = " + (transposed ? "true" : "false") + ", ctaLayout = {" +
-                (warp.empty() ? std::string() : "warp = [" + bases + "]") +
-                "}, instrShape = " + list(instr) + (rank == 3 ? ", rank = 3" : "") + "}>",
-            spec ? gluonSpec("amd_wmma", {{"version", version},
-                                          {"transposed", transposed},
-                                          {"warp_bases", warp},
-                                          {"reg_bases", std::vector<std::vector<uint64_t>>{}},
-                                          {"instr_shape", instr},
-                                          {"rank", rank}})
-                 : nlohmann::json()};
-  };
-  const std::vector<uint64_t> mfmaInstr[] = {{32, 32, 8}, {16, 16, 16}, {64, 4, 4}, {4, 64, 4}};
-  auto add = [&](Text t) {
+  std::function<void(Text)> add = [&](Text t) {
     out.push_back({std::move(t.first), std::nullopt, Encoding::Expect::Legal, std::move(t.second)});
-  };
-  // A #ttg.dot_op over `parent`.
-  auto dotOp = [spec](int opIdx, const Text& parent, std::optional<uint64_t> kWidth) -> Text {
-    return {"#ttg.dot_op<{opIdx = " + std::to_string(opIdx) + ", parent = " + parent.first +
-                (kWidth ? ", kWidth = " + std::to_string(*kWidth) : std::string()) + "}>",
-            spec ? gluonSpec("dot_op",
-                             {{"operand_index", opIdx},
-                              {"parent", parent.second},
-                              {"k_width", kWidth.value_or(0)}},
-                             false)
-                 : nlohmann::json()};
   };
   for (const auto& wpc : splits(log2Of(g.warps), rank)) {
     if (f == "nvidia_mma") {
-      add(nvidiaMma(wpc, 2, 8));
+      add(nvidiaMmaText(rank, spec, wpc, 2, 8));
       for (uint64_t n = 8; n <= 256; n *= 2)
-        add(nvidiaMma(wpc, 3, n));
+        add(nvidiaMmaText(rank, spec, wpc, 3, n));
     }
     if (f == "amd_mfma")
       for (int version = 0; version <= 4; ++version)
-        for (const auto& instr : mfmaInstr)
+        for (const auto& instr : kMfmaInstr)
           for (const char* t : {"false", "true"})
-            add(amdMfma(wpc, version, instr, t));
+            add(amdMfmaText(spec, wpc, version, instr, t));
     if (f == "amd_wmma")
       for (const auto& ord : orders(rank))
         for (const auto& [version, k] : kWmmaInstructions)
           for (bool t : {false, true})
-            add(amdWmma(wpc, ord, version, k, t));
+            add(amdWmmaText(rank, spec, wpc, ord, version, k, t));
     if (f == "dot_op")
-      for (int opIdx = 0; opIdx <= 1; ++opIdx) {
-        if (g.lanes == 32) {
-          for (uint64_t k = 1; k <= 8; k *= 2) {
-            add(dotOp(opIdx, nvidiaMma(wpc, 2, 8), k));
-            for (uint64_t n = 8; n <= 256; n *= 2)
-              add(dotOp(opIdx, nvidiaMma(wpc, 3, n), k));
-          }
-        } else {
-          for (uint64_t k = 1; k <= 16; k *= 2)
-            for (int version = 0; version <= 4; ++version)
-              for (const auto& instr : mfmaInstr)
-                for (const char* t : {"false", "true"})
-                  add(dotOp(opIdx, amdMfma(wpc, version, instr, t), k));
-        }
-        // The FMA operand: a #ttg.blocked parent, one element per thread.
-        for (const auto& tpw : splits(log2Of(g.lanes), rank))
-          for (const auto& ord : orders(rank)) {
-            BlockedParams parent{std::vector<uint64_t>(rank, 1), tpw, wpc, ord, {}};
-            add(dotOp(opIdx,
-                      {blockedAttributeText(parent), spec ? blockedSpec(parent) : nlohmann::json()},
-                      std::nullopt));
-          }
-      }
+      addDotOperands(g, spec, wpc, add);
   }
   return out;
+}
+
+} // namespace
+
+/// The encodings of one group, in a fixed order.
+std::vector<Encoding> encodingsOf(const SweepGroup& g, const SweepOptions& o) {
+  const std::string& f = o.family;
+  if (f == "blocked")
+    return blockedEncodings(g);
+  if (f == "slice")
+    return sliceEncodings(g, o);
+  if (f == "swizzled_shared")
+    return swizzledSharedEncodings(o);
+  if (f == "nvmma_shared")
+    return nvmmaSharedEncodings(o);
+  return matrixEncodings(g, o);
 }
 
 /// A layout's identity for de-duplication: the out sizes and every basis.

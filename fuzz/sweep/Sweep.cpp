@@ -1,3 +1,5 @@
+// A family's sweep (Sweep.h): the groups dealt to shards, each encoding read and verified, the
+// conversion plans of each group checked, the checkpoint, and the shards' reports merged.
 #include "Sweep.h"
 
 #include "AgainstTriton.h"

@@ -1,3 +1,5 @@
+// Triton as a sweep's peer (TritonPeer.h): the Python helpers started, each batch of encodings
+// shared among them, and their JSON answers read back.
 #include "TritonPeer.h"
 
 #include <fcntl.h>

@@ -123,6 +123,156 @@ Values moved(smt::Context& ctx, const Values& x, const z3::expr& coeff,
   return out;
 }
 
+/// What phaseBound's two queries and their witnesses share: the access (REG into SHARED, its
+/// offset map and phase model) and the claim (perPhase wavefronts per phase on `side`).
+struct PhaseProblem {
+  smt::Context& ctx;
+  const LinearLayout& reg;
+  const LinearLayout& shared;
+  const OffsetMap& map;
+  const PhaseModel& g;
+  uint64_t perPhase;
+  const std::string& side;
+  int banksPerUnit;
+
+  /// The access unit of a shared offset, and the bank of a unit, as Z3 terms.
+  [[nodiscard]] z3::expr unitOf(const Values& off) const {
+    unsigned hi = static_cast<unsigned>(g.offsetBits - 1), lo = static_cast<unsigned>(g.shift);
+    return off.find(dims::kOffset)->expr->extract(hi, lo);
+  }
+  [[nodiscard]] z3::expr bankOf(const z3::expr& u) const {
+    return u.extract(static_cast<unsigned>(g.bankBits - 1), 0);
+  }
+};
+
+/// The algebra's same-bank word differences of one phase: span(phase units) ∩ ker(bank), by
+/// elimination with the bank bits above the word (rows whose bank part cancels span it).
+std::vector<uint64_t> sameBankDifferences(const PhaseModel& g, const OffsetMap& map, int unitBits) {
+  std::vector<uint64_t> sameBank, rows;
+  for (const Point& gen : g.generators) {
+    uint64_t u = g.unit(offsetOf(map, gen));
+    uint64_t v = ((u & mask(g.bankBits)) << unitBits) | u;
+    for (uint64_t r : rows)
+      if ((v >> (63 - std::countl_zero(r))) & 1)
+        v ^= r;
+    if (v != 0) {
+      rows.push_back(v);
+      std::sort(rows.begin(), rows.end(), std::greater<>());
+    }
+  }
+  for (uint64_t r : rows)
+    if ((r >> unitBits) == 0)
+      sameBank.push_back(r);
+  return sameBank;
+}
+
+/// Z3's two accesses p1, p2 of one phase in one bank beyond the claim, checked against the
+/// algebra and turned into the refutation's witness.
+ProofResult tooManyWitness(const PhaseProblem& p, const Rref& claimed,
+                           const std::vector<uint64_t>& packedGenerators, const Point& p1,
+                           const Point& p2) {
+  const PhaseModel& g = p.g;
+  // The algebra's offsets for the two accesses, and the elements both layouts put there.
+  uint64_t a1 = offsetOf(p.map, p1), a2 = offsetOf(p.map, p2);
+  Point e1 = applyChecked(p.reg, p1), e2 = applyChecked(p.reg, p2);
+  Point s1 = applyChecked(p.shared, {{dims::kOffset, a1}, {dims::kBlock, 0}});
+  Point s2 = applyChecked(p.shared, {{dims::kOffset, a2}, {dims::kBlock, 0}});
+  std::string what = describePoint(p1) + " and " + describePoint(p2);
+  confirm(inOrder(p.reg, s1) == inOrder(p.reg, e1) && inOrder(p.reg, s2) == inOrder(p.reg, e2),
+          what + ": the offsets do not hold the accesses' elements");
+  confirm(p1 != p2 && Subspace(packedGenerators).contains(p.reg.packIn(xorPoints(p1, p2))) &&
+              g.bank(a1) == g.bank(a2) && claimed.reduce(g.unit(a1) ^ g.unit(a2)) != 0,
+          what + " should share a bank beyond the predicted conflicts");
+  uint64_t bank = g.bank(a1) * static_cast<uint64_t>(p.banksPerUnit);
+  uint64_t w1 = g.unit(a1) * static_cast<uint64_t>(p.banksPerUnit);
+  uint64_t w2 = g.unit(a2) * static_cast<uint64_t>(p.banksPerUnit);
+  uint64_t t1 = valueOf(p1, dims::kLane), t2 = valueOf(p2, dims::kLane);
+  return refuted({{"lanes", {t1, t2}},
+                  {"register", valueOf(p1, dims::kRegister)},
+                  {"warp", valueOf(p1, dims::kWarp)},
+                  {"inputs", {pointJson(p1), pointJson(p2)}},
+                  {"offsets", {a1, a2}},
+                  {"bank", bank},
+                  {"words", {w1, w2}},
+                  {"reason", "two accesses of one " + p.side +
+                                 " phase hit one bank at words beyond the "
+                                 "predicted " +
+                                 std::to_string(p.perPhase) + " per bank"}},
+                 "lanes " + std::to_string(t1) + " and " + std::to_string(t2) + " (" +
+                     describePoint(p1) + "; " + describePoint(p2) + ") both hit bank " +
+                     std::to_string(bank) + " at words " + std::to_string(w1) + " and " +
+                     std::to_string(w2) + ": more than " + std::to_string(p.perPhase) +
+                     " wavefronts per phase");
+}
+
+/// The query that the claim is reached: c directions in the phase (their coefficients over the
+/// generators go into `coeff`), each staying in the bank, whose words are independent.
+z3::expr reachedQuery(const PhaseProblem& p, int c, unsigned nGen, std::vector<z3::expr>& coeff) {
+  smt::Context& ctx = p.ctx;
+  std::vector<z3::expr> diff;
+  z3::expr q = ctx.z3().bool_val(true);
+  for (int i = 0; i < c; ++i) {
+    coeff.push_back(ctx.bv("d" + std::to_string(i) + "!", nGen));
+    Values x = moved(ctx, with(ctx, smt::constants(ctx, p.reg.inDims(), {}), dims::kBlock, {}),
+                     coeff.back(), p.g.generators);
+    Values e = with(ctx, smt::variables(ctx, p.shared.inDims(), "e" + std::to_string(i) + "!"),
+                    dims::kBlock, std::nullopt);
+    q = q && smt::apply(ctx, p.shared, e).equals(ctx, smt::apply(ctx, p.reg, x));
+    z3::expr u = p.unitOf(e);
+    if (p.g.bankBits > 0)
+      q = q && isZero(ctx, p.bankOf(u));
+    diff.push_back(u);
+  }
+  for (uint64_t subset = 1; subset < (uint64_t{1} << c); ++subset) {
+    std::optional<z3::expr> sum;
+    for (int i = 0; i < c; ++i)
+      if ((subset >> i) & 1)
+        sum = sum ? *sum ^ diff[static_cast<std::size_t>(i)] : diff[static_cast<std::size_t>(i)];
+    q = q && !isZero(ctx, *sum);
+  }
+  return q;
+}
+
+/// Z3's c directions (from the model of reachedQuery): the 2^c accesses they span put 2^c
+/// distinct words in one bank, checked and turned into the proof's witness.
+ProofResult reachedWitness(const PhaseProblem& p, int c, unsigned nGen,
+                           const std::vector<z3::expr>& coeff, const smt::Model& model) {
+  const PhaseModel& g = p.g;
+  std::vector<Point> directions;
+  for (const z3::expr& d : coeff) {
+    uint64_t chosen = model.value(d);
+    Point dir = zeroPoint(p.reg);
+    for (unsigned j = 0; j < nGen; ++j)
+      if ((chosen >> j) & 1)
+        dir = xorPoints(dir, g.generators[j]);
+    directions.push_back(dir);
+  }
+  nlohmann::json lanes = nlohmann::json::array(), inputs = nlohmann::json::array();
+  std::vector<uint64_t> words;
+  std::set<uint64_t> distinct, banks;
+  for (uint64_t subset = 0; subset < (uint64_t{1} << c); ++subset) {
+    Point x = zeroPoint(p.reg);
+    for (int i = 0; i < c; ++i)
+      if ((subset >> i) & 1)
+        x = xorPoints(x, directions[static_cast<std::size_t>(i)]);
+    uint64_t off = offsetOf(p.map, x);
+    lanes.push_back(valueOf(x, dims::kLane));
+    inputs.push_back(pointJson(x));
+    words.push_back(g.unit(off) * static_cast<uint64_t>(p.banksPerUnit));
+    distinct.insert(g.unit(off));
+    banks.insert(g.bank(off));
+  }
+  confirm(distinct.size() == (std::size_t{1} << c) && banks.size() == 1,
+          "the witness accesses should put " + std::to_string(std::size_t{1} << c) +
+              " distinct words in one bank");
+  ProofResult result = proven();
+  result.witness = {{"lanes", lanes},
+                    {"inputs", inputs},
+                    {"bank", *banks.begin() * static_cast<uint64_t>(p.banksPerUnit)},
+                    {"words", words}};
+  return result;
+}
+
 ProofResult phaseBound(smt::Context& ctx, const LinearLayout& reg, const LinearLayout& shared,
                        const OffsetMap& map, const PhaseModel& pm, uint64_t perPhase,
                        const std::string& side, const SharedMemoryModel& model,
@@ -141,24 +291,7 @@ ProofResult phaseBound(smt::Context& ctx, const LinearLayout& reg, const LinearL
     return proven();
   }
 
-  // The algebra's same-bank word differences of one phase: span(phase units) ∩ ker(bank), by
-  // elimination with the bank bits above the word (rows whose bank part cancels span it).
-  std::vector<uint64_t> sameBank, rows;
-  for (const Point& gen : g.generators) {
-    uint64_t u = g.unit(offsetOf(map, gen));
-    uint64_t v = ((u & mask(g.bankBits)) << unitBits) | u;
-    for (uint64_t r : rows)
-      if ((v >> (63 - std::countl_zero(r))) & 1)
-        v ^= r;
-    if (v != 0) {
-      rows.push_back(v);
-      std::sort(rows.begin(), rows.end(), std::greater<>());
-    }
-  }
-  for (uint64_t r : rows)
-    if ((r >> unitBits) == 0)
-      sameBank.push_back(r);
-  Rref k(sameBank);
+  Rref k(sameBankDifferences(g, map, unitBits));
   // Claim exactly 2^c: at most that many words per bank (K cut to c vectors: if the algebra's
   // space is larger, Z3 finds the accesses beyond it), and at least (Z3 finds c independent ones).
   Rref claimed = k.first(std::min(c, k.dim()));
@@ -169,16 +302,11 @@ ProofResult phaseBound(smt::Context& ctx, const LinearLayout& reg, const LinearL
     return r;
   };
   smt::Solver s(ctx, limitsOf(o));
-  unsigned hi = static_cast<unsigned>(g.offsetBits - 1), lo = static_cast<unsigned>(g.shift);
-  auto unitOf = [&](const Values& off) { return off.find(dims::kOffset)->expr->extract(hi, lo); };
-  auto bankOf = [&](const z3::expr& u) {
-    return u.extract(static_cast<unsigned>(g.bankBits - 1), 0);
-  };
+  PhaseProblem p{ctx, reg, shared, map, g, perPhase, side, g.unitBytes / model.bankBytes};
   std::vector<uint64_t> packedGenerators;
   for (const Point& gen : g.generators)
     packedGenerators.push_back(reg.packIn(gen));
   unsigned nGen = static_cast<unsigned>(g.generators.size());
-  int banksPerUnit = g.unitBytes / model.bankBytes;
 
   // At most: two accesses of one phase of one instruction (the same register, warp and CTA 0
   // outside the phase's directions), same bank, words apart beyond K.
@@ -189,8 +317,8 @@ ProofResult phaseBound(smt::Context& ctx, const LinearLayout& reg, const LinearL
   Values o2 = with(ctx, smt::variables(ctx, shared.inDims(), "o2!"), dims::kBlock, std::nullopt);
   if (!o1.find(dims::kOffset) || !o1.find(dims::kOffset)->expr)
     return contradiction("the shared layout has no offset bits");
-  z3::expr u1 = unitOf(o1), u2 = unitOf(o2);
-  z3::expr sameBankQ = g.bankBits > 0 ? bankOf(u1) == bankOf(u2) : ctx.z3().bool_val(true);
+  z3::expr u1 = p.unitOf(o1), u2 = p.unitOf(o2);
+  z3::expr sameBankQ = g.bankBits > 0 ? p.bankOf(u1) == p.bankOf(u2) : ctx.z3().bool_val(true);
   CheckResult r = s.check(!isZero(ctx, a) &&
                           smt::apply(ctx, shared, o1).equals(ctx, smt::apply(ctx, reg, x1)) &&
                           smt::apply(ctx, shared, o2).equals(ctx, smt::apply(ctx, reg, x2)) &&
@@ -198,37 +326,7 @@ ProofResult phaseBound(smt::Context& ctx, const LinearLayout& reg, const LinearL
   ++queries;
   if (r.verdict == Verdict::Refuted) {
     Point p1 = x1.read(*r.model), p2 = x2.read(*r.model);
-    // The algebra's offsets for the two accesses, and the elements both layouts put there.
-    uint64_t a1 = offsetOf(map, p1), a2 = offsetOf(map, p2);
-    Point e1 = applyChecked(reg, p1), e2 = applyChecked(reg, p2);
-    Point s1 = applyChecked(shared, {{dims::kOffset, a1}, {dims::kBlock, 0}});
-    Point s2 = applyChecked(shared, {{dims::kOffset, a2}, {dims::kBlock, 0}});
-    std::string what = describePoint(p1) + " and " + describePoint(p2);
-    confirm(inOrder(reg, s1) == inOrder(reg, e1) && inOrder(reg, s2) == inOrder(reg, e2),
-            what + ": the offsets do not hold the accesses' elements");
-    confirm(p1 != p2 && Subspace(packedGenerators).contains(reg.packIn(xorPoints(p1, p2))) &&
-                g.bank(a1) == g.bank(a2) && claimed.reduce(g.unit(a1) ^ g.unit(a2)) != 0,
-            what + " should share a bank beyond the predicted conflicts");
-    uint64_t bank = g.bank(a1) * static_cast<uint64_t>(banksPerUnit);
-    uint64_t w1 = g.unit(a1) * static_cast<uint64_t>(banksPerUnit);
-    uint64_t w2 = g.unit(a2) * static_cast<uint64_t>(banksPerUnit);
-    uint64_t t1 = valueOf(p1, dims::kLane), t2 = valueOf(p2, dims::kLane);
-    return done(refuted({{"lanes", {t1, t2}},
-                         {"register", valueOf(p1, dims::kRegister)},
-                         {"warp", valueOf(p1, dims::kWarp)},
-                         {"inputs", {pointJson(p1), pointJson(p2)}},
-                         {"offsets", {a1, a2}},
-                         {"bank", bank},
-                         {"words", {w1, w2}},
-                         {"reason", "two accesses of one " + side +
-                                        " phase hit one bank at words beyond the "
-                                        "predicted " +
-                                        std::to_string(perPhase) + " per bank"}},
-                        "lanes " + std::to_string(t1) + " and " + std::to_string(t2) + " (" +
-                            describePoint(p1) + "; " + describePoint(p2) + ") both hit bank " +
-                            std::to_string(bank) + " at words " + std::to_string(w1) + " and " +
-                            std::to_string(w2) + ": more than " + std::to_string(perPhase) +
-                            " wavefronts per phase"));
+    return done(tooManyWitness(p, claimed, packedGenerators, p1, p2));
   }
   if (r.verdict != Verdict::Proven)
     return done(notDecided(r));
@@ -237,28 +335,8 @@ ProofResult phaseBound(smt::Context& ctx, const LinearLayout& reg, const LinearL
 
   // Reached: c directions in the phase, each staying in the bank, whose words are independent:
   // the phase of the instruction's first access then puts 2^c distinct words in one bank.
-  std::vector<z3::expr> coeff, diff;
-  z3::expr q = ctx.z3().bool_val(true);
-  for (int i = 0; i < c; ++i) {
-    coeff.push_back(ctx.bv("d" + std::to_string(i) + "!", nGen));
-    Values x = moved(ctx, with(ctx, smt::constants(ctx, reg.inDims(), {}), dims::kBlock, {}),
-                     coeff.back(), g.generators);
-    Values e = with(ctx, smt::variables(ctx, shared.inDims(), "e" + std::to_string(i) + "!"),
-                    dims::kBlock, std::nullopt);
-    q = q && smt::apply(ctx, shared, e).equals(ctx, smt::apply(ctx, reg, x));
-    z3::expr u = unitOf(e);
-    if (g.bankBits > 0)
-      q = q && isZero(ctx, bankOf(u));
-    diff.push_back(u);
-  }
-  for (uint64_t subset = 1; subset < (uint64_t{1} << c); ++subset) {
-    std::optional<z3::expr> sum;
-    for (int i = 0; i < c; ++i)
-      if ((subset >> i) & 1)
-        sum = sum ? *sum ^ diff[static_cast<std::size_t>(i)] : diff[static_cast<std::size_t>(i)];
-    q = q && !isZero(ctx, *sum);
-  }
-  r = s.check(q);
+  std::vector<z3::expr> coeff;
+  r = s.check(reachedQuery(p, c, nGen, coeff));
   ++queries;
   if (r.verdict == Verdict::Proven) {
     confirm(k.dim() < c, "z3 finds no phase reaching " + std::to_string(perPhase) +
@@ -272,39 +350,7 @@ ProofResult phaseBound(smt::Context& ctx, const LinearLayout& reg, const LinearL
   }
   if (r.verdict != Verdict::Refuted)
     return done(notDecided(r));
-  std::vector<Point> directions;
-  for (const z3::expr& d : coeff) {
-    uint64_t chosen = r.model->value(d);
-    Point dir = zeroPoint(reg);
-    for (unsigned j = 0; j < nGen; ++j)
-      if ((chosen >> j) & 1)
-        dir = xorPoints(dir, g.generators[j]);
-    directions.push_back(dir);
-  }
-  nlohmann::json lanes = nlohmann::json::array(), inputs = nlohmann::json::array();
-  std::vector<uint64_t> words;
-  std::set<uint64_t> distinct, banks;
-  for (uint64_t subset = 0; subset < (uint64_t{1} << c); ++subset) {
-    Point x = zeroPoint(reg);
-    for (int i = 0; i < c; ++i)
-      if ((subset >> i) & 1)
-        x = xorPoints(x, directions[static_cast<std::size_t>(i)]);
-    uint64_t off = offsetOf(map, x);
-    lanes.push_back(valueOf(x, dims::kLane));
-    inputs.push_back(pointJson(x));
-    words.push_back(g.unit(off) * static_cast<uint64_t>(banksPerUnit));
-    distinct.insert(g.unit(off));
-    banks.insert(g.bank(off));
-  }
-  confirm(distinct.size() == (std::size_t{1} << c) && banks.size() == 1,
-          "the witness accesses should put " + std::to_string(std::size_t{1} << c) +
-              " distinct words in one bank");
-  ProofResult p = proven();
-  p.witness = {{"lanes", lanes},
-               {"inputs", inputs},
-               {"bank", *banks.begin() * static_cast<uint64_t>(banksPerUnit)},
-               {"words", words}};
-  return done(p);
+  return done(reachedWitness(p, c, nGen, coeff, *r.model));
 }
 
 ProofResult bankBound(smt::Context& ctx, const LinearLayout& reg, const LinearLayout& shared,

@@ -183,17 +183,11 @@ std::string keywordName(llcheck::ContextItem item) {
   }
 }
 
-} // namespace
-
-PYBIND11_MODULE(_core, m) {
-  m.doc() = "llcheck's C++ core: linear layouts over F2 as Triton uses them";
-  // Messages about the context name the keyword arguments that supply it ("pass shape").
-  llcheck::setContextNames(&keywordName);
-
-  py::class_<Layout>(m, "Layout")
-      .def_static("from_spec", &fromSpec, py::arg("spec"), py::arg("shape") = py::none(),
-                  py::arg("num_warps") = py::none(), py::arg("threads_per_warp") = py::none(),
-                  py::arg("triton") = py::none())
+/// Layout's constructors (from a SPEC, bases, JSON or CuTe), its printed forms and identity.
+void bindLayoutConstruction(py::class_<Layout>& cls) {
+  cls.def_static("from_spec", &fromSpec, py::arg("spec"), py::arg("shape") = py::none(),
+                 py::arg("num_warps") = py::none(), py::arg("threads_per_warp") = py::none(),
+                 py::arg("triton") = py::none())
       .def_static("from_bases", &fromBases, py::arg("ins"), py::arg("outs"),
                   py::arg("require_surjective"))
       .def_static("from_bases_inferred", &fromBasesInferred, py::arg("ins"), py::arg("outs"))
@@ -214,14 +208,18 @@ PYBIND11_MODULE(_core, m) {
       .def("__str__", [](const Layout& l) { return l.layout.toString(); })
       .def("__eq__", [](const Layout& a,
                         const Layout& b) { return a.layout == b.layout && a.padding == b.padding; })
-      .def("__hash__", [](const Layout& l) { return l.layout.hash(); })
-      .def_property_readonly("padding",
-                             [](const Layout& l) {
-                               std::vector<std::pair<uint64_t, uint64_t>> out;
-                               for (const auto& p : l.padding)
-                                 out.emplace_back(p.interval, p.pad);
-                               return out;
-                             })
+      .def("__hash__", [](const Layout& l) { return l.layout.hash(); });
+}
+
+/// What a layout is: its padding, dims and bases, its values and properties.
+void bindLayoutQueries(py::class_<Layout>& cls) {
+  cls.def_property_readonly("padding",
+                            [](const Layout& l) {
+                              std::vector<std::pair<uint64_t, uint64_t>> out;
+                              for (const auto& p : l.padding)
+                                out.emplace_back(p.interval, p.pad);
+                              return out;
+                            })
       .def_property_readonly("in_dims", [](const Layout& l) { return pairs(l.layout.getInDims()); })
       .def_property_readonly("out_dims",
                              [](const Layout& l) { return pairs(l.layout.getOutDims()); })
@@ -255,9 +253,13 @@ PYBIND11_MODULE(_core, m) {
              return out;
            })
       .def("num_consecutive_in_out",
-           [](const Layout& l) { return l.layout.getNumConsecutiveInOut(); })
-      .def("compose",
-           [](const Layout& a, const Layout& b) { return wrap(a.layout.compose(b.layout)); })
+           [](const Layout& l) { return l.layout.getNumConsecutiveInOut(); });
+}
+
+/// The algebra: composition, inverses, products and the reshaping of dims.
+void bindLayoutOperations(py::class_<Layout>& cls) {
+  cls.def("compose",
+          [](const Layout& a, const Layout& b) { return wrap(a.layout.compose(b.layout)); })
       .def(
           "invert_and_compose",
           [](const Layout& a, const Layout& b, const std::optional<std::string>& triton) {
@@ -337,7 +339,10 @@ PYBIND11_MODULE(_core, m) {
           throw py::value_error("the layout is not trivial over the given dims");
         return Layout{*q, {}};
       });
+}
 
+/// The analyses, each returning the JSON text the command line prints with --format json.
+void bindAnalyses(py::module_& m) {
   m.def(
       "verify",
       [](const Layout& l, int maxEnumerationBits, const std::vector<std::string>& require, bool z3,
@@ -384,6 +389,13 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("reg"), py::arg("dtype"), py::arg("arch"), py::arg("strides") = py::none(),
       py::arg("base_alignment") = 128, py::arg("z3") = true, py::arg("z3_timeout_ms") = py::none());
+  m.def("gather", [](const Layout& l, int axis) {
+    return llcheck::dumpJson(llcheck::toJson(unwrap(llcheck::planGather(l.layout, axis))));
+  });
+}
+
+/// The Triton releases whose semantics llcheck knows.
+void bindTritonVersions(py::module_& m) {
   m.def("triton_versions", [] {
     std::vector<std::string> names;
     for (llcheck::TritonVersion v : llcheck::supportedTritonVersions())
@@ -391,7 +403,19 @@ PYBIND11_MODULE(_core, m) {
     return names;
   });
   m.def("newest_triton", [] { return llcheck::tritonVersionName(llcheck::kNewestTriton); });
-  m.def("gather", [](const Layout& l, int axis) {
-    return llcheck::dumpJson(llcheck::toJson(unwrap(llcheck::planGather(l.layout, axis))));
-  });
+}
+
+} // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "llcheck's C++ core: linear layouts over F2 as Triton uses them";
+  // Messages about the context name the keyword arguments that supply it ("pass shape").
+  llcheck::setContextNames(&keywordName);
+
+  py::class_<Layout> layout(m, "Layout");
+  bindLayoutConstruction(layout);
+  bindLayoutQueries(layout);
+  bindLayoutOperations(layout);
+  bindAnalyses(m);
+  bindTritonVersions(m);
 }

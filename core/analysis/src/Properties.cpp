@@ -253,21 +253,19 @@ ColumnCheck memoryColumns(std::span<const uint64_t> cols) {
   return {};
 }
 
-} // namespace
+std::string collisionPairText(std::optional<std::pair<uint64_t, uint64_t>> p) {
+  return p ? "inputs " + std::to_string(p->first) + " and " + std::to_string(p->second) + " collide"
+           : std::string("no collision");
+}
 
-Result<VerifyReport> verify(const LinearLayout& l, const VerifyOptions& options) {
-  VerifyReport report;
-  report.layout = l;
-  report.kind = classify(l);
+std::string missingOutputText(std::optional<uint64_t> m) {
+  return m ? "output " + std::to_string(*m) + " is missed" : std::string("nothing missed");
+}
 
-  // ---- Algebra -------------------------------------------------------------------------------
-  Witnesses w = algebraWitnesses(l);
-  bool injective = !w.collision.has_value();
-  bool surjective = !w.missing.has_value();
-  bool invertible = injective && surjective;
-  auto cols = l.columns();
-
-  // ---- Enumeration (the second opinion) -----------------------------------------------------
+/// The enumerated table when the layout is small enough (the second opinion); otherwise why
+/// not, in report.enumerationSkipped.
+std::optional<EnumeratedLayout> enumerationOf(const LinearLayout& l, const VerifyOptions& options,
+                                              VerifyReport& report) {
   std::optional<EnumeratedLayout> table;
   if (l.getTotalInDimSizeLog2() <= options.maxEnumerationBits) {
     auto t = EnumeratedLayout::build(l.getBases(), l.getOutDims(), options.maxEnumerationBits);
@@ -281,161 +279,172 @@ Result<VerifyReport> verify(const LinearLayout& l, const VerifyOptions& options)
                                 " inputs exceed the enumeration limit 2^" +
                                 std::to_string(options.maxEnumerationBits);
   }
-  auto disagree = [&](const std::string& what, const std::string& algebra,
-                      const std::string& enumeration) {
+  return table;
+}
+
+/// What verify's steps share: the layout, the report being written, the algebra's witnesses,
+/// the enumerated table (when there is one), the packed columns and each property's `by`.
+struct VerifyContext {
+  const LinearLayout& l;
+  const VerifyOptions& options;
+  VerifyReport& report;
+  const Witnesses& w;
+  const std::optional<EnumeratedLayout>& table;
+  std::span<const uint64_t> cols;
+  std::vector<std::string> by;
+
+  /// Records that the algebra and the enumeration disagree about `what`.
+  void disagree(const std::string& what, const std::string& algebra,
+                const std::string& enumeration) const {
     report.disagreements.push_back(what + ": algebra says " + algebra + ", enumeration says " +
                                    enumeration);
-  };
-  auto pairText = [](std::optional<std::pair<uint64_t, uint64_t>> p) {
-    return p ? "inputs " + std::to_string(p->first) + " and " + std::to_string(p->second) +
-                   " collide"
-             : std::string("no collision");
-  };
-  auto missingText = [](std::optional<uint64_t> m) {
-    return m ? "output " + std::to_string(*m) + " is missed" : std::string("nothing missed");
-  };
-  if (table) {
-    auto collision = table->firstCollision();
-    if (collision != w.collision)
-      disagree("injectivity", pairText(w.collision), pairText(collision));
-    auto missing = table->smallestMissingOutput();
-    if (missing != w.missing)
-      disagree("surjectivity", missingText(w.missing), missingText(missing));
-    // The columns as the enumeration sees them: the images of the powers of two.
-    for (std::size_t j = 0; j < cols.size(); ++j)
-      if (table->valueAt(uint64_t{1} << j) != cols[j])
-        disagree("column " + columnName(l, static_cast<int>(j)), std::to_string(cols[j]),
-                 std::to_string(table->valueAt(uint64_t{1} << j)));
-  }
-  if (w.missing && table) {
-    // Re-check the unreached output against every value the layout takes.
-    bool reached = false;
-    for (uint64_t x = 0, n = table->numInputs(); x < n && !reached; ++x) {
-      if (options.progress && (x & ((uint64_t{1} << 20) - 1)) == 0)
-        options.progress("the missing output", x, n);
-      reached = table->valueAt(x) == *w.missing;
-    }
-    confirm(!reached, describeOutput(l.unpackOut(*w.missing)) + " should not be reached");
   }
 
-  auto isRequired = [&](Property property) {
+  /// Whether --require asks for `property`, or the layout's kind implies it.
+  [[nodiscard]] bool isRequired(Property property) const {
     if (std::find(options.require.begin(), options.require.end(), property) !=
         options.require.end())
       return true;
     return (property == Property::Distributed && report.kind == LayoutKind::Distributed) ||
            (property == Property::Memory && report.kind == LayoutKind::Memory);
-  };
-  std::vector<std::string> by = byList(table.has_value());
-  json injectiveCx = w.collision ? collisionJson(l, *w.collision) : json();
-  json surjectiveCx = w.missing ? json{{"output", pointJson(l.unpackOut(*w.missing))}} : json();
+  }
+};
 
-  {
-    PropertyResult p{Property::Injective, injective, by, isRequired(Property::Injective),
-                     injectiveCx,         "",        "", json()};
-    if (w.collision)
-      p.detail = collisionText(l, *w.collision);
-    report.properties.push_back(std::move(p));
-  }
-  {
-    PropertyResult p{Property::Surjective, surjective, by, isRequired(Property::Surjective),
-                     surjectiveCx,         "",         "", json()};
-    if (w.missing)
-      p.detail = "no input maps to " + describeOutput(l.unpackOut(*w.missing));
-    report.properties.push_back(std::move(p));
-  }
-  {
-    PropertyResult p{Property::Invertible,
-                     invertible,
-                     by,
-                     isRequired(Property::Invertible),
-                     json(),
-                     "",
-                     "",
-                     json()};
-    int inBits = l.getTotalInDimSizeLog2(), outBits = l.getTotalOutDimSizeLog2();
-    if (!invertible) {
-      std::string sizes = inBits != outBits ? "2^" + std::to_string(inBits) + " inputs but 2^" +
-                                                  std::to_string(outBits) + " outputs; "
-                                            : "";
-      if (!injective) {
-        p.counterexample = injectiveCx;
-        p.detail = sizes + "not injective: " + collisionText(l, *w.collision);
-      } else {
-        p.counterexample = surjectiveCx;
-        p.detail =
-            sizes + "not surjective: no input maps to " + describeOutput(l.unpackOut(*w.missing));
-      }
-    }
-    report.properties.push_back(std::move(p));
-  }
-  {
-    PropertyResult p{Property::Distributed,
-                     false,
-                     by,
-                     isRequired(Property::Distributed),
-                     json(),
-                     "",
-                     "",
-                     json()};
-    ColumnCheck c = distributedColumns(cols, l);
-    if (table) {
-      std::vector<uint64_t> tcols;
-      for (std::size_t j = 0; j < cols.size(); ++j)
-        tcols.push_back(table->valueAt(uint64_t{1} << j));
-      if (distributedColumns(tcols, l).column != c.column)
-        disagree("distributed columns", std::to_string(c.column),
-                 std::to_string(distributedColumns(tcols, l).column));
-    }
-    if (report.kind != LayoutKind::Distributed) {
-      p.by = {"algebra"};
-      p.detail = "input dims are " + inputDimNames(l) +
-                 "; a distributed layout maps register, lane, warp (and block)";
-      p.counterexample = {{"reason", p.detail}};
-    } else if (!surjective) {
-      p.detail = "not surjective: no input maps to " + describeOutput(l.unpackOut(*w.missing));
-      p.counterexample = surjectiveCx;
-      p.counterexample["reason"] = "not surjective";
-    } else if (c.column >= 0) {
-      p.detail = columnName(l, c.column) + ": " + c.reason;
-      p.counterexample = columnJson(l, c.column, c.reason);
-    } else {
-      p.holds = true;
-    }
-    report.properties.push_back(std::move(p));
-  }
-  {
-    PropertyResult p{Property::Memory, false, by, isRequired(Property::Memory),
-                     json(),           "",    "", json()};
-    ColumnCheck c = memoryColumns(cols);
-    if (report.kind != LayoutKind::Memory) {
-      p.by = {"algebra"};
-      p.detail = "input dims are " + inputDimNames(l) + "; a memory layout maps offset (and block)";
-      p.counterexample = {{"reason", p.detail}};
-    } else if (!invertible) {
-      const PropertyResult* inv = report.find(Property::Invertible);
-      p.detail = "not invertible: " + inv->detail;
-      p.counterexample = inv->counterexample;
-      p.counterexample["reason"] = "not invertible";
-    } else if (c.column >= 0) {
-      p.detail = columnName(l, c.column) + ": " + c.reason;
-      p.counterexample = columnJson(l, c.column, c.reason);
-    } else {
-      p.holds = true;
-    }
-    report.properties.push_back(std::move(p));
-  }
-
-  // ---- Free variables and contiguity ----------------------------------------------------------
-  report.freeVariables = l.getFreeVariableMasks();
-  report.freeVariablesBy = by;
+/// The algebra's injectivity, surjectivity and columns against the enumerated table's, and the
+/// algebra's unreached output confirmed against every value the layout takes.
+void compareWithEnumeration(const VerifyContext& v) {
+  const Witnesses& w = v.w;
+  const auto& table = v.table;
   if (table) {
-    auto masks = table->freeVariableMasks();
+    auto collision = table->firstCollision();
+    if (collision != w.collision)
+      v.disagree("injectivity", collisionPairText(w.collision), collisionPairText(collision));
+    auto missing = table->smallestMissingOutput();
+    if (missing != w.missing)
+      v.disagree("surjectivity", missingOutputText(w.missing), missingOutputText(missing));
+    // The columns as the enumeration sees them: the images of the powers of two.
+    for (std::size_t j = 0; j < v.cols.size(); ++j)
+      if (table->valueAt(uint64_t{1} << j) != v.cols[j])
+        v.disagree("column " + columnName(v.l, static_cast<int>(j)), std::to_string(v.cols[j]),
+                   std::to_string(table->valueAt(uint64_t{1} << j)));
+  }
+  if (w.missing && table) {
+    // Re-check the unreached output against every value the layout takes.
+    bool reached = false;
+    for (uint64_t x = 0, n = table->numInputs(); x < n && !reached; ++x) {
+      if (v.options.progress && (x & ((uint64_t{1} << 20) - 1)) == 0)
+        v.options.progress("the missing output", x, n);
+      reached = table->valueAt(x) == *w.missing;
+    }
+    confirm(!reached, describeOutput(v.l.unpackOut(*w.missing)) + " should not be reached");
+  }
+}
+
+PropertyResult invertibleProperty(const VerifyContext& v, bool injective, bool invertible,
+                                  const json& injectiveCx, const json& surjectiveCx) {
+  const LinearLayout& l = v.l;
+  PropertyResult p{Property::Invertible,
+                   invertible,
+                   v.by,
+                   v.isRequired(Property::Invertible),
+                   json(),
+                   "",
+                   "",
+                   json()};
+  int inBits = l.getTotalInDimSizeLog2(), outBits = l.getTotalOutDimSizeLog2();
+  if (!invertible) {
+    std::string sizes = inBits != outBits ? "2^" + std::to_string(inBits) + " inputs but 2^" +
+                                                std::to_string(outBits) + " outputs; "
+                                          : "";
+    if (!injective) {
+      p.counterexample = injectiveCx;
+      p.detail = sizes + "not injective: " + collisionText(l, *v.w.collision);
+    } else {
+      p.counterexample = surjectiveCx;
+      p.detail =
+          sizes + "not surjective: no input maps to " + describeOutput(l.unpackOut(*v.w.missing));
+    }
+  }
+  return p;
+}
+
+/// Def. 4.10, with the enumerated table's columns checked the same way.
+PropertyResult distributedProperty(const VerifyContext& v, bool surjective,
+                                   const json& surjectiveCx) {
+  const LinearLayout& l = v.l;
+  PropertyResult p{Property::Distributed,
+                   false,
+                   v.by,
+                   v.isRequired(Property::Distributed),
+                   json(),
+                   "",
+                   "",
+                   json()};
+  ColumnCheck c = distributedColumns(v.cols, l);
+  if (v.table) {
+    std::vector<uint64_t> tcols;
+    for (std::size_t j = 0; j < v.cols.size(); ++j)
+      tcols.push_back(v.table->valueAt(uint64_t{1} << j));
+    if (distributedColumns(tcols, l).column != c.column)
+      v.disagree("distributed columns", std::to_string(c.column),
+                 std::to_string(distributedColumns(tcols, l).column));
+  }
+  if (v.report.kind != LayoutKind::Distributed) {
+    p.by = {"algebra"};
+    p.detail = "input dims are " + inputDimNames(l) +
+               "; a distributed layout maps register, lane, warp (and block)";
+    p.counterexample = {{"reason", p.detail}};
+  } else if (!surjective) {
+    p.detail = "not surjective: no input maps to " + describeOutput(l.unpackOut(*v.w.missing));
+    p.counterexample = surjectiveCx;
+    p.counterexample["reason"] = "not surjective";
+  } else if (c.column >= 0) {
+    p.detail = columnName(l, c.column) + ": " + c.reason;
+    p.counterexample = columnJson(l, c.column, c.reason);
+  } else {
+    p.holds = true;
+  }
+  return p;
+}
+
+/// Def. 4.14; a layout that is not invertible fails it with invertibility's counterexample.
+PropertyResult memoryProperty(const VerifyContext& v, bool invertible) {
+  const LinearLayout& l = v.l;
+  PropertyResult p{Property::Memory, false, v.by, v.isRequired(Property::Memory),
+                   json(),           "",    "",   json()};
+  ColumnCheck c = memoryColumns(v.cols);
+  if (v.report.kind != LayoutKind::Memory) {
+    p.by = {"algebra"};
+    p.detail = "input dims are " + inputDimNames(l) + "; a memory layout maps offset (and block)";
+    p.counterexample = {{"reason", p.detail}};
+  } else if (!invertible) {
+    const PropertyResult* inv = v.report.find(Property::Invertible);
+    p.detail = "not invertible: " + inv->detail;
+    p.counterexample = inv->counterexample;
+    p.counterexample["reason"] = "not invertible";
+  } else if (c.column >= 0) {
+    p.detail = columnName(l, c.column) + ": " + c.reason;
+    p.counterexample = columnJson(l, c.column, c.reason);
+  } else {
+    p.holds = true;
+  }
+  return p;
+}
+
+/// The free variables and the contiguity along each out dim, each compared with the table's.
+void freeVariablesAndContiguity(const VerifyContext& v) {
+  const LinearLayout& l = v.l;
+  VerifyReport& report = v.report;
+  report.freeVariables = l.getFreeVariableMasks();
+  report.freeVariablesBy = v.by;
+  if (v.table) {
+    auto masks = v.table->freeVariableMasks();
     for (std::size_t d = 0; d < masks.size(); ++d)
       if (masks[d] != report.freeVariables[d].second)
-        disagree("free variables of " + report.freeVariables[d].first.str(),
-                 std::to_string(report.freeVariables[d].second), std::to_string(masks[d]));
+        v.disagree("free variables of " + report.freeVariables[d].first.str(),
+                   std::to_string(report.freeVariables[d].second), std::to_string(masks[d]));
   }
-  report.contiguityBy = by;
+  report.contiguityBy = v.by;
   auto outNames = l.getOutDimNames();
   for (std::size_t k = 0; k < outNames.size(); ++k) {
     std::vector<DimName> order = {outNames[k]};
@@ -444,10 +453,52 @@ Result<VerifyReport> verify(const LinearLayout& l, const VerifyOptions& options)
         order.push_back(outNames[m]);
     uint64_t n = l.transposeOuts(order).value().getNumConsecutiveInOut();
     report.contiguity.emplace_back(outNames[k], n);
-    if (table && table->numConsecutiveInOut(k) != n)
-      disagree("contiguity along " + outNames[k].str(), std::to_string(n),
-               std::to_string(table->numConsecutiveInOut(k)));
+    if (v.table && v.table->numConsecutiveInOut(k) != n)
+      v.disagree("contiguity along " + outNames[k].str(), std::to_string(n),
+                 std::to_string(v.table->numConsecutiveInOut(k)));
   }
+}
+
+} // namespace
+
+Result<VerifyReport> verify(const LinearLayout& l, const VerifyOptions& options) {
+  VerifyReport report;
+  report.layout = l;
+  report.kind = classify(l);
+
+  // ---- Algebra, then enumeration (the second opinion) ------------------------------------------
+  Witnesses w = algebraWitnesses(l);
+  bool injective = !w.collision.has_value();
+  bool surjective = !w.missing.has_value();
+  bool invertible = injective && surjective;
+  std::optional<EnumeratedLayout> table = enumerationOf(l, options, report);
+  VerifyContext v{l, options, report, w, table, l.columns(), byList(table.has_value())};
+  compareWithEnumeration(v);
+
+  // ---- The properties --------------------------------------------------------------------------
+  json injectiveCx = w.collision ? collisionJson(l, *w.collision) : json();
+  json surjectiveCx = w.missing ? json{{"output", pointJson(l.unpackOut(*w.missing))}} : json();
+  {
+    PropertyResult p{Property::Injective, injective, v.by, v.isRequired(Property::Injective),
+                     injectiveCx,         "",        "",   json()};
+    if (w.collision)
+      p.detail = collisionText(l, *w.collision);
+    report.properties.push_back(std::move(p));
+  }
+  {
+    PropertyResult p{Property::Surjective, surjective, v.by, v.isRequired(Property::Surjective),
+                     surjectiveCx,         "",         "",   json()};
+    if (w.missing)
+      p.detail = "no input maps to " + describeOutput(l.unpackOut(*w.missing));
+    report.properties.push_back(std::move(p));
+  }
+  report.properties.push_back(
+      invertibleProperty(v, injective, invertible, injectiveCx, surjectiveCx));
+  report.properties.push_back(distributedProperty(v, surjective, surjectiveCx));
+  report.properties.push_back(memoryProperty(v, invertible));
+
+  // ---- Free variables and contiguity ----------------------------------------------------------
+  freeVariablesAndContiguity(v);
   return report;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <optional>
 
 namespace llcheck {
 
@@ -71,6 +72,184 @@ bool isSemanticsLine(std::string_view line) {
   return false;
 }
 
+/// What parseTritonString has read so far: the input dims' bases, the out dims, and where each
+/// basis and the out-dims list were, for errors found once the layout is complete.
+struct TritonStringState {
+  std::vector<DimBases> bases;
+  std::vector<DimSize> outs;
+  std::vector<std::vector<int>> basisLines;
+  int outsLine = 0;
+  bool sawOuts = false, sawEmpty = false;
+};
+
+/// Starts the list of input dimension `dim` (it must not have appeared before).
+std::optional<Error> newInputDim(TritonStringState& st, const LineCursor& c,
+                                 const std::string& dim) {
+  for (const DimBases& prev : st.bases)
+    if (prev.name == DimName(dim))
+      return c.error("input dimension '" + dim + "' appears twice");
+  st.bases.push_back({DimName(dim), {}});
+  st.basisLines.emplace_back();
+  return std::nullopt;
+}
+
+/// ` - <dim>=1 -> (...)`, `   <dim>=2 -> (...)` or ` - <dim> is a size 1 dimension`.
+std::optional<Error> readBasisLine(TritonStringState& st, LineCursor& c) {
+  bool newDim = c.eat("- ");
+  if (!newDim && st.bases.empty())
+    return c.error("expected ' - <dim>=1 -> (...)', ' - <dim> is a size 1 dimension' or "
+                   "'(empty layout)'");
+  std::string dim = c.name();
+  if (dim.empty())
+    return c.error("expected an input dimension name");
+  if (auto e = checkDimName(dim))
+    return c.error(e->message);
+  if (c.eat("is a size 1 dimension")) {
+    if (!newDim)
+      return c.error("'is a size 1 dimension' must start a new ' - ' item");
+    if (!c.atEnd())
+      return c.error("unexpected text after 'is a size 1 dimension'");
+    return newInputDim(st, c, dim);
+  }
+  if (newDim) {
+    if (auto e = newInputDim(st, c, dim))
+      return e;
+  }
+  DimBases& cur = st.bases.back();
+  if (DimName(dim) != cur.name)
+    return c.error("basis of '" + dim + "' inside the list of '" + cur.name.str() +
+                   "' (each dimension starts with ' - ')");
+  if (!c.eat("="))
+    return c.error("expected '=' after '" + dim + "'");
+  auto point = c.number();
+  std::size_t i = cur.bases.size();
+  if (!point || i >= 63 || *point != (uint64_t{1} << i))
+    return c.error(
+        "expected " + dim + "=" +
+        (i < 63 ? std::to_string(uint64_t{1} << i) : std::string("2^") + std::to_string(i)) +
+        " (bases are listed for 1, 2, 4, ... in order)");
+  if (!c.eat("->") || !c.eat("("))
+    return c.error("expected '-> ('");
+  std::vector<uint64_t> values;
+  if (!c.eat(")")) {
+    while (true) {
+      auto v = c.number();
+      if (!v)
+        return c.numberError("expected a non-negative integer");
+      values.push_back(*v);
+      if (c.eat(")"))
+        break;
+      if (!c.eat(","))
+        return c.error("expected ',' or ')'");
+    }
+  }
+  if (!c.atEnd())
+    return c.error("unexpected text after ')'");
+  cur.bases.push_back(std::move(values));
+  st.basisLines.back().push_back(c.line);
+  return std::nullopt;
+}
+
+/// The out-dims list: [dim0 (size 64), dim1 (size 16)], closed by ')' after '(empty layout with
+/// out-dims'.
+std::optional<Error> readOutDims(TritonStringState& st, LineCursor& c) {
+  st.outsLine = c.line;
+  if (!c.eat("["))
+    return c.error("expected '['");
+  if (!c.eat("]")) {
+    while (true) {
+      std::string name = c.name();
+      if (name.empty())
+        return c.error("expected an output dimension name");
+      if (auto e = checkDimName(name))
+        return c.error(e->message);
+      if (!c.eat("(size"))
+        return c.error("expected '(size N)' after '" + name + "'");
+      auto size = c.number();
+      if (!size)
+        return c.numberError("expected the size of '" + name + "'");
+      if (!c.eat(")"))
+        return c.error("expected ')'");
+      for (const DimSize& prev : st.outs)
+        if (prev.name == DimName(name))
+          return c.error("output dimension '" + name + "' appears twice");
+      if (*size == 0 || (*size & (*size - 1)) != 0)
+        return c.error("size " + std::to_string(*size) + " of '" + name +
+                       "' is not a power of two");
+      st.outs.push_back({DimName(name), *size});
+      if (c.eat("]"))
+        break;
+      if (!c.eat(","))
+        return c.error("expected ',' or ']'");
+    }
+  }
+  if (st.sawEmpty && !c.eat(")"))
+    return c.error("expected ')' closing '(empty layout with out-dims'");
+  if (!c.atEnd())
+    return c.error("unexpected text after the out-dims list");
+  if (st.sawEmpty)
+    st.sawOuts = true;
+  return std::nullopt;
+}
+
+/// One line of the printed form (blank lines and a leading `//` skipped).
+std::optional<Error> readTritonLine(TritonStringState& st, LineCursor& c) {
+  c.skipSpaces();
+  if (c.s.substr(c.pos, 2) == "//")
+    c.pos += 2;
+  if (c.atEnd())
+    return std::nullopt;
+  if (auto nul = c.s.find('\0'); nul != std::string_view::npos) {
+    c.pos = nul;
+    return c.error("unexpected NUL byte");
+  }
+  if ((st.sawOuts || st.sawEmpty) && isSemanticsLine(c.s.substr(c.pos)))
+    return std::nullopt;
+  if (st.sawOuts || st.sawEmpty)
+    return c.error("unexpected text after the end of the layout");
+  if (c.eat("(empty layout")) {
+    if (!st.bases.empty())
+      return c.error("'(empty layout' after input dimensions");
+    st.sawEmpty = true;
+    if (c.eat(")")) {
+      if (!c.atEnd())
+        return c.error("unexpected text after '(empty layout)'");
+      return std::nullopt;
+    }
+    if (!c.eat("with out-dims"))
+      return c.error("expected ')' or 'with out-dims ['");
+    // the out-dims list follows on this line
+  } else if (c.eat("where out dims are:")) {
+    st.sawOuts = true;
+  } else {
+    return readBasisLine(st, c);
+  }
+  return readOutDims(st, c);
+}
+
+/// Each basis against the out dims, reported on the basis's own line.
+std::optional<Error> checkBasesAgainstOuts(const TritonStringState& st, const std::string& source) {
+  for (std::size_t d = 0; d < st.bases.size(); ++d)
+    for (std::size_t i = 0; i < st.bases[d].bases.size(); ++i) {
+      const auto& b = st.bases[d].bases[i];
+      std::string where = source + ":" + std::to_string(st.basisLines[d][i]);
+      if (b.size() != st.outs.size())
+        return makeError(st.bases[d].name.str() + "=" + std::to_string(uint64_t{1} << i) + " has " +
+                             std::to_string(b.size()) + (b.size() == 1 ? " value" : " values") +
+                             " but there are " + std::to_string(st.outs.size()) +
+                             " output dimensions (line " + std::to_string(st.outsLine) + ")",
+                         where);
+      for (std::size_t k = 0; k < b.size(); ++k)
+        if (b[k] >= st.outs[k].size)
+          return makeError(st.bases[d].name.str() + "=" + std::to_string(uint64_t{1} << i) +
+                               ": value " + std::to_string(b[k]) + " is not below the size " +
+                               std::to_string(st.outs[k].size) + " of '" + st.outs[k].name.str() +
+                               "'",
+                           where);
+    }
+  return std::nullopt;
+}
+
 } // namespace
 
 Result<LinearLayout> parseTritonString(std::string_view text, const std::string& source) {
@@ -78,13 +257,7 @@ Result<LinearLayout> parseTritonString(std::string_view text, const std::string&
     return makeError("input is " + std::to_string(text.size()) + " bytes; the limit is " +
                          std::to_string(kMaxInputBytes),
                      source);
-  std::vector<DimBases> bases;
-  std::vector<DimSize> outs;
-  // Where each basis and the out-dims list were, for errors found once the layout is complete.
-  std::vector<std::vector<int>> basisLines;
-  int outsLine = 0;
-  bool sawOuts = false, sawEmpty = false;
-  std::vector<std::vector<uint64_t>> pendingValues; // per basis line, before outs are known
+  TritonStringState st;
   int lineNo = 0;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -97,160 +270,19 @@ Result<LinearLayout> parseTritonString(std::string_view text, const std::string&
     if (!raw.empty() && raw.back() == '\r')
       raw.remove_suffix(1);
     LineCursor c{raw, 0, lineNo, &source};
-    c.skipSpaces();
-    if (c.s.substr(c.pos, 2) == "//")
-      c.pos += 2;
-    if (c.atEnd())
-      continue;
-    if (auto nul = raw.find('\0'); nul != std::string_view::npos) {
-      c.pos = nul;
-      return c.error("unexpected NUL byte");
-    }
-    if ((sawOuts || sawEmpty) && isSemanticsLine(c.s.substr(c.pos)))
-      continue;
-    if (sawOuts || sawEmpty)
-      return c.error("unexpected text after the end of the layout");
-    if (c.eat("(empty layout")) {
-      if (!bases.empty())
-        return c.error("'(empty layout' after input dimensions");
-      sawEmpty = true;
-      if (c.eat(")")) {
-        if (!c.atEnd())
-          return c.error("unexpected text after '(empty layout)'");
-        continue;
-      }
-      if (!c.eat("with out-dims"))
-        return c.error("expected ')' or 'with out-dims ['");
-      // falls through to the out-dims list below
-    } else if (c.eat("where out dims are:")) {
-      sawOuts = true;
-    } else {
-      bool newDim = c.eat("- ");
-      if (!newDim && bases.empty())
-        return c.error("expected ' - <dim>=1 -> (...)', ' - <dim> is a size 1 dimension' or "
-                       "'(empty layout)'");
-      std::string dim = c.name();
-      if (dim.empty())
-        return c.error("expected an input dimension name");
-      if (auto e = checkDimName(dim))
-        return c.error(e->message);
-      if (c.eat("is a size 1 dimension")) {
-        if (!newDim)
-          return c.error("'is a size 1 dimension' must start a new ' - ' item");
-        if (!c.atEnd())
-          return c.error("unexpected text after 'is a size 1 dimension'");
-        for (const DimBases& prev : bases)
-          if (prev.name == DimName(dim))
-            return c.error("input dimension '" + dim + "' appears twice");
-        bases.push_back({DimName(dim), {}});
-        basisLines.emplace_back();
-        continue;
-      }
-      if (newDim) {
-        for (const DimBases& prev : bases)
-          if (prev.name == DimName(dim))
-            return c.error("input dimension '" + dim + "' appears twice");
-        bases.push_back({DimName(dim), {}});
-        basisLines.emplace_back();
-      }
-      DimBases& cur = bases.back();
-      if (DimName(dim) != cur.name)
-        return c.error("basis of '" + dim + "' inside the list of '" + cur.name.str() +
-                       "' (each dimension starts with ' - ')");
-      if (!c.eat("="))
-        return c.error("expected '=' after '" + dim + "'");
-      auto point = c.number();
-      std::size_t i = cur.bases.size();
-      if (!point || i >= 63 || *point != (uint64_t{1} << i))
-        return c.error(
-            "expected " + dim + "=" +
-            (i < 63 ? std::to_string(uint64_t{1} << i) : std::string("2^") + std::to_string(i)) +
-            " (bases are listed for 1, 2, 4, ... in order)");
-      if (!c.eat("->") || !c.eat("("))
-        return c.error("expected '-> ('");
-      std::vector<uint64_t> values;
-      if (!c.eat(")")) {
-        while (true) {
-          auto v = c.number();
-          if (!v)
-            return c.numberError("expected a non-negative integer");
-          values.push_back(*v);
-          if (c.eat(")"))
-            break;
-          if (!c.eat(","))
-            return c.error("expected ',' or ')'");
-        }
-      }
-      if (!c.atEnd())
-        return c.error("unexpected text after ')'");
-      cur.bases.push_back(std::move(values));
-      basisLines.back().push_back(lineNo);
-      continue;
-    }
-    // The out-dims list: [dim0 (size 64), dim1 (size 16)]
-    outsLine = lineNo;
-    if (!c.eat("["))
-      return c.error("expected '['");
-    if (!c.eat("]")) {
-      while (true) {
-        std::string name = c.name();
-        if (name.empty())
-          return c.error("expected an output dimension name");
-        if (auto e = checkDimName(name))
-          return c.error(e->message);
-        if (!c.eat("(size"))
-          return c.error("expected '(size N)' after '" + name + "'");
-        auto size = c.number();
-        if (!size)
-          return c.numberError("expected the size of '" + name + "'");
-        if (!c.eat(")"))
-          return c.error("expected ')'");
-        for (const DimSize& prev : outs)
-          if (prev.name == DimName(name))
-            return c.error("output dimension '" + name + "' appears twice");
-        if (*size == 0 || (*size & (*size - 1)) != 0)
-          return c.error("size " + std::to_string(*size) + " of '" + name +
-                         "' is not a power of two");
-        outs.push_back({DimName(name), *size});
-        if (c.eat("]"))
-          break;
-        if (!c.eat(","))
-          return c.error("expected ',' or ']'");
-      }
-    }
-    if (sawEmpty && !c.eat(")"))
-      return c.error("expected ')' closing '(empty layout with out-dims'");
-    if (!c.atEnd())
-      return c.error("unexpected text after the out-dims list");
-    if (sawEmpty)
-      sawOuts = true;
+    if (auto e = readTritonLine(st, c))
+      return *e;
   }
-  if (!sawOuts && !sawEmpty)
-    return makeError(bases.empty()
+  if (!st.sawOuts && !st.sawEmpty)
+    return makeError(st.bases.empty()
                          ? "empty input: no layout found"
                          : "truncated layout: missing the line 'where out dims are: [...]'",
                      source);
-  // Check each basis against the out dims on the basis's own line.
-  for (std::size_t d = 0; d < bases.size(); ++d)
-    for (std::size_t i = 0; i < bases[d].bases.size(); ++i) {
-      const auto& b = bases[d].bases[i];
-      std::string where = source + ":" + std::to_string(basisLines[d][i]);
-      if (b.size() != outs.size())
-        return makeError(bases[d].name.str() + "=" + std::to_string(uint64_t{1} << i) + " has " +
-                             std::to_string(b.size()) + (b.size() == 1 ? " value" : " values") +
-                             " but there are " + std::to_string(outs.size()) +
-                             " output dimensions (line " + std::to_string(outsLine) + ")",
-                         where);
-      for (std::size_t k = 0; k < b.size(); ++k)
-        if (b[k] >= outs[k].size)
-          return makeError(bases[d].name.str() + "=" + std::to_string(uint64_t{1} << i) +
-                               ": value " + std::to_string(b[k]) + " is not below the size " +
-                               std::to_string(outs[k].size) + " of '" + outs[k].name.str() + "'",
-                           where);
-    }
-  auto l = LinearLayout::create(bases, outs, /*requireSurjective=*/false);
+  if (auto e = checkBasesAgainstOuts(st, source))
+    return *e;
+  auto l = LinearLayout::create(st.bases, st.outs, /*requireSurjective=*/false);
   if (!l.ok())
-    return l.error().within(source + (outsLine ? ":" + std::to_string(outsLine) : ""));
+    return l.error().within(source + (st.outsLine ? ":" + std::to_string(st.outsLine) : ""));
   return l;
 }
 

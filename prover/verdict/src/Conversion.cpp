@@ -145,6 +145,124 @@ nlohmann::json layoutFacts(const LinearLayout& l, int elementBits, const std::st
   return j;
 }
 
+/// Warp shuffles (a WarpShuffle conversion): their schedule into `j`, a summary into `text`.
+std::optional<Error> addWarpShuffles(const ConversionRequest& r, nlohmann::json& j,
+                                     std::string& text) {
+  auto shuffles = planWarpShuffles(r.src.layout, r.dst.layout, r.elementBits);
+  if (!shuffles.ok())
+    return shuffles.error();
+  j["shuffle"] = toJson(*shuffles);
+  text += "warp shuffles: " + std::to_string(shuffles->rounds) + " rounds, each lane sends " +
+          std::to_string(shuffles->vectorElements) + " x " + r.dtype + " per round (" +
+          std::to_string(shuffles->shufflesPerVector) +
+          " shfl per round); the per-lane schedule is in --format json\n";
+  return std::nullopt;
+}
+
+/// The optimal shared layout of a SharedMemory conversion and its lower bound (Lemma 9.5): into
+/// `j` (with the proof's statement) and `text`.
+Result<OptimalSwizzle> addOptimalSwizzle(const ConversionRequest& r, nlohmann::json& j,
+                                         std::string& text) {
+  auto found = optimalSwizzle(r.src.layout, r.dst.layout, r.elementBits, r.model);
+  if (!found.ok())
+    return found.error();
+  const OptimalSwizzle& o = *found;
+  nlohmann::json s = toJson(o, r.elementBits);
+  for (const char* key : {"shared", "construction", "vector_bits", "store", "load", "lower_bound",
+                          "vec", "bank", "segment", "candidates"})
+    j[key] = s[key];
+  bool attained = o.bound.attainedBy(o.store.count, o.load.count);
+  j["proof"] = {{"lower_bound_attained", attained},
+                {"by", {"algebra"}},
+                {"statement", "Lemma 9.5: no segment space larger than conflict_free_segment_dims "
+                              "avoids both phases' lane spaces; with the pieces each side moves, "
+                              "the layout's store and load take the least wavefronts that allows"}};
+  text += "optimal shared layout (" + o.construction +
+          "; offset bits: " + std::to_string(o.vec.size()) + " contiguous, " +
+          std::to_string(o.bank.size()) + " bank, " + std::to_string(o.segment.size()) +
+          " segment):\n" + o.shared.toString().substr(1) + "\n" + "store: " + o.store.name + ", " +
+          accessLine(o.store.count) + "\n" + "load:  " + o.load.name + ", " +
+          accessLine(o.load.count) + "\n" +
+          "lower bound (Lemma 9.5): " + std::to_string(o.bound.conflictFreeSegmentDims) +
+          " segment dims can avoid both phases' lanes, " + std::to_string(o.bound.segmentDims) +
+          " needed; least wavefronts: store " + std::to_string(o.bound.storeWavefronts) +
+          ", load " + std::to_string(o.bound.loadWavefronts) +
+          (attained ? " (attained)" : " (NOT attained)") + "\n" + "candidates searched:";
+  for (const SwizzleCandidate& c : o.candidates)
+    text += "\n  " + c.construction + ": " + c.store + " + " + c.load + " = " +
+            std::to_string(c.storeWavefronts) + " + " + std::to_string(c.loadWavefronts) +
+            " wavefronts";
+  text += "\n";
+  return found;
+}
+
+/// Triton's own scratch layout and its two sides (--lowering triton, when Triton goes through
+/// shared memory): they replace llcheck's in `j`, whose own stay beside them under "llcheck".
+std::optional<Error> addTritonScratch(const ConversionRequest& r, const ConversionPlan& plan,
+                                      const std::optional<OptimalSwizzle>& swizzle,
+                                      nlohmann::json& j, nlohmann::json& t, std::string& text) {
+  auto tc = tritonConvertLayout(r.src.layout, r.dst.layout, r.model,
+                                TritonLoweringOptions{r.triton, r.elementBits});
+  if (!tc.ok())
+    return tc.error();
+  t["shared_memory"] = true;
+  t["rounds"] = tc->rounds;
+  t["triton_conflicts"] = tc->tritonConflicts;
+  // The scratch layout and the two sides replace llcheck's; llcheck's stay beside them.
+  nlohmann::json mine = {{"kind", conversionKindName(plan.kind)}};
+  for (const char* key : {"shared", "store", "load", "vector_bits", "construction", "vec", "bank",
+                          "segment", "candidates"})
+    if (j.contains(key)) {
+      mine[key] = j[key];
+      if (std::string(key) != "shared" && std::string(key) != "store" &&
+          std::string(key) != "load" && std::string(key) != "vector_bits")
+        j.erase(key);
+    }
+  j["llcheck"] = mine;
+  j["shared"] = toJson(tc->scratch);
+  j["store"] = toJson(tc->store);
+  j["load"] = toJson(tc->load);
+  j["vector_bits"] = tc->store.count.vectorBits;
+  j["triton_scratch"] = {
+      {"vector", tc->vector}, {"bank", tc->bank}, {"segment", tc->segment}, {"reps", tc->reps}};
+  text += "its own scratch layout (" + std::to_string(tc->vector.size()) + " vector, " +
+          std::to_string(tc->bank.size()) + " bank, " + std::to_string(tc->segment.size()) +
+          " segment bases" +
+          (tc->rounds > 1 ? ", " + std::to_string(tc->rounds) + " rounds" : std::string()) +
+          "):\n" + tc->scratch.toString().substr(1) + "\n";
+  if (swizzle) {
+    text += tritonLine("store: ", tc->store, swizzle->store.name, swizzle->store.count);
+    text += tritonLine("load:  ", tc->load, swizzle->load.name, swizzle->load.count);
+  } else {
+    // llcheck needs no shared memory here (a warp already holds a copy of what it
+    // needs), Triton does not notice.
+    text += tritonLine("store: ", tc->store, tc->store.name, tc->store.count) +
+            tritonLine("load:  ", tc->load, tc->load.name, tc->load.count) +
+            "      llcheck: " + conversionKindName(plan.kind) + ", no shared memory\n";
+  }
+  return std::nullopt;
+}
+
+/// --lowering triton: what Triton's convert_layout does, into `j["triton"]` and `text`.
+std::optional<Error> addTritonLowering(const ConversionRequest& r, const ConversionPlan& plan,
+                                       const std::optional<OptimalSwizzle>& swizzle,
+                                       nlohmann::json& j, std::string& text) {
+  nlohmann::json t = {{"version", tritonVersionName(r.triton)}};
+  text += "Triton " + tritonVersionName(r.triton) + "'s lowering (--lowering triton): ";
+  auto needs = tritonConvertNeedsSharedMemory(r.src.layout, r.dst.layout, r.triton);
+  if (!needs.ok())
+    return needs.error();
+  if (!*needs) {
+    t["shared_memory"] = false;
+    text += "no shared memory (its warps exchange nothing)\n";
+  } else if (auto e = addTritonScratch(r, plan, swizzle, j, t, text)) {
+    return e;
+  }
+  j["lowering"] = "triton";
+  j["triton"] = t;
+  return std::nullopt;
+}
+
 } // namespace
 
 int runBankConflicts(const ConversionRequest& r, std::ostream& out, std::string& errorMessage) {
@@ -232,110 +350,26 @@ int runConvert(const ConversionRequest& r, std::ostream& out, std::string& error
   j["layouts"] = {{"src", layoutFacts(plan->src, r.elementBits, r.model.arch, "SRC", text)},
                   {"dst", layoutFacts(plan->dst, r.elementBits, r.model.arch, "DST", text)}};
   if (plan->kind == ConversionKind::WarpShuffle) {
-    auto shuffles = planWarpShuffles(r.src.layout, r.dst.layout, r.elementBits);
-    if (!shuffles.ok()) {
-      errorMessage = shuffles.error().str();
+    if (auto e = addWarpShuffles(r, j, text)) {
+      errorMessage = e->str();
       return 2;
     }
-    j["shuffle"] = toJson(*shuffles);
-    text += "warp shuffles: " + std::to_string(shuffles->rounds) + " rounds, each lane sends " +
-            std::to_string(shuffles->vectorElements) + " x " + r.dtype + " per round (" +
-            std::to_string(shuffles->shufflesPerVector) +
-            " shfl per round); the per-lane schedule is in --format json\n";
   }
   std::optional<OptimalSwizzle> swizzle;
   if (plan->kind == ConversionKind::SharedMemory) {
-    auto found = optimalSwizzle(r.src.layout, r.dst.layout, r.elementBits, r.model);
+    auto found = addOptimalSwizzle(r, j, text);
     if (!found.ok()) {
       errorMessage = found.error().str();
       return 2;
     }
     swizzle = std::move(*found);
-    nlohmann::json s = toJson(*swizzle, r.elementBits);
-    for (const char* key : {"shared", "construction", "vector_bits", "store", "load", "lower_bound",
-                            "vec", "bank", "segment", "candidates"})
-      j[key] = s[key];
-    const OptimalSwizzle& o = *swizzle;
-    attained = o.bound.attainedBy(o.store.count, o.load.count);
-    j["proof"] = {{"lower_bound_attained", attained},
-                  {"by", {"algebra"}},
-                  {"statement",
-                   "Lemma 9.5: no segment space larger than conflict_free_segment_dims "
-                   "avoids both phases' lane spaces; with the pieces each side moves, the "
-                   "layout's store and load take the least wavefronts that allows"}};
-    text += "optimal shared layout (" + o.construction +
-            "; offset bits: " + std::to_string(o.vec.size()) + " contiguous, " +
-            std::to_string(o.bank.size()) + " bank, " + std::to_string(o.segment.size()) +
-            " segment):\n" + o.shared.toString().substr(1) + "\n" + "store: " + o.store.name +
-            ", " + accessLine(o.store.count) + "\n" + "load:  " + o.load.name + ", " +
-            accessLine(o.load.count) + "\n" +
-            "lower bound (Lemma 9.5): " + std::to_string(o.bound.conflictFreeSegmentDims) +
-            " segment dims can avoid both phases' lanes, " + std::to_string(o.bound.segmentDims) +
-            " needed; least wavefronts: store " + std::to_string(o.bound.storeWavefronts) +
-            ", load " + std::to_string(o.bound.loadWavefronts) +
-            (attained ? " (attained)" : " (NOT attained)") + "\n" + "candidates searched:";
-    for (const SwizzleCandidate& c : o.candidates)
-      text += "\n  " + c.construction + ": " + c.store + " + " + c.load + " = " +
-              std::to_string(c.storeWavefronts) + " + " + std::to_string(c.loadWavefronts) +
-              " wavefronts";
-    text += "\n";
+    attained = swizzle->bound.attainedBy(swizzle->store.count, swizzle->load.count);
   }
   if (r.tritonLowering) {
-    nlohmann::json t = {{"version", tritonVersionName(r.triton)}};
-    text += "Triton " + tritonVersionName(r.triton) + "'s lowering (--lowering triton): ";
-    auto needs = tritonConvertNeedsSharedMemory(r.src.layout, r.dst.layout, r.triton);
-    if (!needs.ok()) {
-      errorMessage = needs.error().str();
+    if (auto e = addTritonLowering(r, *plan, swizzle, j, text)) {
+      errorMessage = e->str();
       return 2;
     }
-    if (!*needs) {
-      t["shared_memory"] = false;
-      text += "no shared memory (its warps exchange nothing)\n";
-    } else {
-      auto tc = tritonConvertLayout(r.src.layout, r.dst.layout, r.model,
-                                    TritonLoweringOptions{r.triton, r.elementBits});
-      if (!tc.ok()) {
-        errorMessage = tc.error().str();
-        return 2;
-      }
-      t["shared_memory"] = true;
-      t["rounds"] = tc->rounds;
-      t["triton_conflicts"] = tc->tritonConflicts;
-      // The scratch layout and the two sides replace llcheck's; llcheck's stay beside them.
-      nlohmann::json mine = {{"kind", conversionKindName(plan->kind)}};
-      for (const char* key : {"shared", "store", "load", "vector_bits", "construction", "vec",
-                              "bank", "segment", "candidates"})
-        if (j.contains(key)) {
-          mine[key] = j[key];
-          if (std::string(key) != "shared" && std::string(key) != "store" &&
-              std::string(key) != "load" && std::string(key) != "vector_bits")
-            j.erase(key);
-        }
-      j["llcheck"] = mine;
-      j["shared"] = toJson(tc->scratch);
-      j["store"] = toJson(tc->store);
-      j["load"] = toJson(tc->load);
-      j["vector_bits"] = tc->store.count.vectorBits;
-      j["triton_scratch"] = {
-          {"vector", tc->vector}, {"bank", tc->bank}, {"segment", tc->segment}, {"reps", tc->reps}};
-      text += "its own scratch layout (" + std::to_string(tc->vector.size()) + " vector, " +
-              std::to_string(tc->bank.size()) + " bank, " + std::to_string(tc->segment.size()) +
-              " segment bases" +
-              (tc->rounds > 1 ? ", " + std::to_string(tc->rounds) + " rounds" : std::string()) +
-              "):\n" + tc->scratch.toString().substr(1) + "\n";
-      if (swizzle) {
-        text += tritonLine("store: ", tc->store, swizzle->store.name, swizzle->store.count);
-        text += tritonLine("load:  ", tc->load, swizzle->load.name, swizzle->load.count);
-      } else {
-        // llcheck needs no shared memory here (a warp already holds a copy of what it
-        // needs), Triton does not notice.
-        text += tritonLine("store: ", tc->store, tc->store.name, tc->store.count) +
-                tritonLine("load:  ", tc->load, tc->load.name, tc->load.count) +
-                "      llcheck: " + conversionKindName(plan->kind) + ", no shared memory\n";
-      }
-    }
-    j["lowering"] = "triton";
-    j["triton"] = t;
   } else {
     j["lowering"] = "llcheck";
   }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 
 namespace llcheck {
 
@@ -189,59 +190,61 @@ Result<GlobalAddressMap> globalAddressMap(const LinearLayout& regIn,
   return m;
 }
 
-Result<GlobalAccess> predictGlobalAccess(const LinearLayout& reg, const CoalescingOptions& options,
-                                         const GlobalMemoryModel& model) {
-  auto mapOr = globalAddressMap(reg, options, model);
-  if (!mapOr.ok())
-    return mapOr.error();
-  const GlobalAddressMap& map = *mapOr;
-  int elemBytesLog2 = std::countr_zero(static_cast<unsigned>(map.elementBytes));
+namespace {
 
-  // The widest run of consecutive, aligned elements, before the caps.
+/// The widest run of consecutive, aligned elements a thread holds, before the caps; on the
+/// integer path also the register bits chosen for it, in order 2^0, 2^1, ...
+struct ContiguousRun {
+  int contiguous = 0;
+  std::vector<std::size_t> chosen;
+};
+
+ContiguousRun contiguousRun(const GlobalAddressMap& map) {
   uint64_t threadBits = 0; // offsets lanes and warps move: a vector must not see them
   for (uint64_t c : map.lanes)
     threadBits |= c;
   for (uint64_t c : map.warps)
     threadBits |= c;
-  int contiguous = 0;
-  std::vector<uint64_t> instructionColumns;
-  // Register bits chosen for the vector, in order 2^0, 2^1, ... (integer path).
-  std::vector<std::size_t> chosen;
+  ContiguousRun run;
   if (map.linear) {
     // Offset bit v joins the vector when a combination of registers (a renumbering of the
     // registers) is exactly that bit and no lane or warp moves it: as vectorLog2 of the bank
     // model does for shared offsets.
     Subspace registers(map.registers);
-    while (contiguous < 63 && ((threadBits >> contiguous) & 1) == 0 &&
-           registers.contains(uint64_t{1} << contiguous))
-      ++contiguous;
-  } else {
-    // Integer offsets: the register holding offset 2^k for k = 0, 1, ..., cut where another
-    // column (a lane, a warp, a further register) is not a multiple of the run: that column
-    // would start some thread's vector off its alignment.
-    std::vector<bool> used(map.registers.size(), false);
-    for (int k = 0; k < 63; ++k) {
-      std::size_t found = map.registers.size();
-      for (std::size_t j = 0; j < map.registers.size() && found == map.registers.size(); ++j)
-        if (!used[j] && map.registerHoldsData[j] && map.registers[j] == (uint64_t{1} << k))
-          found = j;
-      if (found == map.registers.size())
-        break;
-      used[found] = true;
-      chosen.push_back(found);
-    }
-    uint64_t others = threadBits;
-    for (std::size_t j = 0; j < map.registers.size(); ++j)
-      if (!used[j])
-        others |= map.registers[j];
-    contiguous = static_cast<int>(chosen.size());
-    if (others != 0)
-      contiguous = std::min(contiguous, std::countr_zero(others));
+    while (run.contiguous < 63 && ((threadBits >> run.contiguous) & 1) == 0 &&
+           registers.contains(uint64_t{1} << run.contiguous))
+      ++run.contiguous;
+    return run;
   }
+  // Integer offsets: the register holding offset 2^k for k = 0, 1, ..., cut where another
+  // column (a lane, a warp, a further register) is not a multiple of the run: that column
+  // would start some thread's vector off its alignment.
+  std::vector<bool> used(map.registers.size(), false);
+  for (int k = 0; k < 63; ++k) {
+    std::size_t found = map.registers.size();
+    for (std::size_t j = 0; j < map.registers.size() && found == map.registers.size(); ++j)
+      if (!used[j] && map.registerHoldsData[j] && map.registers[j] == (uint64_t{1} << k))
+        found = j;
+    if (found == map.registers.size())
+      break;
+    used[found] = true;
+    run.chosen.push_back(found);
+  }
+  uint64_t others = threadBits;
+  for (std::size_t j = 0; j < map.registers.size(); ++j)
+    if (!used[j])
+      others |= map.registers[j];
+  run.contiguous = static_cast<int>(run.chosen.size());
+  if (others != 0)
+    run.contiguous = std::min(run.contiguous, std::countr_zero(others));
+  return run;
+}
 
-  // The caps, and which one binds (ties name the hardware, then the base, then the request).
-  GlobalAccess a;
-  a.elementBits = options.elementBits;
+/// The vector (log2 elements) after the caps, and which one binds in `a.vectorLimit` (ties name
+/// the hardware, then the base, then the request).
+int cappedVector(const LinearLayout& reg, const CoalescingOptions& options,
+                 const GlobalMemoryModel& model, int contiguous, int elemBytesLog2,
+                 GlobalAccess& a) {
   int hardwareCap = std::countr_zero(static_cast<unsigned>(model.maxAccessBytes)) - elemBytesLog2;
   int alignmentCap = std::countr_zero(options.baseAlignment) - elemBytesLog2;
   int v = contiguous;
@@ -271,54 +274,61 @@ Result<GlobalAccess> predictGlobalAccess(const LinearLayout& reg, const Coalesci
     v = hardwareCap;
     a.vectorLimit = VectorLimit::Hardware;
   }
+  return v;
+}
 
-  // The instructions' starting offsets.
+/// The instructions' starting offsets: the register columns outside the 2^v-element vector.
+std::vector<uint64_t> instructionColumns(const GlobalAddressMap& map, int v,
+                                         const std::vector<std::size_t>& chosen) {
+  std::vector<uint64_t> columns;
   if (map.linear) {
     Subspace starts;
     for (uint64_t c : map.registers)
       starts.insert(c & ~lowMask(v));
-    instructionColumns = starts.basis();
-  } else {
-    for (std::size_t j = 0; j < map.registers.size(); ++j) {
-      bool inVector = std::find(chosen.begin(), chosen.begin() + v, j) != chosen.begin() + v;
-      if (map.registerHoldsData[j] && !inVector)
-        instructionColumns.push_back(map.registers[j]);
-    }
+    return starts.basis();
   }
+  for (std::size_t j = 0; j < map.registers.size(); ++j) {
+    bool inVector = std::find(chosen.begin(), chosen.begin() + v, j) != chosen.begin() + v;
+    if (map.registerHoldsData[j] && !inVector)
+      columns.push_back(map.registers[j]);
+  }
+  return columns;
+}
 
-  a.vectorElements = uint64_t{1} << v;
-  uint64_t vectorBytes = a.vectorElements << elemBytesLog2;
-  a.vectorBits = static_cast<int>(vectorBytes * 8);
-  a.instructionsPerWarp = uint64_t{1} << instructionColumns.size();
-  a.warps = uint64_t{1} << map.warps.size();
-  a.requests = a.instructionsPerWarp * a.warps;
-  auto sectorsFor = [&](uint64_t bytes) {
-    uint64_t s = static_cast<uint64_t>(model.sectorBytes);
-    return (bytes + s - 1) / s;
-  };
+uint64_t sectorsFor(const GlobalMemoryModel& model, uint64_t bytes) {
+  uint64_t s = static_cast<uint64_t>(model.sectorBytes);
+  return (bytes + s - 1) / s;
+}
+
+/// F2-linear addresses on a line-aligned base: every request is a coset of the lanes' span (XOR
+/// with its start), shifted by the aligned base: its sectors are the coset's distinct values
+/// >> 5, 2^rank of them.
+void countByRank(const GlobalAddressMap& map, const GlobalMemoryModel& model, int elemBytesLog2,
+                 uint64_t vectorBytes, GlobalAccess& a) {
   int sectorLog2 = std::countr_zero(static_cast<unsigned>(model.sectorBytes));
   int lineLog2 = std::countr_zero(static_cast<unsigned>(model.lineBytes));
-
-  if (map.linear && map.baseOffset % static_cast<uint64_t>(model.lineBytes) == 0) {
-    // Every request is a coset of the lanes' span (XOR with its start), shifted by the aligned
-    // base: its sectors are the coset's distinct values >> 5, 2^rank of them.
-    a.byRank = true;
-    std::vector<uint64_t> sectorCols, lineCols;
-    for (uint64_t c : map.lanes) {
-      sectorCols.push_back((c << elemBytesLog2) >> sectorLog2);
-      lineCols.push_back((c << elemBytesLog2) >> lineLog2);
-    }
-    a.maxSectorsPerRequest = Subspace(sectorCols).size();
-    a.maxLinesPerRequest = Subspace(lineCols).size();
-    a.bytesPerRequest = Subspace(map.lanes).size() * vectorBytes;
-    a.sectors = a.requests * a.maxSectorsPerRequest;
-    a.lines = a.requests * a.maxLinesPerRequest;
-    a.idealSectors = a.requests * sectorsFor(a.bytesPerRequest);
-    return a;
+  a.byRank = true;
+  std::vector<uint64_t> sectorCols, lineCols;
+  for (uint64_t c : map.lanes) {
+    sectorCols.push_back((c << elemBytesLog2) >> sectorLog2);
+    lineCols.push_back((c << elemBytesLog2) >> lineLog2);
   }
+  a.maxSectorsPerRequest = Subspace(sectorCols).size();
+  a.maxLinesPerRequest = Subspace(lineCols).size();
+  a.bytesPerRequest = Subspace(map.lanes).size() * vectorBytes;
+  a.sectors = a.requests * a.maxSectorsPerRequest;
+  a.lines = a.requests * a.maxLinesPerRequest;
+  a.idealSectors = a.requests * sectorsFor(model, a.bytesPerRequest);
+}
 
-  // Enumerate: each warp's each instruction, each lane's address.
-  int requestBits = static_cast<int>(map.warps.size() + instructionColumns.size());
+/// Any other addresses: each warp's each instruction, each lane's address, counted one by one
+/// (an Error past kMaxEnumeratedRequestsLog2 requests).
+std::optional<Error> countByEnumeration(const GlobalAddressMap& map, const GlobalMemoryModel& model,
+                                        const std::vector<uint64_t>& starts, int elemBytesLog2,
+                                        uint64_t vectorBytes, GlobalAccess& a) {
+  int sectorLog2 = std::countr_zero(static_cast<unsigned>(model.sectorBytes));
+  int lineLog2 = std::countr_zero(static_cast<unsigned>(model.lineBytes));
+  int requestBits = static_cast<int>(map.warps.size() + starts.size());
   if (requestBits > kMaxEnumeratedRequestsLog2)
     return makeError("the access has 2^" + std::to_string(requestBits) +
                      " requests to count one by one (strides that are not F2-linear or a "
@@ -339,8 +349,8 @@ Result<GlobalAccess> predictGlobalAccess(const LinearLayout& reg, const Coalesci
   std::vector<uint64_t> sectors, lines, addrs;
   for (uint64_t w = 0; w < a.warps; ++w)
     for (uint64_t s = 0; s < a.instructionsPerWarp; ++s) {
-      uint64_t start = map.linear ? combine(map.warps, w) ^ combine(instructionColumns, s)
-                                  : combine(map.warps, w) + combine(instructionColumns, s);
+      uint64_t start = map.linear ? combine(map.warps, w) ^ combine(starts, s)
+                                  : combine(map.warps, w) + combine(starts, s);
       sectors.clear();
       lines.clear();
       addrs.clear();
@@ -362,8 +372,38 @@ Result<GlobalAccess> predictGlobalAccess(const LinearLayout& reg, const Coalesci
       // Vectors are aligned to their size, so two lanes' ranges are equal or disjoint.
       uint64_t bytes = addrs.size() * vectorBytes;
       a.bytesPerRequest = std::max(a.bytesPerRequest, bytes);
-      a.idealSectors += sectorsFor(bytes);
+      a.idealSectors += sectorsFor(model, bytes);
     }
+  return std::nullopt;
+}
+
+} // namespace
+
+Result<GlobalAccess> predictGlobalAccess(const LinearLayout& reg, const CoalescingOptions& options,
+                                         const GlobalMemoryModel& model) {
+  auto mapOr = globalAddressMap(reg, options, model);
+  if (!mapOr.ok())
+    return mapOr.error();
+  const GlobalAddressMap& map = *mapOr;
+  int elemBytesLog2 = std::countr_zero(static_cast<unsigned>(map.elementBytes));
+  ContiguousRun run = contiguousRun(map);
+  GlobalAccess a;
+  a.elementBits = options.elementBits;
+  int v = cappedVector(reg, options, model, run.contiguous, elemBytesLog2, a);
+  std::vector<uint64_t> starts = instructionColumns(map, v, run.chosen);
+
+  a.vectorElements = uint64_t{1} << v;
+  uint64_t vectorBytes = a.vectorElements << elemBytesLog2;
+  a.vectorBits = static_cast<int>(vectorBytes * 8);
+  a.instructionsPerWarp = uint64_t{1} << starts.size();
+  a.warps = uint64_t{1} << map.warps.size();
+  a.requests = a.instructionsPerWarp * a.warps;
+  if (map.linear && map.baseOffset % static_cast<uint64_t>(model.lineBytes) == 0) {
+    countByRank(map, model, elemBytesLog2, vectorBytes, a);
+    return a;
+  }
+  if (auto e = countByEnumeration(map, model, starts, elemBytesLog2, vectorBytes, a))
+    return *e;
   return a;
 }
 

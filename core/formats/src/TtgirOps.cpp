@@ -1,0 +1,425 @@
+// The TTGIR reader's lines of types and ops (TtgirReader.h): every `tensor<...>` and
+// `!ttg.memdesc<...>` type on a line, the data-moving ops with their source and destination
+// types, tt.load / tt.store of tensors of pointers, and tt.func's pointer arguments.
+#include "TtgirReader.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace llcheck::ttgir {
+
+// ---- Types -----------------------------------------------------------------------------------
+
+/// Reads "64x32xf16" up to the ',' or '>' that ends the element type; `i` is moved past it.
+Result<bool> Reader::shapeAndElement(std::string_view t, std::size_t& i, TtgirType& type,
+                                     const LineRef& l) {
+  while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) {
+    uint64_t d = 0;
+    auto [p, ec] = std::from_chars(t.data() + i, t.data() + t.size(), d);
+    std::size_t after = static_cast<std::size_t>(p - t.data());
+    if (ec != std::errc() || after >= t.size() || t[after] != 'x')
+      break; // an element type starting with a digit does not occur; let it fail below
+    // A memdesc's sizes need not be powers of two: a pipelined buffer has one slot per stage
+    // (3x64x32). A tensor's must (Triton's tensors have power-of-two shapes): a file that
+    // says otherwise is malformed, not merely something llcheck does not understand.
+    if (d == 0)
+      return makeError("size 0 in a type", where(source_, l.number, column(i)));
+    if (type.kind == TtgirType::Kind::Tensor && (d & (d - 1)) != 0)
+      return makeError("tensor size " + std::to_string(d) +
+                           " is not a power of two (Triton's tensors have power-of-two shapes)",
+                       where(source_, l.number, column(i)));
+    type.shape.push_back(d);
+    i = after + 1;
+  }
+  std::size_t start = i;
+  int depth = 0;
+  for (; i < t.size(); ++i) {
+    char c = t[i];
+    if (c == '<')
+      ++depth;
+    else if (c == '>' && depth > 0)
+      --depth;
+    else if ((c == ',' || c == '>') && depth == 0)
+      break;
+  }
+  type.elementType = std::string(trim(t.substr(start, i - start)));
+  if (type.elementType.empty() || i >= t.size())
+    return makeError("expected 'NxMx<element type>' in the type",
+                     where(source_, l.number, column(start)));
+  return true;
+}
+
+/// Skips blanks, then parses an attribute value at `i` in line `l`.
+Result<AttrValue> Reader::attrAt(const LineRef& l, std::size_t& i) {
+  while (i < l.text.size() && l.text[i] == ' ')
+    ++i;
+  auto v = parseAttributeAt(text_, l.offset + i, l.number, source_);
+  if (!v.ok())
+    return v.error();
+  i = v->end - l.offset;
+  return std::move(v->value);
+}
+
+/// Parses `tensor<...>` (at "tensor") or `!ttg.memdesc<...>` / a bare memdesc body `<...>`
+/// (what async_copy_global_to_local prints for its result) at `at` in line `l`.
+/// Returns the index of the distinct type, or -1 after recording it as not understood.
+Result<int> Reader::typeAt(const LineRef& l, std::size_t at, std::size_t& end) {
+  std::string_view t = l.text;
+  TtgirType type;
+  std::size_t i = at;
+  if (startsWith(t.substr(i), "tensor<")) {
+    type.kind = TtgirType::Kind::Tensor;
+    i += 7;
+  } else if (startsWith(t.substr(i), "!ttg.memdesc<")) {
+    type.kind = TtgirType::Kind::MemDesc;
+    i += 13;
+  } else {
+    type.kind = TtgirType::Kind::MemDesc;
+    i += 1;
+  }
+  type.line = l.number;
+  type.column = column(at);
+  auto se = shapeAndElement(t, i, type, l);
+  if (!se.ok()) {
+    if (se.error().message.find("is not a power of two") != std::string::npos)
+      return se.error();
+    return typeProblem(l, at, se.error());
+  }
+  std::optional<AttrValue> encoding;
+  int attrs = 0;
+  while (i < t.size() && t[i] == ',') {
+    ++i;
+    while (i < t.size() && t[i] == ' ')
+      ++i;
+    if (i < t.size() && t[i] == '#') {
+      std::size_t s = i;
+      auto v = attrAt(l, i);
+      if (!v.ok())
+        return typeProblem(l, at, v.error());
+      std::string written(trim(t.substr(s, i - s)));
+      if (attrs == 0) {
+        type.encoding = written;
+        encoding = std::move(*v);
+      } else if (type.kind == TtgirType::Kind::MemDesc && attrs == 1) {
+        type.memorySpace = written;
+      } else {
+        return typeProblem(l, at,
+                           makeError("unexpected attribute " + written + " in the type",
+                                     where(source_, l.number, column(s))));
+      }
+      ++attrs;
+    } else if (type.kind == TtgirType::Kind::MemDesc && startsWith(t.substr(i), "mutable")) {
+      type.isMutable = true;
+      i += 7;
+    } else if (type.kind == TtgirType::Kind::MemDesc && i < t.size() &&
+               std::isdigit(static_cast<unsigned char>(t[i]))) {
+      while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) {
+        uint64_t d = 0;
+        auto [p, ec] = std::from_chars(t.data() + i, t.data() + t.size(), d);
+        if (ec != std::errc())
+          break;
+        type.allocShape.push_back(d);
+        i = static_cast<std::size_t>(p - t.data());
+        if (i < t.size() && t[i] == 'x')
+          ++i;
+      }
+    } else {
+      return typeProblem(
+          l, at, makeError("unexpected text in the type", where(source_, l.number, column(i))));
+    }
+    while (i < t.size() && t[i] == ' ')
+      ++i;
+  }
+  if (i >= t.size() || t[i] != '>')
+    return makeError("unterminated type: expected '>' or ',' after " +
+                         std::string(trim(t.substr(at, std::min<std::size_t>(i - at, 60)))),
+                     where(source_, l.number, column(i)));
+  end = i + 1;
+  type.text = std::string(t.substr(at, end - at));
+  if (type.kind == TtgirType::Kind::MemDesc && !startsWith(type.text, "!ttg.memdesc"))
+    type.text = "!ttg.memdesc" + type.text;
+  if (type.kind == TtgirType::Kind::MemDesc && (!encoding || type.memorySpace.empty())) {
+    notUnderstood("type", type.text, where(source_, type.line, type.column),
+                  "a memdesc needs an encoding and a memory space");
+    return -1;
+  }
+  auto it = typeIndex_.find(type.text);
+  if (it != typeIndex_.end()) {
+    ++module_.types[static_cast<std::size_t>(it->second)].count;
+    return it->second;
+  }
+  if (!encoding)
+    notUnderstood("type", type.text, where(source_, type.line, type.column),
+                  "the type has no encoding, so no layout");
+  type.count = 1;
+  int index = static_cast<int>(module_.types.size());
+  typeIndex_[type.text] = index;
+  module_.types.push_back(std::move(type));
+  typeEncodings_.push_back(std::move(encoding));
+  return index;
+}
+
+/// A type that parses as far as its structure but not its content: unless the text is cut
+/// short (an Error), it is recorded as not understood and reading goes on.
+Result<int> Reader::typeProblem(const LineRef& l, std::size_t at, const Error& e) {
+  if (e.message.find("end of input") != std::string::npos)
+    return e;
+  std::size_t end = l.text.find('>', at);
+  std::string text(l.text.substr(at, end == std::string_view::npos ? 60 : end - at + 1));
+  notUnderstood("type", text, where(source_, l.number, column(at)), e.str());
+  return -1;
+}
+
+/// Every tensor/memdesc type on the line, in order, outside strings.
+Result<std::vector<Reader::TypeUse>> Reader::typesOnLine(const LineRef& l, std::size_t sigArrow) {
+  std::vector<TypeUse> uses;
+  std::string_view t = l.text;
+  bool inString = false;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    char c = t[i];
+    if (c == '"') {
+      inString = !inString;
+      continue;
+    }
+    if (inString)
+      continue;
+    bool tensor = startsWith(t.substr(i), "tensor<") && (i == 0 || !identChar(t[i - 1]));
+    bool memdesc = startsWith(t.substr(i), "!ttg.memdesc<");
+    // async_copy_global_to_local prints its result type without "!ttg.memdesc".
+    bool bare = c == '<' && sigArrow != std::string_view::npos && i > sigArrow &&
+                trim(t.substr(sigArrow + 2, i - sigArrow - 2)).empty();
+    if (!tensor && !memdesc && !bare)
+      continue;
+    std::size_t end = i;
+    auto index = typeAt(l, i, end);
+    if (!index.ok())
+      return index.error();
+    if (*index < 0) {
+      std::size_t close = t.find('>', i);
+      i = close == std::string_view::npos ? t.size() : close;
+      continue;
+    }
+    uses.push_back({*index, i, end});
+    i = end - 1;
+  }
+  return uses;
+}
+
+// ---- Ops -------------------------------------------------------------------------------------
+
+namespace {
+
+std::string opName(std::string_view t) {
+  // "%a, %b:2 = dialect.op ..." or "dialect.op ..." or the generic form "\"dialect.op\"(...)".
+  std::size_t eq = std::string_view::npos;
+  if (startsWith(t, "%")) {
+    eq = t.find(" = ");
+    if (eq == std::string_view::npos)
+      return {};
+    t = t.substr(eq + 3);
+  }
+  if (startsWith(t, "\"")) {
+    std::size_t close = t.find('"', 1);
+    return close == std::string_view::npos ? std::string() : std::string(t.substr(1, close - 1));
+  }
+  std::size_t n = 0;
+  while (n < t.size() && (identChar(t[n])))
+    ++n;
+  std::string name(t.substr(0, n));
+  return name.find('.') == std::string::npos ? std::string() : name;
+}
+
+bool looksDataMoving(const std::string& name) {
+  static const char* kDialects[] = {"ttg.", "ttng.", "amdg.", "amdgpu.", "nvg.", "ttag."};
+  bool dialect = false;
+  for (const char* d : kDialects)
+    dialect = dialect || startsWith(name, d);
+  if (!dialect)
+    return false;
+  // Ops of these dialects that touch memory descriptors but move no tensor data.
+  static const std::set<std::string> kNotMoving = {
+      "ttg.local_dealloc", "ttg.async_commit_group", "ttg.async_wait", "ttng.init_barrier",
+      "ttng.inval_barrier", "ttng.wait_barrier", "ttng.barrier_expect", "ttng.arrive_barrier",
+      "ttng.fence_async_shared", "ttng.tc_gen5_mma", "ttng.tc_gen5_commit", "ttng.warp_group_dot",
+      "ttng.warp_group_dot_wait",
+      // Global memory <-> registers in one layout, like tt.load / tt.store.
+      "amdg.buffer_load", "amdg.buffer_store", "amdg.buffer_atomic_rmw", "amdg.buffer_atomic_cas"};
+  if (kNotMoving.count(name))
+    return false;
+  static const char* kWords[] = {"local_",   "async_copy", "tma",     "tmem_",  "convert",
+                                 "memdesc_", "load",       "store",   "alloc",  "transpose",
+                                 "copy",     "gather",     "scatter", "shuffle"};
+  for (const char* w : kWords)
+    if (name.find(w) != std::string::npos)
+      return true;
+  return false;
+}
+
+} // namespace
+
+Error Reader::opLine(const LineRef& l) {
+  std::string_view t = l.text;
+  std::size_t lead = t.find_first_not_of(" \t");
+  std::string name = opName(t.substr(lead));
+  const auto& handled = ttgirDataMovingOps();
+  bool isHandled = std::find(handled.begin(), handled.end(), name) != handled.end();
+  // The signature is after the last top-level " : " before the trailing loc(...).
+  std::size_t locAt = t.rfind(" loc(");
+  std::size_t sigEnd = locAt == std::string_view::npos ? t.size() : locAt;
+  std::size_t colon = std::string_view::npos, arrow = std::string_view::npos;
+  {
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < sigEnd; ++i) {
+      char c = t[i];
+      if (c == '"')
+        inString = !inString;
+      else if (inString)
+        continue;
+      else if (c == '(' || c == '[' || c == '{' || (c == '<' && i > 0 && t[i - 1] != '-'))
+        ++depth;
+      else if (c == ')' || c == ']' || c == '}' || (c == '>' && (i == 0 || t[i - 1] != '-')))
+        --depth;
+      else if (depth == 0 && c == ':' && i > 0 && t[i - 1] == ' ' && i + 1 < t.size() &&
+               t[i + 1] == ' ') {
+        colon = i;
+        arrow = std::string_view::npos;
+      } else if (depth == 0 && c == '-' && i + 1 < t.size() && t[i + 1] == '>' &&
+                 colon != std::string_view::npos)
+        arrow = i;
+    }
+  }
+  auto uses = typesOnLine(l, isHandled ? arrow : std::string_view::npos);
+  if (!uses.ok())
+    return uses.error();
+  if (!name.empty())
+    for (const TypeUse& u : *uses)
+      if (u.index >= 0)
+        typeUsers_[u.index].insert(name);
+  if (name == "tt.func")
+    pointerArguments(t);
+  if (name == "tt.load" || name == "tt.store")
+    return globalAccessLine(l, name, *uses, colon, sigEnd, lead);
+  if (!isHandled) {
+    if (!name.empty() && looksDataMoving(name))
+      notUnderstood("op", utf8Prefix(trim(t.substr(0, sigEnd)), 160),
+                    where(source_, l.number, column(lead)),
+                    name + " looks like it moves data between layouts, but llcheck does not "
+                           "read it");
+    return Error{};
+  }
+  TtgirOp op;
+  op.name = name;
+  op.line = l.number;
+  op.location = locationOf(l);
+  const TypeUse* src = nullptr;
+  const TypeUse* dst = nullptr;
+  for (const TypeUse& u : *uses) {
+    if (colon == std::string_view::npos || u.begin < colon || arrow == std::string_view::npos)
+      continue;
+    if (u.begin < arrow && !src)
+      src = &u;
+    if (u.begin > arrow && !dst)
+      dst = &u;
+  }
+  bool allocWithoutValue = (name == "ttg.local_alloc" || name == "ttng.tmem_alloc") && !src;
+  if (!dst || (!src && !allocWithoutValue)) {
+    notUnderstood("op", utf8Prefix(trim(t.substr(0, sigEnd)), 160),
+                  where(source_, l.number, column(lead)),
+                  "cannot read the source and destination types of " + name +
+                      " (expected ': SOURCE -> DESTINATION')");
+    return Error{};
+  }
+  const TtgirType& d = module_.types[static_cast<std::size_t>(dst->index)];
+  op.dst = {d.text, -1};
+  op.shape = d.shape;
+  op.elementType = d.elementType;
+  if (src) {
+    const TtgirType& s = module_.types[static_cast<std::size_t>(src->index)];
+    op.src = TtgirOperand{s.text, -1};
+    if (startsWith(op.elementType, "!tt.ptr"))
+      op.elementType = s.elementType;
+  }
+  opTypes_.push_back({src ? src->index : -1, dst->index});
+  module_.ops.push_back(std::move(op));
+  return Error{};
+}
+
+/// "file.py:40:12" from the line's loc(...), or "FILE.ttgir:LINE" when it has none.
+std::string Reader::locationOf(const LineRef& l) {
+  std::string_view loc = trailingLoc(l.text);
+  if (!locResolver_)
+    locResolver_.emplace(locAliases_);
+  auto resolved = loc.empty() ? std::nullopt : locResolver_->resolve(loc);
+  return resolved ? *resolved : source_ + ":" + std::to_string(l.number);
+}
+
+/// tt.load / tt.store: the signature after " : " is the pointer tensor's type
+/// (`tensor<64x32x!tt.ptr<f16>, #blocked>`); a scalar pointer has no layout and is skipped, a
+/// block pointer (`!tt.ptr<tensor<...>>`) is listed as not understood.
+Error Reader::globalAccessLine(const LineRef& l, const std::string& name,
+                               const std::vector<TypeUse>& uses, std::size_t colon,
+                               std::size_t sigEnd, std::size_t lead) {
+  if (colon == std::string_view::npos)
+    return Error{};
+  std::string_view t = l.text;
+  for (const TypeUse& u : uses) {
+    if (u.begin < colon)
+      continue;
+    const TtgirType& type = module_.types[static_cast<std::size_t>(u.index)];
+    if (type.kind != TtgirType::Kind::Tensor)
+      continue;
+    if (!startsWith(type.elementType, "!tt.ptr<") || type.elementType.back() != '>') {
+      notUnderstood("op", utf8Prefix(trim(t.substr(0, sigEnd)), 160),
+                    where(source_, l.number, column(lead)),
+                    name + " of a block pointer: llcheck reads tensors of pointers only");
+      return Error{};
+    }
+    TtgirGlobalAccess access;
+    access.op = name;
+    access.pointers = {type.text, -1};
+    access.shape = type.shape;
+    access.elementType = type.elementType.substr(8, type.elementType.size() - 9);
+    access.line = l.number;
+    access.location = locationOf(l);
+    globalTypes_.push_back(u.index);
+    module_.globalAccesses.push_back(std::move(access));
+    return Error{};
+  }
+  return Error{};
+}
+
+/// `%a: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc(...)`, for each pointer argument (a
+/// scan, not a regex: a hostile line may be megabytes long).
+void Reader::pointerArguments(std::string_view t) {
+  static constexpr std::string_view kPointer = ": !tt.ptr<", kDivisibility = "tt.divisibility = ";
+  for (std::size_t at = t.find(kPointer); at != std::string_view::npos;
+       at = t.find(kPointer, at + 1)) {
+    std::size_t nameEnd = at, nameBegin = at;
+    while (nameBegin > 0 && t[nameBegin - 1] != '%' && t[nameBegin - 1] != ' ' &&
+           t[nameBegin - 1] != '(')
+      --nameBegin;
+    if (nameBegin == 0 || t[nameBegin - 1] != '%' || nameBegin == nameEnd)
+      continue;
+    TtgirPointerArgument a;
+    a.name = std::string(t.substr(nameBegin, nameEnd - nameBegin));
+    std::size_t i = at + kPointer.size();
+    for (int depth = 1; i < t.size() && depth > 0; ++i)
+      depth += t[i] == '<' ? 1 : t[i] == '>' ? -1 : 0;
+    if (i + 1 < t.size() && t[i] == ' ' && t[i + 1] == '{') {
+      std::size_t close = t.find('}', i);
+      std::string_view attributes = t.substr(i, close == std::string_view::npos ? 0 : close - i);
+      std::size_t d = attributes.find(kDivisibility);
+      if (d != std::string_view::npos) {
+        std::string_view digits = attributes.substr(d + kDivisibility.size());
+        uint64_t v = 0;
+        auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+        if (ec == std::errc())
+          a.divisibility = v;
+      }
+    }
+    module_.pointerArguments.push_back(std::move(a));
+  }
+}
+
+} // namespace llcheck::ttgir
