@@ -2,7 +2,8 @@
 // with enumeration switched off), the enumeration engine (core's EnumeratedLayout, read here
 // directly: its table, its collisions and missing outputs, the images of the one-hot inputs) and
 // Z3 (prover/) decide one property each; any two that disagree is a failure that names all three
-// answers. A Z3 "unknown" (timeout, resource limit) decides nothing: it is counted with
+// answers; Z3 meets the algebra through prover::mergeWithZ3, the rule verify and convert use.
+// A Z3 "unknown" (timeout, resource limit) decides nothing: it is counted with
 // noteUndecided() and reported by the driver, never a failure. The layouts are small (at most
 // kMaxDifferentialBits input bits) so that Z3 answers in milliseconds.
 #include "Differential.h"
@@ -152,6 +153,23 @@ std::string DifferentialAnswer::text() const {
   return why.empty() ? s : s + " (" + why + ")";
 }
 
+namespace {
+
+/// Z3's answer as the prover states it, so that it meets the algebra's through the one rule
+/// that every front end uses (prover::mergeWithZ3).
+prover::ProofResult asProofResult(const DifferentialAnswer& z3) {
+  prover::ProofResult r;
+  r.outcome = z3.error      ? prover::Outcome::Error
+              : !z3.decided ? prover::Outcome::Unknown
+              : z3.holds    ? prover::Outcome::Proven
+                            : prover::Outcome::Refuted;
+  r.contradictsAlgebra = z3.error;
+  r.detail = z3.why;
+  return r;
+}
+
+} // namespace
+
 Verdict compareAnswers(Property property, const DifferentialAnswer& algebra,
                        const DifferentialAnswer& enumeration, const DifferentialAnswer& z3,
                        const LinearLayout& l) {
@@ -159,12 +177,19 @@ Verdict compareAnswers(Property property, const DifferentialAnswer& algebra,
     return propertyName(property) + std::string(": algebra ") + algebra.text() + ", enumeration " +
            enumeration.text() + ", z3 " + z3.text() + "\nlayout:" + layoutText(l);
   };
-  if (!algebra.decided || !enumeration.decided || algebra.error || enumeration.error || z3.error)
+  // The algebra and the enumeration never time out: anything but the same answer is a failure.
+  if (!algebra.decided || !enumeration.decided || algebra.error || enumeration.error ||
+      algebra.holds != enumeration.holds)
+    return all();
+  // Z3 against the algebra by the rule `verify` and `convert` use: a disagreement is a bug, an
+  // unknown decides nothing. Stricter here: a Z3 error (a query that failed) is a failure too,
+  // where verify only withholds the claim, because the fuzzer is there to find such queries.
+  prover::MergedVerdict merged =
+      prover::mergeWithZ3(propertyName(property), algebra.holds, algebra.why, asProofResult(z3));
+  if (merged.status == prover::MergedVerdict::Status::Disagree || z3.error)
     return all();
   if (!z3.decided)
     noteUndecided();
-  if (algebra.holds != enumeration.holds || (z3.decided && z3.holds != algebra.holds))
-    return all();
   return {};
 }
 

@@ -5,9 +5,9 @@
 
 #include "ProofSupport.h"
 #include "Rref.h"
+#include "Smt.h"
 #include "llcheck/core/Encodings.h"
 #include "llcheck/core/Subspace.h"
-#include "llcheck/prover/Smt.h"
 
 #include <bit>
 #include <optional>

@@ -1,7 +1,7 @@
 // Layouts as bit-vector functions. Output bits are built as XORs of single input bits rather
 // than as XORs of gated constants: the two are equal, and this form bit-blasts to the smallest
 // circuit (one XOR chain per output bit, as sparse as the matrix row).
-#include "llcheck/prover/Encoding.h"
+#include "Encoding.h"
 
 namespace llcheck::smt {
 

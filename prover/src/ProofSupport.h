@@ -3,9 +3,9 @@
 // owns the thread's Z3 context. Internal to prover/ (not installed).
 #pragma once
 
+#include "Smt.h"
 #include "llcheck/core/LinearLayout.h"
 #include "llcheck/prover/Prover.h"
-#include "llcheck/prover/Smt.h"
 
 #include <chrono>
 #include <memory>

@@ -3,10 +3,10 @@
 // with the algebra (LinearLayout::apply, XorBasis) before it becomes a counterexample.
 #include "llcheck/prover/Prover.h"
 
+#include "Encoding.h"
 #include "ProofSupport.h"
+#include "Smt.h"
 #include "llcheck/core/XorBasis.h"
-#include "llcheck/prover/Encoding.h"
-#include "llcheck/prover/Smt.h"
 
 #include <algorithm>
 #include <bit>

@@ -3,7 +3,7 @@
 // in integers and as a bit-vector expression. Internal to prover/ (not installed).
 #pragma once
 
-#include "llcheck/prover/Smt.h"
+#include "Smt.h"
 
 #include <algorithm>
 #include <bit>

@@ -5,13 +5,13 @@
 // basis were wrong.
 #include "llcheck/prover/SharedProofs.h"
 
+#include "Encoding.h"
 #include "ProofSupport.h"
 #include "Rref.h"
+#include "Smt.h"
 #include "llcheck/core/Subspace.h"
 #include "llcheck/core/XorBasis.h"
 #include "llcheck/core/conversion/Ldmatrix.h"
-#include "llcheck/prover/Encoding.h"
-#include "llcheck/prover/Smt.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,6 +1,6 @@
 // The Z3 wrapper: every call runs under the solver's limits, and every way Z3 can fail to
 // answer (unknown, an exception) becomes a verdict that claims nothing.
-#include "llcheck/prover/Smt.h"
+#include "Smt.h"
 
 #include <chrono>
 

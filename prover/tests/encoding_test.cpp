@@ -2,7 +2,7 @@
 // simplifier must reduce every output to the value the reference evaluator computes.
 #include "ProverTestUtil.h"
 
-#include "llcheck/prover/Encoding.h"
+#include "Encoding.h"
 
 namespace llcheck::test {
 namespace {

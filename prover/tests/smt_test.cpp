@@ -1,5 +1,5 @@
 // The Z3 wrapper: unsat is Proven, sat is Refuted with a model, and a limit gives Unknown.
-#include "llcheck/prover/Smt.h"
+#include "Smt.h"
 
 #include <gtest/gtest.h>
 

@@ -5,8 +5,8 @@
 // relates layouts (a composition, a conversion) shares its variables.
 #pragma once
 
+#include "Smt.h"
 #include "llcheck/core/LinearLayout.h"
-#include "llcheck/prover/Smt.h"
 
 #include <vector>
 
