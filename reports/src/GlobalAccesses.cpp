@@ -94,7 +94,7 @@ void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& option
     e["assumed"] = unmarked.empty() ? kAssumed : kAssumedUnmarked;
     e["predicted"] = accessJson(t);
     e["predicted"]["lowering"] = "triton";
-    e["predicted"]["ptx"] = std::string(isLoad ? "ld.global." : "st.global.") + t.ptxSuffix();
+    e["predicted"]["ptx"] = t.ptx(isLoad);
     e["predicted"]["llcheck"] = accessJson(*best);
     // The ideal: the coalesced layout of the same tensor, as Triton would move it.
     auto params = coalescedBlocked(a.shape, *bits, numWarps, *model);
@@ -117,7 +117,7 @@ void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& option
     }
     e["coalesced"] = accessJson(*ideal);
     e["coalesced"]["layout"] = idealText;
-    e["coalesced"]["ptx"] = std::string(isLoad ? "ld.global." : "st.global.") + ideal->ptxSuffix();
+    e["coalesced"]["ptx"] = ideal->ptx(isLoad);
     if (!unmarked.empty())
       e["note"] = unmarked;
     bool moreSectors = t.sectors > ideal->sectors, moreRequests = t.requests > ideal->requests;

@@ -64,6 +64,10 @@ std::string GlobalAccess::ptxSuffix() const {
   return "v" + std::to_string(vectorBits / 32) + ".b32";
 }
 
+std::string GlobalAccess::ptx(bool load) const {
+  return (load ? "ld.global." : "st.global.") + ptxSuffix();
+}
+
 std::vector<int64_t> effectiveStrides(const LinearLayout& reg, const CoalescingOptions& options) {
   if (!options.strides.empty())
     return options.strides;
@@ -527,8 +531,8 @@ nlohmann::json coalescingJson(const GlobalAccess& a, const LinearLayout& reg,
   j["shape"] = shape;
   j["strides"] = effectiveStrides(reg, options);
   j["base_alignment"] = options.baseAlignment;
-  j["load"] = "ld.global." + a.ptxSuffix();
-  j["store"] = "st.global." + a.ptxSuffix();
+  j["load"] = a.ptx(true);
+  j["store"] = a.ptx(false);
   return j;
 }
 

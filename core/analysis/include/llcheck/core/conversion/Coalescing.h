@@ -102,8 +102,10 @@ struct GlobalAccess {
   uint64_t maxLinesPerRequest = 0;
   uint64_t bytesPerRequest = 0; ///< distinct bytes a request moves
   bool byRank = false;          ///< counted by ranks (true) or by enumerating lanes
-  /// The PTX access Triton would emit for this vector: ld.global.b16, ld.global.v4.b32, ...
+  /// The PTX access Triton would emit for this vector, less its opcode: b16, v4.b32, ...
   [[nodiscard]] std::string ptxSuffix() const;
+  /// The whole instruction: ld.global.v4.b32 for a load, st.global.v4.b32 for a store.
+  [[nodiscard]] std::string ptx(bool load) const;
 };
 
 /// REG's columns for CTA 0 as element offsets (integers) and, where the address is F2-linear,
