@@ -91,8 +91,9 @@ SweepCommand::SweepCommand(CLI::App& app) {
 
 namespace {
 
-/// SIGTERM / SIGINT (a job engine stopping the task, Ctrl-C): the sweep writes its checkpoint
-/// after the group it is on and exits with 128 + the signal, as the signal would have.
+/// SIGTERM / SIGINT (a job engine stopping the task, Ctrl-C): the sweep stops within a few
+/// hundred encodings, drops the group it is inside, writes its checkpoint of the groups finished
+/// and exits with 128 + the signal, as the signal would have.
 volatile std::sig_atomic_t stopSignal = 0;
 extern "C" void onStopSignal(int sig) {
   stopSignal = sig;

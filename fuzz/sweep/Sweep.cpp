@@ -253,18 +253,23 @@ Result<SweepOptions> checkedOptions(const SweepOptions& options) {
 }
 
 /// Verifies every distinct layout of group `index` and checks the plans between them, adding to
-/// `report`.
-void runGroup(const SweepGroup& g, uint64_t index, const SweepOptions& o, SweepReport& report) {
+/// `report`; false when options.stop asked to stop inside the group (the caller then drops what
+/// it added).
+bool runGroup(const SweepGroup& g, uint64_t index, const SweepOptions& o, SweepReport& report) {
   auto fail = [&](const char* what, const std::string& attr, const std::string& message) {
     if (report.failures.size() < o.maxFailuresKept)
       report.failures.push_back({what, attr, shapeText(g.shape), message, index});
+  };
+  uint64_t steps = 0;
+  auto stopAsked = [&] {
+    return o.stop && o.stopCheckEvery > 0 && ++steps % o.stopCheckEvery == 0 && o.stop();
   };
   ++report.groups;
   if (g.renamed) {
     ++report.renamedGroups;
     report.renamedSets += g.sets;
     report.enumerated += g.sets;
-    return;
+    return true;
   }
   std::vector<std::vector<std::size_t>> perms =
       o.reduce ? shapeRenamings(g.shape) : std::vector<std::vector<std::size_t>>{};
@@ -273,6 +278,8 @@ void runGroup(const SweepGroup& g, uint64_t index, const SweepOptions& o, SweepR
   std::vector<std::vector<uint64_t>> keys;
   std::vector<std::pair<LinearLayout, std::string>> layouts; // distinct, with an attribute
   for (const Encoding& e : encodingsOf(g, o)) {
+    if (stopAsked())
+      return false;
     ++report.enumerated;
     Result<LinearLayout> l = layoutOf(e, g, o);
     if (!l.ok()) {
@@ -316,7 +323,7 @@ void runGroup(const SweepGroup& g, uint64_t index, const SweepOptions& o, SweepR
   }
   report.distinct += layouts.size();
   if (!pairsChecked(g, o))
-    return;
+    return true;
   // renamedIndex[p][i]: the index of layout i with its dims renamed by perms[p], if it is one of
   // the group's (always, for #ttg.blocked: its parameters renamed give it).
   std::vector<std::vector<std::optional<std::size_t>>> renamedIndex;
@@ -334,6 +341,8 @@ void runGroup(const SweepGroup& g, uint64_t index, const SweepOptions& o, SweepR
     for (std::size_t j = 0; j < layouts.size(); ++j) {
       if (i == j)
         continue;
+      if (stopAsked())
+        return false;
       const auto& [a, attrA] = layouts[i];
       const auto& [b, attrB] = layouts[j];
       // The pair is checked in the renaming that brings it first in the group's order: (i, j)
@@ -357,6 +366,7 @@ void runGroup(const SweepGroup& g, uint64_t index, const SweepOptions& o, SweepR
         fail("plan", attrA + " -> " + attrB, *v);
       }
     }
+  return true;
 }
 
 constexpr const char* kCheckpointFormat = "llcheck sweep checkpoint 1";
@@ -583,7 +593,12 @@ Result<SweepReport> runSweep(const SweepOptions& options) {
       if (auto e = runGroupAgainstTriton(groups[i], i, o, report, *peer))
         return *e;
     } else {
-      runGroup(groups[i], i, o, report);
+      // A group stopped inside leaves no trace: the report and the checkpoint hold whole groups.
+      SweepReport before = report;
+      if (!runGroup(groups[i], i, o, report)) {
+        report = std::move(before);
+        break;
+      }
     }
     done.push_back(i);
     ++progress.groupsDone;

@@ -82,9 +82,13 @@ struct SweepOptions : SweepParameters {
   /// Called after each group this shard finishes, before the checkpoint write that would
   /// follow it.
   std::function<void(const SweepProgress&)> progress;
-  /// Asked after each group: true stops the sweep there, its checkpoint written (a signal
-  /// handler's flag); the report then holds the groups done.
+  /// Asked after each group and, within a group, every `stopCheckEvery` encodings or pairs
+  /// (a signal handler's flag): true stops the sweep, its checkpoint written. A group it stops
+  /// inside is dropped, its partial counts with it, and runs whole on resume: the report and the
+  /// checkpoint hold whole groups only. So a job engine's grace period after SIGTERM need not
+  /// cover a group, which at --max-log2 5 can take minutes.
   std::function<bool()> stop;
+  uint64_t stopCheckEvery = 256;
   /// --against triton: instead of verifying, compare every encoding with `triton`'s own
   /// to_linear_layout (TritonPeer: `python` running `tritonHelper`, `jobs` processes, asked
   /// `tritonBatch` encodings at a time). No reduction applies: Triton is what is checked.

@@ -278,6 +278,42 @@ TEST(SweepCheckpoint, aResumedShardGivesTheUninterruptedTotals) {
   EXPECT_EQ(totals(*again), totals(*whole));
 }
 
+TEST(SweepCheckpoint, aStopInsideAGroupDropsThatGroupAndResumesToTheUninterruptedTotals) {
+  SweepOptions o;
+  o.family = "blocked";
+  o.maxLog2 = 2;
+  o.numWarps = {4};
+  o.pairMaxLog2 = kPairMaxLog2;
+  o.shardIndex = 0;
+  o.shardCount = 4;
+  auto whole = runSweep(o);
+  ASSERT_TRUE(whole.ok());
+  TempCheckpoint file("stop-inside");
+  o.checkpoint = file.path.string();
+  o.checkpointSeconds = 0;
+  // Asked at every encoding and pair, the stop comes true at the 3,000th question: inside a
+  // group (a group has thousands of encodings and pairs here, so it cannot be a group's end).
+  o.stopCheckEvery = 1;
+  uint64_t asked = 0, groupsFinished = 0;
+  o.stop = [&] { return ++asked >= 3000; };
+  o.progress = [&](const SweepProgress&) { ++groupsFinished; };
+  auto stopped = runSweep(o);
+  ASSERT_TRUE(stopped.ok()) << stopped.error().str();
+  EXPECT_EQ(stopped->groups, groupsFinished);
+  EXPECT_LT(stopped->enumerated, whole->enumerated);
+  auto text = readInputFile(file.path.string());
+  ASSERT_TRUE(text.ok());
+  auto saved = nlohmann::json::parse(*text);
+  // The checkpoint holds the whole groups finished before the stop, and only their counts.
+  EXPECT_EQ(saved["groups"], groupsFinished);
+  EXPECT_EQ(saved["encodings"], stopped->enumerated);
+  o.stop = nullptr;
+  o.progress = nullptr;
+  auto resumed = runSweep(o);
+  ASSERT_TRUE(resumed.ok()) << resumed.error().str();
+  EXPECT_EQ(totals(*resumed), totals(*whole));
+}
+
 TEST(SweepCheckpoint, refusesACheckpointOfOtherParameters) {
   SweepOptions o;
   o.family = "nvidia_mma";
