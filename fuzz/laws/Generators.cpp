@@ -60,10 +60,7 @@ std::vector<DimName> inNames(Names names) {
 }
 
 std::vector<DimName> outNames(int minDims) {
-  std::vector<DimName> v;
-  for (int i = 0, n = pick(minDims, 3); i < n; ++i)
-    v.push_back(dims::standardOut(i));
-  return v;
+  return dims::standardOuts(static_cast<std::size_t>(pick(minDims, 3)));
 }
 
 /// A sparse random column of m bits: the XOR of a few output bits.
@@ -275,9 +272,7 @@ rc::Gen<Case> genBlockedParams() {
 Case drawBlockedParams() {
   int rank = pick(1, 3);
   std::vector<int64_t> spt, tpw, wpc, order, shape;
-  std::vector<DimName> names;
-  for (int i = 0; i < rank; ++i)
-    names.push_back(dims::standardOut(i));
+  std::vector<DimName> names = dims::standardOuts(static_cast<std::size_t>(rank));
   for (int i = 0; i < rank; ++i)
     spt.push_back(pick(0, 2));
   for (const auto& d : splitBits(names, 5))

@@ -151,9 +151,7 @@ public:
 
   /// dim0, dim1, ... (k of them), occasionally permuted.
   std::vector<DimName> outNames(int k) {
-    std::vector<DimName> names;
-    for (int i = 0; i < k; ++i)
-      names.push_back(dims::standardOut(i));
+    std::vector<DimName> names = dims::standardOuts(static_cast<std::size_t>(k));
     if (chance(0.15))
       shuffle(names);
     return names;

@@ -55,4 +55,12 @@ DimName dims::standardOut(int i) {
   return DimName("dim" + std::to_string(i));
 }
 
+std::vector<DimName> dims::standardOuts(std::size_t rank) {
+  std::vector<DimName> names;
+  names.reserve(rank);
+  for (std::size_t d = 0; d < rank; ++d)
+    names.push_back(standardOut(static_cast<int>(d)));
+  return names;
+}
+
 } // namespace llcheck

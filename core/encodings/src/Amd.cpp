@@ -16,13 +16,6 @@ DimName dimOut(std::size_t d) {
   return dims::standardOut(static_cast<int>(d));
 }
 
-std::vector<DimName> standardOuts(std::size_t rank) {
-  std::vector<DimName> names;
-  for (std::size_t d = 0; d < rank; ++d)
-    names.push_back(dimOut(d));
-  return names;
-}
-
 /// identity1D, where Triton's identity1D(0, ...) is the empty layout: a repetition count that
 /// rounds down to 0 adds nothing.
 LinearLayout id(uint64_t size, DimName in, DimName out) {
@@ -201,7 +194,7 @@ Result<LinearLayout> mfmaDotOperandToLinearLayout(const MfmaParams& p, int opIdx
     auto l = distributedOverShape(tile * warps, makeCgaLayout(p.cgaBases, shape.size()), shape);
     if (!l.ok())
       return l;
-    return l->transposeOuts(standardOuts(rank));
+    return l->transposeOuts(dims::standardOuts(rank));
   });
 }
 

@@ -13,13 +13,6 @@ namespace llcheck {
 
 namespace {
 
-std::vector<DimName> standardOuts(std::size_t rank) {
-  std::vector<DimName> names;
-  for (std::size_t d = 0; d < rank; ++d)
-    names.push_back(dims::standardOut(static_cast<int>(d)));
-  return names;
-}
-
 /// a * b, as a Result (operator* throws).
 Result<LinearLayout> times(const Result<LinearLayout>& a, const Result<LinearLayout>& b) {
   if (!a.ok())
@@ -159,7 +152,7 @@ Result<LinearLayout> swizzledLayout(const SwizzledSharedParams& p,
     return combineShared(
         LinearLayout::identity1D((*perCta)[0], dims::kOffset, dims::standardOut(0)).value(),
         p.cgaBases, shape);
-  auto outs = standardOuts(rank);
+  auto outs = dims::standardOuts(rank);
   uint64_t colDim = p.order[0], rowDim = p.order[1];
   uint64_t numCols = extent[colDim], numRows = extent[rowDim];
   std::vector<std::vector<uint64_t>> bases;
@@ -222,7 +215,7 @@ Result<LinearLayout> coreMatrix(const NvmmaSharedParams& p) {
     bases.push_back({0, packed(col)});
   for (uint64_t row = 1; row < tileRows; row *= 2)
     bases.push_back({row, packed(vec * ((row / perPhase) % maxPhase))});
-  return LinearLayout::create({DimBases{dims::kOffset, bases}}, standardOuts(2));
+  return LinearLayout::create({DimBases{dims::kOffset, bases}}, dims::standardOuts(2));
 }
 
 /// Row-major reshape of the output dims to `shape` (the last dim fastest), as Triton's
@@ -239,7 +232,7 @@ Result<LinearLayout> reshapeRowMajor(const LinearLayout& layout,
   auto reshaped = reversed->reshapeOuts(newOuts);
   if (!reshaped.ok())
     return reshaped.error();
-  return reshaped->transposeOuts(standardOuts(shape.size()));
+  return reshaped->transposeOuts(dims::standardOuts(shape.size()));
 }
 
 /// Output dim i of the result is output dim order[i] of `layout` (names stay dim0, dim1, ...).
@@ -299,7 +292,7 @@ Result<LinearLayout> nvmmaSharedToLinearLayout(const NvmmaSharedParams& params,
   auto tma = tmaBlockShape(params, *perCta);
   if (!tma.ok())
     return tma.error();
-  auto outs = standardOuts(rank);
+  auto outs = dims::standardOuts(rank);
   if (params.swizzlingByteWidth == 0) {
     // Unswizzled: one TMA box, an identity with the last dim fastest, repeated over the CTA's
     // part. Triton 3.9 builds it over the block as the swizzled layouts see it (rotated to
@@ -420,7 +413,7 @@ Result<LinearLayout> paddedIdentityComponent(const std::vector<uint64_t>& order,
   auto offset = identityND(dims::kOffset, shape, order);
   if (!offset.ok())
     return offset.error();
-  auto ordered = offset->transposeOuts(standardOuts(shape.size()));
+  auto ordered = offset->transposeOuts(dims::standardOuts(shape.size()));
   if (!ordered.ok())
     return ordered.error();
   return times(*ordered, LinearLayout::identity1D(1, dims::kBlock, dims::standardOut(0)));
@@ -449,7 +442,7 @@ Result<LinearLayout> tensorMemoryToLinearLayout(const TensorMemoryParams& p,
                                std::max<uint64_t>(1, shape[1] / (*split)[1])};
   uint64_t blockN = std::min(p.blockN, perCta[1]);
   DimName kRow("row"), kCol("col");
-  auto outs = standardOuts(2);
+  auto outs = dims::standardOuts(2);
   // Columns between two elements of a row are skipped (colStride > 1, or fp4 padding).
   uint64_t stride = p.colStride * (p.fp4Padded ? 2 : 1);
   Result<LinearLayout> tile = LinearLayout::zeros1D(stride, kCol, outs[1]);

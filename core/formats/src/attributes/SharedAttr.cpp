@@ -13,13 +13,6 @@ namespace llcheck::encodings {
 
 namespace {
 
-std::vector<DimName> standardOuts(std::size_t rank) {
-  std::vector<DimName> names;
-  for (std::size_t d = 0; d < rank; ++d)
-    names.push_back(dims::standardOut(static_cast<int>(d)));
-  return names;
-}
-
 AttrValue keyPosition(const AttrEntry& entry) {
   AttrValue at;
   at.line = entry.keyLine;
@@ -392,8 +385,8 @@ Result<PaddedParts> readPadded(const AttrValue& attr, const LayoutContext& optio
       return makeError("the offset bases must reach every element of the shape they cover",
                        attrLocation(source, attr));
     if (!bases->block.empty() && options.triton != TritonVersion::v3_6) {
-      auto blockOnly =
-          LinearLayout::create({DimBases{dims::kBlock, bases->block}}, standardOuts(bases->rank));
+      auto blockOnly = LinearLayout::create({DimBases{dims::kBlock, bases->block}},
+                                            dims::standardOuts(bases->rank));
       if (!blockOnly.ok())
         return makeError("the block bases alone must reach every element of the shape they "
                          "cover, as Triton requires (" +

@@ -3,11 +3,13 @@
 // algebra allocation-free on its hot paths.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace llcheck {
 
@@ -42,6 +44,8 @@ inline const DimName kBlock{"block"};
 inline const DimName kOffset{"offset"};
 /// "dim0", "dim1", ...: the logical tensor axes.
 DimName standardOut(int i);
+/// dim0 .. dim<rank-1>, in order: the out dims of every encoding's layout.
+std::vector<DimName> standardOuts(std::size_t rank);
 } // namespace dims
 
 } // namespace llcheck
