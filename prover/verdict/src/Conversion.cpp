@@ -114,7 +114,7 @@ nlohmann::json globalAccessFacts(const LinearLayout& l, int elementBits, const s
   if (!a.ok())
     return {{"not_predicted", a.error().str()}};
   nlohmann::json j = coalescingJson(*a, l, options, *model);
-  text += name + ": global load/store: ld/st" + j["load"].get<std::string>().substr(2) + ", " +
+  text += name + ": global load/store: ld/st.global." + a->ptxSuffix() + ", " +
           std::to_string(a->instructionsPerWarp) + " per warp, " + std::to_string(a->sectors) +
           " sectors in " + std::to_string(a->requests) +
           (a->requests == 1 ? " request" : " requests") + " per CTA (" +
