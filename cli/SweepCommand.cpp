@@ -41,6 +41,15 @@ SweepCommand::SweepCommand(CLI::App& app) {
                    "-1: no plans)")
       ->type_name("P")
       ->check(CLI::Range(-1, 24));
+  cmd_->add_option("--part-min-log2", partMinLog2_,
+                   "Cut each blocked group whose tensor has at least 2^E elements (and whose "
+                   "plans are not checked) into parts, one per multiset of sizePerThread, dealt "
+                   "as groups (default 13)")
+      ->type_name("E")
+      ->check(CLI::Range(0, 64));
+  cmd_->add_flag("--estimate", estimate_,
+                 "Sweep nothing: print the deal, each shard's groups, parameter sets and "
+                 "estimated time, and the costliest group");
   shardOpt_ = cmd_->add_option("--shard", shard_,
                                "Run shard I of N (0 <= I < N): the (shape, lanes, warps) groups "
                                "dealt to it by estimated cost; default: from the job engine "
@@ -144,10 +153,15 @@ int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
   o.triton = *triton;
   o.maxLog2 = maxLog2_;
   o.pairMaxLog2 = pairMaxLog2_;
+  o.partMinLog2 = partMinLog2_;
   o.numWarps = numWarps_;
-  auto shard = resolveShard(*shardOpt_ ? std::optional<std::string>(shard_) : std::nullopt,
-                            *shardCountOpt_ ? std::optional<int>(shardCount_) : std::nullopt,
-                            [](const char* name) { return std::getenv(name); });
+  // An estimate is of every shard: `--shard-count N` alone names the deal.
+  bool countOnly = estimate_ && *shardCountOpt_ && !*shardOpt_;
+  auto shard = countOnly
+                   ? Result<Shard>(Shard{0, shardCount_})
+                   : resolveShard(*shardOpt_ ? std::optional<std::string>(shard_) : std::nullopt,
+                                  *shardCountOpt_ ? std::optional<int>(shardCount_) : std::nullopt,
+                                  [](const char* name) { return std::getenv(name); });
   if (!shard.ok()) {
     errorMessage = shard.error().str();
     return 2;
@@ -180,6 +194,19 @@ int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
     o.python = !python_.empty() ? python_ : (env && *env ? env : "python3");
     o.tritonHelper = tritonHelper();
     o.jobs = jobs_;
+  }
+
+  if (estimate_) {
+    auto estimate = fuzz::estimateSweep(o);
+    if (!estimate.ok()) {
+      errorMessage = estimate.error().str();
+      return 2;
+    }
+    if (format_ == "json")
+      out << dumpJson(fuzz::toJson(*estimate)) << "\n";
+    else
+      out << fuzz::toText(*estimate);
+    return 0;
   }
 
   std::optional<SweepProgressLine> line;

@@ -4,6 +4,8 @@
 // and `llcheck sweep merge` adds the shards' JSON results up (docs/sweep.md).
 #pragma once
 
+#include "sweep/Sweep.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -30,9 +32,10 @@ private:
   CLI::App* cmd_ = nullptr;
   CLI::App* mergeCmd_ = nullptr;
   std::string family_, shard_, format_ = "text", triton_, checkpoint_, against_, python_;
-  int maxLog2_ = 3, pairMaxLog2_ = 3, shardCount_ = 1, jobs_ = 1;
+  int maxLog2_ = 3, pairMaxLog2_ = 3, partMinLog2_ = fuzz::SweepParameters::kDefaultPartMinLog2,
+      shardCount_ = 1, jobs_ = 1;
   double checkpointEvery_ = 5;
-  bool quiet_ = false, noReduce_ = false;
+  bool quiet_ = false, noReduce_ = false, estimate_ = false;
   std::vector<uint64_t> numWarps_;
   CLI::Option* shardOpt_ = nullptr;
   CLI::Option* shardCountOpt_ = nullptr;

@@ -6,10 +6,12 @@
 #include "llcheck/core/Encodings.h"
 #include "llcheck/core/Spec.h"
 
+#include <algorithm>
 #include <bit>
 #include <functional>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <utility>
 
 namespace llcheck::fuzz::sweep {
@@ -108,7 +110,30 @@ std::vector<std::vector<uint64_t>> sizesPerThread(const std::vector<uint64_t>& s
   }
   return out;
 }
+
+/// Whether an encoding with this sizePerThread is one of `g`'s (of its part, if it is one).
+bool inPart(const std::vector<uint64_t>& sizePerThread, const SweepGroup& g) {
+  if (g.sizePerThreadSorted.empty())
+    return true;
+  std::vector<uint64_t> sorted = sizePerThread;
+  std::sort(sorted.begin(), sorted.end());
+  return sorted == g.sizePerThreadSorted;
+}
 } // namespace
+
+std::vector<SweepGroup> partsOf(const SweepGroup& g) {
+  std::set<std::vector<uint64_t>> multisets;
+  for (std::vector<uint64_t> spt : sizesPerThread(g.shape)) {
+    std::sort(spt.begin(), spt.end());
+    multisets.insert(spt);
+  }
+  std::vector<SweepGroup> parts;
+  for (const auto& m : multisets) {
+    parts.push_back(g);
+    parts.back().sizePerThreadSorted = m;
+  }
+  return parts;
+}
 
 int log2Of(uint64_t v) {
   return std::countr_zero(v);
@@ -186,6 +211,11 @@ uint64_t setsOf(const SweepGroup& g, const std::string& f) {
     uint64_t spt = 1;
     for (uint64_t s : g.shape)
       spt *= static_cast<uint64_t>(log2Of(s)) + 1;
+    if (!g.sizePerThreadSorted.empty()) { // a part: its sizesPerThread only (at most rank!)
+      auto all = sizesPerThread(g.shape);
+      spt = static_cast<uint64_t>(
+          std::count_if(all.begin(), all.end(), [&](const auto& v) { return inPart(v, g); }));
+    }
     return spt * splitCount(l, rank) * splitCount(w, rank) * factorial(rank);
   }
   if (f == "slice") {
@@ -223,10 +253,11 @@ std::vector<Encoding> blockedEncodings(const SweepGroup& g) {
   std::vector<Encoding> out;
   std::size_t rank = g.shape.size();
   for (const auto& spt : sizesPerThread(g.shape))
-    for (const auto& tpw : splits(log2Of(g.lanes), rank))
-      for (const auto& wpc : splits(log2Of(g.warps), rank))
-        for (const auto& ord : orders(rank))
-          out.push_back({"", BlockedParams{spt, tpw, wpc, ord, {}}, Encoding::Expect::Legal, {}});
+    if (inPart(spt, g))
+      for (const auto& tpw : splits(log2Of(g.lanes), rank))
+        for (const auto& wpc : splits(log2Of(g.warps), rank))
+          for (const auto& ord : orders(rank))
+            out.push_back({"", BlockedParams{spt, tpw, wpc, ord, {}}, Encoding::Expect::Legal, {}});
   return out;
 }
 

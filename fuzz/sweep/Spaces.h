@@ -45,6 +45,9 @@ nlohmann::json blockedSpec(const BlockedParams& p);
 /// The groups of a family in the sweep's fixed order, without their encodings: one per tensor
 /// shape, lane count and warp count that the family has encodings for.
 std::vector<SweepGroup> groupsOf(const SweepOptions& o);
+/// A #ttg.blocked group cut into its parts, one per multiset of sizePerThread (each as the
+/// sorted sizePerThread), in increasing order of it: every encoding of `g` is in exactly one.
+std::vector<SweepGroup> partsOf(const SweepGroup& g);
 /// How many encodings encodingsOf writes for `g`, counted from the loops' bounds.
 uint64_t setsOf(const SweepGroup& g, const std::string& family);
 /// The encodings of one group, in a fixed order.

@@ -223,6 +223,8 @@ Result<SweepOptions> checkedOptions(const SweepOptions& options) {
     return makeError("--max-log2 must be in [0, 12]", "--max-log2");
   if (options.pairMaxLog2 < -1 || options.pairMaxLog2 > 24)
     return makeError("--pair-max-log2 must be in [-1, 24]", "--pair-max-log2");
+  if (options.partMinLog2 < 0 || options.partMinLog2 > 64)
+    return makeError("--part-min-log2 must be in [0, 64]", "--part-min-log2");
   if (options.shardCount < 1 || options.shardIndex < 0 || options.shardIndex >= options.shardCount)
     return makeError("shard " + std::to_string(options.shardIndex) + "/" +
                          std::to_string(options.shardCount) + " is not I/N with 0 <= I < N",
@@ -306,6 +308,10 @@ bool runGroup(const SweepGroup& g, uint64_t index, const SweepOptions& o, SweepR
     }
     auto r = verify(*l, VerifyOptions{});
     ++report.verified;
+    if (o.verifiedLayout)
+      o.verifiedLayout(*l);
+    if (r.ok() && !r->enumerationSkipped.empty())
+      ++report.algebraOnly;
     std::string problem;
     if (!r.ok())
       problem = r.error().str();
@@ -390,6 +396,7 @@ std::vector<std::pair<std::string, std::string>> parameters(const SweepReport& r
       {"--max-log2", std::to_string(r.maxLog2)},
       {"--num-warps", warpsText(r.numWarps)},
       {"--pair-max-log2", std::to_string(r.pairMaxLog2)},
+      {"--part-min-log2", std::to_string(r.partMinLog2)},
       {"--triton", tritonVersionName(r.triton)},
       {"--against", r.against.empty() ? "(none)" : r.against},
       {"reduce", r.reduce ? "on" : "off (--no-reduce)"},
@@ -517,15 +524,56 @@ Result<std::vector<SweepGroup>> planSweep(const SweepOptions& options) {
   auto o = checkedOptions(options);
   if (!o.ok())
     return o.error();
-  std::vector<SweepGroup> groups = groupsOf(*o);
-  for (SweepGroup& g : groups) {
-    g.sets = setsOf(g, o->family);
+  std::vector<SweepGroup> groups;
+  for (SweepGroup& g : groupsOf(*o)) {
     g.renamed = o->reduce && o->family == "blocked" &&
                 !std::is_sorted(g.shape.begin(), g.shape.end(), std::greater<>());
-    g.cost = g.renamed ? 1 : estimatedCost(g, *o);
+    // A large group is dealt as its parts (docs/sweep.md, "Parts of a large group"); one whose
+    // plans are checked stays whole, as a plan pairs layouts from anywhere in the group.
+    bool cut = o->family == "blocked" && !g.renamed && g.shape.size() >= 2 &&
+               log2Of(elementsOf(g.shape)) >= o->partMinLog2 && !pairsChecked(g, *o);
+    for (SweepGroup& part : cut ? partsOf(g) : std::vector<SweepGroup>{g}) {
+      part.sets = setsOf(part, o->family);
+      part.cost = part.renamed ? 1 : estimatedCost(part, *o);
+      groups.push_back(std::move(part));
+    }
   }
   deal(groups, o->shardCount);
   return groups;
+}
+
+std::string balanceOf(const std::vector<SweepGroup>& plan) {
+  bool parts = std::any_of(plan.begin(), plan.end(),
+                           [](const SweepGroup& g) { return !g.sizePerThreadSorted.empty(); });
+  return parts ? kSweepBalanceParts : kSweepBalance;
+}
+
+Result<SweepEstimate> estimateSweep(const SweepOptions& options) {
+  auto o = checkedOptions(options);
+  if (!o.ok())
+    return o.error();
+  auto plan = planSweep(*o);
+  if (!plan.ok())
+    return plan.error();
+  SweepEstimate e;
+  static_cast<SweepParameters&>(e) = *o;
+  e.balance = balanceOf(*plan);
+  e.shards.resize(static_cast<std::size_t>(o->shardCount));
+  for (const SweepGroup& g : *plan) {
+    SweepEstimate::Shard& s = e.shards[static_cast<std::size_t>(g.shard)];
+    double seconds = static_cast<double>(g.cost) / 1e6;
+    ++e.groups;
+    e.parts += g.sizePerThreadSorted.empty() ? 0 : 1;
+    e.renamedGroups += g.renamed ? 1 : 0;
+    e.sets = plus(e.sets, g.sets);
+    e.seconds += seconds;
+    ++s.groups;
+    s.sets = plus(s.sets, g.sets);
+    s.seconds += seconds;
+    if (g.cost > e.costliest.cost)
+      e.costliest = g;
+  }
+  return e;
 }
 
 Result<SweepReport> runSweep(const SweepOptions& options) {
@@ -539,6 +587,7 @@ Result<SweepReport> runSweep(const SweepOptions& options) {
   const std::vector<SweepGroup>& groups = *plan;
 
   SweepReport report = reportOf(o);
+  report.balance = balanceOf(groups);
   std::unique_ptr<TritonPeer> peer;
   if (o.againstTriton) {
     auto started = TritonPeer::start(o.python, o.tritonHelper, o.triton, std::max(o.jobs, 1));
@@ -643,6 +692,7 @@ nlohmann::json toJson(const SweepReport& r) {
           {"max_log2", r.maxLog2},
           {"num_warps", r.numWarps},
           {"pair_max_log2", r.pairMaxLog2},
+          {"part_min_log2", r.partMinLog2},
           {"balance", r.balance},
           {"merged_shards", r.mergedShards},
           {"groups", r.groups},
@@ -659,6 +709,7 @@ nlohmann::json toJson(const SweepReport& r) {
           {"renamed_sets", r.renamedSets},
           {"renamed_layouts", r.renamedLayouts},
           {"renamed_pairs", r.renamedPairs},
+          {"algebra_only", r.algebraOnly},
           {"against", r.against},
           {"compared", r.compared},
           {"both_rejected", r.bothRejected},
@@ -693,6 +744,9 @@ std::string toText(const SweepReport& r) {
   } else {
     out << "  verified " << r.verified << " distinct layouts: " << r.verifyFailures
         << " failures\n";
+    if (r.algebraOnly > 0)
+      out << "    " << r.algebraOnly << " of them by the algebra alone: more inputs than the "
+          << "enumeration takes (2^" << kDefaultMaxEnumerationBits << ")\n";
     out << "  checked " << r.pairs << " conversion plans against enumeration (" << r.unplanned
         << " not planned): " << r.planFailures << " failures\n";
     if (r.renamedGroups + r.renamedLayouts + r.renamedPairs > 0)
@@ -706,6 +760,78 @@ std::string toText(const SweepReport& r) {
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.1f", r.seconds);
   out << r.failureCount() << " failures in " << secs << " s\n";
+  return out.str();
+}
+
+namespace {
+
+std::string groupText(const SweepGroup& g) {
+  std::string s = shapeText(g.shape) + ", " + std::to_string(g.lanes) + " lanes, " +
+                  std::to_string(g.warps) + " warps";
+  if (!g.sizePerThreadSorted.empty()) {
+    s += ", sizePerThread a permutation of [";
+    for (std::size_t i = 0; i < g.sizePerThreadSorted.size(); ++i)
+      s += (i ? ", " : "") + std::to_string(g.sizePerThreadSorted[i]);
+    s += "]";
+  }
+  return s;
+}
+
+} // namespace
+
+nlohmann::json toJson(const SweepEstimate& e) {
+  nlohmann::json shards = nlohmann::json::array();
+  for (std::size_t i = 0; i < e.shards.size(); ++i)
+    shards.push_back({{"shard", shardName(static_cast<int>(i), e.shardCount)},
+                      {"groups", e.shards[i].groups},
+                      {"encodings", e.shards[i].sets},
+                      {"estimated_seconds", e.shards[i].seconds}});
+  const SweepGroup& c = e.costliest;
+  return {{"estimate", true},
+          {"family", e.family},
+          {"triton", tritonVersionName(e.triton)},
+          {"max_log2", e.maxLog2},
+          {"num_warps", e.numWarps},
+          {"pair_max_log2", e.pairMaxLog2},
+          {"part_min_log2", e.partMinLog2},
+          {"reduce", e.reduce},
+          {"balance", e.balance},
+          {"shard_count", e.shardCount},
+          {"groups", e.groups},
+          {"parts", e.parts},
+          {"renamed_groups", e.renamedGroups},
+          {"encodings", e.sets},
+          {"estimated_seconds", e.seconds},
+          {"shards", shards},
+          {"costliest",
+           {{"shape", shapeText(c.shape)},
+            {"lanes", c.lanes},
+            {"warps", c.warps},
+            {"size_per_thread_sorted", c.sizePerThreadSorted},
+            {"encodings", c.sets},
+            {"estimated_seconds", static_cast<double>(c.cost) / 1e6}}}};
+}
+
+std::string toText(const SweepEstimate& e) {
+  std::ostringstream out;
+  char buf[160];
+  out << "sweep " << e.family << " (Triton " << tritonVersionName(e.triton) << "), estimate for "
+      << e.shardCount << " shards, dealt " << e.balance << ": " << e.groups << " groups ("
+      << e.parts << " of them parts of large groups, " << e.renamedGroups << " renamed, not run), "
+      << e.sets << " encodings\n";
+  double most = 0, least = e.shards.empty() ? 0 : e.shards[0].seconds;
+  for (const auto& s : e.shards) {
+    most = std::max(most, s.seconds);
+    least = std::min(least, s.seconds);
+  }
+  std::snprintf(buf, sizeof buf,
+                "  estimated %.1f s in all; per shard %.1f s to %.1f s (an even share: %.1f s)\n",
+                e.seconds, least, most, e.seconds / std::max(e.shardCount, 1));
+  out << buf;
+  std::snprintf(buf, sizeof buf, "  the costliest group, %.1f s (no shard takes less): ",
+                static_cast<double>(e.costliest.cost) / 1e6);
+  out << buf << groupText(e.costliest) << "\n";
+  out << "  (seconds of one core of the development machine: docs/sweep.md, \"Sizing a job\")\n";
   return out.str();
 }
 
@@ -744,6 +870,10 @@ Result<SweepReport> sweepReportFromJson(const nlohmann::json& j, const std::stri
   text("balance", r.balance);
   integer("max_log2", r.maxLog2, 0, 12);
   integer("pair_max_log2", r.pairMaxLog2, -1, 24);
+  // Absent from the results of releases before parts: theirs cut no group, as the default
+  // bound cuts none of the sweeps they could run in time (their balance says which deal).
+  if (j.contains("part_min_log2"))
+    integer("part_min_log2", r.partMinLog2, 0, 64);
   integer("merged_shards", r.mergedShards, 0, 1000000);
   if (j.contains("num_warps") && j["num_warps"].is_array()) {
     for (const nlohmann::json& w : j["num_warps"]) {
@@ -774,6 +904,7 @@ Result<SweepReport> sweepReportFromJson(const nlohmann::json& j, const std::stri
   optionalCount("renamed_sets", r.renamedSets);
   optionalCount("renamed_layouts", r.renamedLayouts);
   optionalCount("renamed_pairs", r.renamedPairs);
+  optionalCount("algebra_only", r.algebraOnly);
   optionalCount("compared", r.compared);
   optionalCount("both_rejected", r.bothRejected);
   optionalCount("triton_failures", r.tritonFailures);
@@ -889,13 +1020,18 @@ Result<SweepReport> mergeSweepReports(const std::vector<SweepReport>& shards,
   auto plan = planSweep(optionsOf(first));
   if (!plan.ok())
     return plan.error().within(name(0));
+  if (first.balance != balanceOf(*plan))
+    return makeError("dealt as \"" + utf8Prefix(first.balance, 40) +
+                         "\", but this llcheck deals this sweep as \"" + balanceOf(*plan) +
+                         "\" (run the shards and the merge with one release)",
+                     name(0));
   std::vector<uint64_t> dealt(seen.size(), 0);
   for (const SweepGroup& g : *plan)
     ++dealt[static_cast<std::size_t>(g.shard)];
   SweepReport m = first;
   m.groups = m.enumerated = m.rejected = m.verified = m.distinct = m.pairs = m.unplanned = 0;
   m.verifyFailures = m.planFailures = 0;
-  m.renamedGroups = m.renamedSets = m.renamedLayouts = m.renamedPairs = 0;
+  m.renamedGroups = m.renamedSets = m.renamedLayouts = m.renamedPairs = m.algebraOnly = 0;
   m.compared = m.bothRejected = m.tritonFailures = m.acceptFailures = 0;
   m.acceptReasons.clear();
   m.seconds = 0;
@@ -924,6 +1060,7 @@ Result<SweepReport> mergeSweepReports(const std::vector<SweepReport>& shards,
     m.renamedSets += r.renamedSets;
     m.renamedLayouts += r.renamedLayouts;
     m.renamedPairs += r.renamedPairs;
+    m.algebraOnly += r.algebraOnly;
     m.compared += r.compared;
     m.bothRejected += r.bothRejected;
     m.tritonFailures += r.tritonFailures;

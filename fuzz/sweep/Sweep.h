@@ -14,6 +14,7 @@
 #pragma once
 
 #include "llcheck/core/Error.h"
+#include "llcheck/core/LinearLayout.h"
 #include "llcheck/core/TritonVersion.h"
 
 #include <nlohmann/json.hpp>
@@ -33,6 +34,9 @@ namespace llcheck::fuzz {
 /// checkpoint: results dealt another way (another release's estimate) do not add up with these,
 /// so merge and resume refuse them.
 inline constexpr const char* kSweepBalance = "cost-greedy-1";
+/// The same deal over groups of which some are cut into parts (SweepParameters::partMinLog2).
+/// A sweep with no part is dealt as kSweepBalance and named so, as before parts existed.
+inline constexpr const char* kSweepBalanceParts = "cost-greedy-2";
 
 struct SweepReport;
 
@@ -67,6 +71,13 @@ struct SweepParameters {
   /// skipped. Why that is sound: docs/sweep.md, "Doing less work". A report against Triton
   /// records false: no reduction applies there.
   bool reduce = true;
+  /// A #ttg.blocked group of rank 2 or 3 whose tensor has at least 2^partMinLog2 elements (and
+  /// whose plans are not checked) is cut into parts, one per multiset of sizePerThread, each
+  /// dealt and run as a group of its own: one shape's group at --max-log2 5 is minutes, and no
+  /// shard can take less time than its largest group. Why that is sound: docs/sweep.md,
+  /// "Parts of a large group".
+  static constexpr int kDefaultPartMinLog2 = 13;
+  int partMinLog2 = kDefaultPartMinLog2;
 };
 
 struct SweepOptions : SweepParameters {
@@ -89,6 +100,8 @@ struct SweepOptions : SweepParameters {
   /// cover a group, which at --max-log2 5 can take minutes.
   std::function<bool()> stop;
   uint64_t stopCheckEvery = 256;
+  /// Called with each layout the sweep verifies (tests: what a sweep covers).
+  std::function<void(const LinearLayout&)> verifiedLayout;
   /// --against triton: instead of verifying, compare every encoding with `triton`'s own
   /// to_linear_layout (TritonPeer: `python` running `tritonHelper`, `jobs` processes, asked
   /// `tritonBatch` encodings at a time). No reduction applies: Triton is what is checked.
@@ -111,7 +124,13 @@ struct SweepGroup {
   /// Not run (reduce): a renaming of the tensor's dims maps it onto a group that is, whose
   /// verdicts stand for its own (docs/sweep.md, "Doing less work").
   bool renamed = false;
+  /// A part of a large #ttg.blocked group (partMinLog2): its encodings are those whose
+  /// sizePerThread, sorted, is this. Empty: the whole group.
+  std::vector<uint64_t> sizePerThreadSorted = {};
 };
+
+/// "cost-greedy-2" when some group of the plan is a part, else "cost-greedy-1".
+[[nodiscard]] std::string balanceOf(const std::vector<SweepGroup>& plan);
 
 /// Every group of the sweep `options` describes, in the sweep's fixed order (a group's index is
 /// its position), each with its estimated cost and shard. The groups are dealt greedily, the
@@ -119,6 +138,29 @@ struct SweepGroup {
 /// far (ties: the lower shard), so that every process computes the same deal from the options
 /// alone. An Error for an unknown family or bad bounds.
 [[nodiscard]] Result<std::vector<SweepGroup>> planSweep(const SweepOptions& options);
+
+/// What a sweep would cost, from planSweep's deal, without sweeping (`--estimate`): for sizing a
+/// job before submitting it. The costs are the deal's estimates, in seconds of one core of the
+/// 2-core development machine; docs/sweep.md gives how they compare with measured times.
+struct SweepEstimate : SweepParameters {
+  std::string balance;
+  uint64_t groups = 0;        ///< dealt, parts counted one by one
+  uint64_t parts = 0;         ///< of those, parts of a large group
+  uint64_t renamedGroups = 0; ///< of those, not run (reduce)
+  uint64_t sets = 0;          ///< parameter sets, in every group
+  double seconds = 0;         ///< estimated, over every shard
+  struct Shard {
+    uint64_t groups = 0, sets = 0;
+    double seconds = 0;
+  };
+  std::vector<Shard> shards; ///< by index
+  SweepGroup costliest;      ///< the group (or part) estimated dearest: no shard takes less
+};
+
+/// The deal of the sweep `options` describes (every shard of options.shardCount), estimated.
+[[nodiscard]] Result<SweepEstimate> estimateSweep(const SweepOptions& options);
+[[nodiscard]] nlohmann::json toJson(const SweepEstimate& estimate);
+[[nodiscard]] std::string toText(const SweepEstimate& estimate);
 
 struct SweepFailure {
   std::string what; ///< "verify", "plan", "triton" (layouts differ) or "accept" (one rejects)
@@ -146,6 +188,9 @@ struct SweepReport : SweepParameters {
   uint64_t pairs = 0;                ///< conversion plans checked by this shard
   uint64_t unplanned = 0;            ///< pairs planConversion refused (e.g. across CTAs)
   uint64_t verifyFailures = 0, planFailures = 0;
+  /// Of the layouts verified, those with more inputs than the enumeration takes (2^24): checked
+  /// by the algebra alone, without the second opinion.
+  uint64_t algebraOnly = 0;
   /// Doing less work (reduce): groups not run, and their parameter sets, because a renaming of
   /// the dims maps them onto a group that is run; layouts and pairs of a group not checked
   /// because a renaming maps them onto ones that are.

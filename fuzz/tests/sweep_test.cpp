@@ -7,6 +7,7 @@
 // and checkpoints of other sweeps; the shared families verify clean; bad options are Errors.
 #include "check/PlanCheck.h"
 #include "mutation/Mutation.h"
+#include "sweep/Spaces.h"
 #include "sweep/Sweep.h"
 
 #include "llcheck/core/Encodings.h"
@@ -22,6 +23,7 @@
 #include <filesystem>
 #include <map>
 #include <numeric>
+#include <set>
 
 namespace llcheck::fuzz {
 namespace {
@@ -542,6 +544,107 @@ TEST(SweepReduce, aBlockedEncodingRenamedIsItsLayoutRenamedWithTheSameVerdict) {
         }
   EXPECT_GT(checked, 10000u);
   EXPECT_GT(verified, 500u);
+}
+
+TEST(SweepParts, thePartsOfAGroupAreItsEncodingsEachOnce) {
+  // Cut by the multiset of sizePerThread, a group's parts hold its encodings, each exactly once,
+  // and their counted sets add up to the group's.
+  for (const std::vector<uint64_t>& shape :
+       {std::vector<uint64_t>{4, 4}, {8, 2, 4}, {4, 4, 4}, {16, 1, 2}}) {
+    SweepGroup g{shape, 32, 4};
+    SweepOptions o;
+    o.family = "blocked";
+    std::multiset<std::string> whole, parted;
+    for (const sweep::Encoding& e : sweep::encodingsOf(g, o))
+      whole.insert(blockedAttributeText(*e.blocked));
+    uint64_t sets = 0;
+    std::vector<SweepGroup> parts = sweep::partsOf(g);
+    EXPECT_GT(parts.size(), 1u);
+    for (const SweepGroup& part : parts) {
+      sets += sweep::setsOf(part, o.family);
+      for (const sweep::Encoding& e : sweep::encodingsOf(part, o))
+        parted.insert(blockedAttributeText(*e.blocked));
+    }
+    EXPECT_EQ(parted, whole) << sweep::shapeText(shape);
+    EXPECT_EQ(sets, sweep::setsOf(g, o.family));
+    EXPECT_EQ(sets, whole.size());
+  }
+}
+
+/// key() with the out dims renamed by pi (pi[d]: the dim whose coordinates go to d).
+std::vector<uint64_t> renamedKeyOf(const std::vector<uint64_t>& k,
+                                   const std::vector<std::size_t>& pi) {
+  std::vector<uint64_t> r = k;
+  const std::size_t outs = pi.size();
+  for (std::size_t d = 0; d < outs; ++d)
+    r[d] = k[pi[d]];
+  std::size_t at = outs;
+  while (at < k.size()) {
+    std::size_t n = k[at++];
+    for (std::size_t b = 0; b < n; ++b, at += outs)
+      for (std::size_t d = 0; d < outs; ++d)
+        r[at + d] = k[at + pi[d]];
+  }
+  return r;
+}
+
+TEST(SweepParts, aSweepCutIntoPartsVerifiesEveryLayoutTheWholeGroupsDo) {
+  // blocked up to 4x4x4 with groups of 8 or more elements cut into parts (the default cuts only
+  // at 2^13): the layouts verified, as a set, are the uncut sweep's; with the reduction, every
+  // one of a group that is run is verified or a renaming of its dims is.
+  SweepOptions o;
+  o.family = "blocked";
+  o.maxLog2 = 2;
+  o.numWarps = {2};
+  o.pairMaxLog2 = -1;
+  o.reduce = false;
+  using Keys = std::set<std::pair<std::size_t, std::vector<uint64_t>>>; // (rank, key)
+  Keys whole, parted, reduced;
+  auto into = [](Keys& keys) {
+    return [&keys](const LinearLayout& l) {
+      keys.insert({static_cast<std::size_t>(l.getNumOutDims()), sweep::key(l)});
+    };
+  };
+  o.partMinLog2 = 64;
+  o.verifiedLayout = into(whole);
+  auto w = runSweep(o);
+  o.partMinLog2 = 3;
+  auto plan = planSweep(o);
+  o.verifiedLayout = into(parted);
+  auto p = runSweep(o);
+  o.reduce = true;
+  o.verifiedLayout = into(reduced);
+  auto r = runSweep(o);
+  ASSERT_TRUE(w.ok() && p.ok() && r.ok() && plan.ok());
+  EXPECT_EQ(w->balance, kSweepBalance);
+  EXPECT_EQ(p->balance, kSweepBalanceParts);
+  EXPECT_EQ(balanceOf(*plan), kSweepBalanceParts);
+  EXPECT_GT(p->groups, w->groups);
+  EXPECT_EQ(p->enumerated, w->enumerated);
+  EXPECT_EQ(p->rejected, w->rejected);
+  EXPECT_EQ(p->failureCount() + w->failureCount() + r->failureCount(), 0u);
+  EXPECT_EQ(parted, whole);
+  // A layout that two sizePerThread multisets give is verified in each part.
+  EXPECT_GE(p->verified, w->verified);
+  uint64_t checked = 0;
+  for (const auto& [rank, k] : whole) {
+    std::vector<uint64_t> sizes(k.begin(), k.begin() + static_cast<std::ptrdiff_t>(rank));
+    if (!std::is_sorted(sizes.begin(), sizes.end(), std::greater<>()))
+      continue; // its group is a renaming of one run (the reduction's whole groups)
+    ++checked;
+    std::vector<std::size_t> pi(rank);
+    std::iota(pi.begin(), pi.end(), std::size_t{0});
+    bool covered = false;
+    do {
+      bool keeps = true;
+      for (std::size_t d = 0; d < rank; ++d)
+        keeps = keeps && sizes[pi[d]] == sizes[d];
+      covered = covered || (keeps && reduced.count({rank, renamedKeyOf(k, pi)}) > 0);
+    } while (!covered && std::next_permutation(pi.begin(), pi.end()));
+    EXPECT_TRUE(covered) << "a layout over " << sweep::shapeText(sizes)
+                         << " is neither verified nor a renaming of one verified";
+  }
+  EXPECT_GT(checked, 1000u);
 }
 
 TEST(SweepReduce, theReducedSweepHasTheUnreducedVerdicts) {

@@ -286,8 +286,20 @@ uint64_t EnumeratedLayout::numConsecutiveInOut(std::size_t outDim) const {
   if (below == 0)
     return 1;
   const uint64_t size = outs_[outDim].size;
-  auto digit = [&](uint64_t flat) { return flat / below % size; };
-  auto others = [&](uint64_t flat) { return flat % below + flat / below / size * below; };
+  // Output sizes are powers of two in every layout the algebra builds: then the digit is a bit
+  // field of the mixed-radix flattening, read with a shift and a mask instead of two 64-bit
+  // divisions per input (most of a large layout's verification time). The same arithmetic, not
+  // the algebra's packing: below and size are products of the output sizes, as above. `others`
+  // is only compared, so clearing the digit's field in place serves as well as closing the gap.
+  const bool powers = std::has_single_bit(below) && std::has_single_bit(size);
+  const int shift = std::countr_zero(below);
+  const uint64_t field = (size - 1) << shift;
+  auto digit = [&](uint64_t flat) {
+    return powers ? (flat & field) >> shift : flat / below % size;
+  };
+  auto others = [&](uint64_t flat) {
+    return powers ? flat & ~field : flat % below + flat / below / size * below;
+  };
   uint64_t best = 1;
   // Valid V are closed downwards, so try V = 2, 4, ... until one fails. The definition for V,
   // on every x (with v = x mod V: L(x) is L(x - v) moved v along outDim), holds exactly when it
