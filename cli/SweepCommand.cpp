@@ -14,6 +14,7 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
 #include <optional>
 #include <ostream>
 
@@ -69,6 +70,11 @@ SweepCommand::SweepCommand(CLI::App& app) {
                    "group)")
       ->type_name("SEC")
       ->check(CLI::Range(0.0, 86400.0));
+  cmd_->add_option("--group-times", groupTimes_,
+                   "Append a JSON line per group finished to FILE: its index, rank in the deal, "
+                   "shape, lanes, warps, part, parameter sets, layouts verified, estimated and "
+                   "measured seconds (for sizing a job: fuzz/sweep/size_job.py)")
+      ->type_name("FILE");
   cmd_->add_flag("--quiet", quiet_, "No progress line on stderr (there is one only on a terminal)");
   cmd_->add_flag("--no-reduce", noReduce_,
                  "Check every distinct layout and plan, also those that are a renaming of the "
@@ -214,9 +220,34 @@ int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
     line.emplace(family_ + " " + std::to_string(o.shardIndex) + "/" + std::to_string(o.shardCount));
   auto killAfter = testKillAfter();
   uint64_t finished = 0;
+  std::ofstream groupTimes;
+  if (!groupTimes_.empty()) {
+    groupTimes.open(groupTimes_, std::ios::app);
+    if (!groupTimes) {
+      errorMessage = "--group-times: cannot write " + groupTimes_;
+      return 2;
+    }
+  }
   o.progress = [&](const fuzz::SweepProgress& p) {
     if (line)
       line->update(p);
+    if (groupTimes.is_open() && p.group) {
+      const fuzz::SweepGroup& g = *p.group;
+      groupTimes << dumpJson({{"group", p.groupIndex},
+                              {"rank", p.groupRank},
+                              {"shard",
+                               std::to_string(o.shardIndex) + "/" + std::to_string(o.shardCount)},
+                              {"shape", g.shape},
+                              {"lanes", g.lanes},
+                              {"warps", g.warps},
+                              {"size_per_thread_sorted", g.sizePerThreadSorted},
+                              {"encodings", g.sets},
+                              {"verified", p.groupVerified},
+                              {"algebra_only", p.groupAlgebraOnly},
+                              {"estimated_seconds", static_cast<double>(g.cost) / 1e6},
+                              {"seconds", p.groupSeconds}})
+                 << std::endl;
+    }
     if (killAfter && ++finished == killAfter->after)
       std::raise(killAfter->signal);
   };

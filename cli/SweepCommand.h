@@ -31,7 +31,8 @@ private:
 
   CLI::App* cmd_ = nullptr;
   CLI::App* mergeCmd_ = nullptr;
-  std::string family_, shard_, format_ = "text", triton_, checkpoint_, against_, python_;
+  std::string family_, shard_, format_ = "text", triton_, checkpoint_, against_, python_,
+                               groupTimes_;
   int maxLog2_ = 3, pairMaxLog2_ = 3, partMinLog2_ = fuzz::SweepParameters::kDefaultPartMinLog2,
       shardCount_ = 1, jobs_ = 1;
   double checkpointEvery_ = 5;

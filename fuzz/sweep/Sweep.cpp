@@ -176,11 +176,17 @@ uint64_t estimatedCost(const SweepGroup& g, const SweepOptions& o) {
 
 /// Longest processing time first: the costliest group goes to the least loaded shard. Costs are
 /// integers and every tie is broken by an index, so every process deals the same way.
-void deal(std::vector<SweepGroup>& groups, int shardCount) {
+/// The groups' indices in the order deal() takes them: the costliest first, ties by index.
+std::vector<std::size_t> dealOrder(const std::vector<SweepGroup>& groups) {
   std::vector<std::size_t> byCost(groups.size());
   std::iota(byCost.begin(), byCost.end(), std::size_t{0});
   std::stable_sort(byCost.begin(), byCost.end(),
                    [&](std::size_t a, std::size_t b) { return groups[a].cost > groups[b].cost; });
+  return byCost;
+}
+
+void deal(std::vector<SweepGroup>& groups, int shardCount) {
+  std::vector<std::size_t> byCost = dealOrder(groups);
   using Load = std::pair<uint64_t, int>; // (cost so far, shard): the least first
   std::priority_queue<Load, std::vector<Load>, std::greater<>> loads;
   for (int s = 0; s < shardCount; ++s)
@@ -634,10 +640,18 @@ Result<SweepReport> runSweep(const SweepOptions& options) {
   progress.costResumed = progress.costDone;
   progress.setsResumed = report.enumerated;
 
+  // Each group's rank in the deal's order (for --group-times).
+  std::vector<std::size_t> byCost = dealOrder(groups);
+  std::vector<uint64_t> rank(groups.size());
+  for (std::size_t r = 0; r < byCost.size(); ++r)
+    rank[byCost[r]] = r;
+
   // In group order, so that the failures kept are the first ones, as in an unsharded run.
   for (std::size_t i = 0; i < groups.size(); ++i) {
     if (groups[i].shard != o.shardIndex || isDone[i])
       continue;
+    auto groupStart = Clock::now();
+    const uint64_t verifiedBefore = report.verified, algebraOnlyBefore = report.algebraOnly;
     if (peer) {
       if (auto e = runGroupAgainstTriton(groups[i], i, o, report, *peer))
         return *e;
@@ -653,6 +667,12 @@ Result<SweepReport> runSweep(const SweepOptions& options) {
     ++progress.groupsDone;
     progress.costDone += groups[i].cost;
     progress.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    progress.group = &groups[i];
+    progress.groupIndex = i;
+    progress.groupRank = rank[i];
+    progress.groupSeconds = std::chrono::duration<double>(Clock::now() - groupStart).count();
+    progress.groupVerified = report.verified - verifiedBefore;
+    progress.groupAlgebraOnly = report.algebraOnly - algebraOnlyBefore;
     if (o.progress)
       o.progress(progress);
     if (o.stop && o.stop())

@@ -39,9 +39,16 @@ inline constexpr const char* kSweepBalance = "cost-greedy-1";
 inline constexpr const char* kSweepBalanceParts = "cost-greedy-2";
 
 struct SweepReport;
+struct SweepGroup;
 
 /// A shard's position, after each group it finishes (for a progress line).
 struct SweepProgress {
+  /// The group just finished; its index in the plan and its rank in the deal's order (0: the
+  /// estimated costliest); the seconds it took (for --group-times).
+  const SweepGroup* group = nullptr;
+  uint64_t groupIndex = 0, groupRank = 0;
+  uint64_t groupVerified = 0, groupAlgebraOnly = 0; ///< what it added to the report's counts
+  double groupSeconds = 0;
   uint64_t groupsDone = 0, groupsTotal = 0; ///< this shard's, resumed groups included
   uint64_t costDone = 0, costTotal = 0;     ///< the same in estimated cost (SweepGroup::cost)
   uint64_t costResumed = 0;                 ///< of costDone, what a checkpoint had done before

@@ -50,3 +50,35 @@ def test_a_committed_sweep_is_whole_and_in_the_docs(path):
             if row[0] == version and re.match(rf"`{path.stem}`, every dim up to 2\^3", row[1])]
     assert len(rows) == 1, f"docs/sweep.md has no one row for Triton {version}, {path.stem} 2^3"
     assert rows[0][2:6] == numbers, rows[0]
+
+
+# The sweeps that size a large job (docs/sweep.md, "Sizing a job"): llcheck against itself, not
+# against Triton, measured on the lent 64-core host.
+SCALE = ROOT / "fuzz" / "sweep" / "results" / "scale"
+
+
+def test_the_whole_max_log2_5_sweep_is_whole_and_in_the_docs():
+    path = SCALE / "blocked-max-log2-5.json"
+    proc = subprocess.run([llcheck_binary(), "sweep", "merge", str(path), "--format", "json"],
+                          capture_output=True, text=True, check=False, timeout=120)
+    assert proc.returncode == 0, proc.stderr  # every group done (merge deals them again), 0 failures
+    r = json.loads(proc.stdout)
+    assert (r["family"], r["max_log2"], r["balance"]) == ("blocked", 5, "cost-greedy-2")
+    assert r["encodings"] == 95467890 and r["failures"] == 0
+    row = [line for line in (ROOT / "docs" / "sweep.md").read_text().splitlines()
+           if line.startswith("| `blocked --max-log2 5`, the whole space")]
+    assert len(row) == 1
+    for key in ("groups", "encodings", "verified", "algebra_only", "renamed_layouts", "pairs"):
+        assert f"{r[key]:,}" in row[0], (key, row[0])
+
+
+def test_the_measured_parts_are_of_this_deal_and_size_the_max_log2_8_job():
+    # size_job.py exits 2 when a measured part is not the part this llcheck deals at its rank:
+    # then the samples no longer describe the sweep and must be measured again.
+    proc = subprocess.run(
+        ["python3", str(ROOT / "fuzz" / "sweep" / "size_job.py"), llcheck_binary(),
+         str(SCALE / "blocked-max-log2-8-parts.json"), "1024", "--draws", "3"],
+        capture_output=True, text=True, check=False, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    line = [l for l in proc.stdout.splitlines() if l.startswith("1024 shards")]
+    assert len(line) == 1 and "under 3600 s" in line[0], proc.stdout

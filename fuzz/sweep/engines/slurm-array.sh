@@ -3,7 +3,10 @@
 # Slurm sets SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT and SLURM_ARRAY_TASK_MIN in every task,
 # and llcheck takes its shard from them. Run on the login node, from the repository:
 #   fuzz/sweep/engines/slurm-array.sh                       # submits the array and the merge
-#   SHARDS=64 SWEEP="blocked --max-log2 8" fuzz/sweep/engines/slurm-array.sh
+#   SHARDS=1024 SWEEP="blocked --max-log2 8" fuzz/sweep/engines/slurm-array.sh
+# The whole --max-log2 8 space is about 540 core-hours; 1,024 tasks finish it in under an hour
+# (about 48 minutes each on one core of the H200 host it was measured on; docs/sweep.md, "Sizing
+# a job", and fuzz/sweep/size_job.py for another count). Each task also plans the deal (8 s).
 # The array is submitted --requeue: a task preempted or requeued after a node failure runs
 # again and goes on from its checkpoint. The merge job runs once every task has ended well
 # (afterok) and writes DIR/sweep.json and the text report into DIR/merge.log.
