@@ -19,6 +19,7 @@
 // int32_t per input dim, output dims named by std::string, Gaussian elimination on an
 // explicit matrix of bits). main() checks that it agrees with llcheck on every benchmarked
 // input before anything is timed, so the BM_Baseline_* figures compare like with like.
+#include "llcheck/core/Enumeration.h"
 #include "llcheck/core/LinearLayout.h"
 
 #include <benchmark/benchmark.h>
@@ -259,6 +260,33 @@ Layout pseudoinvert(const Layout& l) {
   return invertAndCompose(identity, l);
 }
 
+/// getNumConsecutiveInOut by enumeration with outDim in the first position, as
+/// EnumeratedLayout::numConsecutiveInOut computed it before it read digits with shifts: the
+/// mixed-radix digit and the other digits of each output by 64-bit division.
+uint64_t numConsecutiveInOut(const llcheck::EnumeratedLayout& e, std::size_t outDim) {
+  const auto& outs = e.outDims();
+  if (e.inDims().empty() || outDim >= outs.size())
+    return 1;
+  uint64_t below = 1;
+  for (std::size_t k = 0; k < outDim; ++k)
+    below *= outs[k].size;
+  const uint64_t size = outs[outDim].size, n = e.numInputs();
+  auto digit = [&](uint64_t flat) { return flat / below % size; };
+  auto others = [&](uint64_t flat) { return flat % below + flat / below / size * below; };
+  uint64_t best = 1;
+  for (uint64_t v = 2; v <= e.inDims()[0].size; v *= 2) {
+    bool ok = true;
+    for (uint64_t b = 0; ok && b < n; b += v) {
+      uint64_t lx = e.valueAt(b + v / 2), lb = e.valueAt(b);
+      ok = digit(lx) == digit(lb) + v / 2 && others(lx) == others(lb);
+    }
+    if (!ok)
+      break;
+    best = v;
+  }
+  return best;
+}
+
 } // namespace baseline
 
 namespace {
@@ -439,6 +467,18 @@ const Fixture& fixture(int64_t bits) {
   return all[static_cast<std::size_t>(bits / 8 - 1)];
 }
 
+/// dist enumerated (8, 16 or 24 bits: 2^32 inputs are beyond the enumeration), for the
+/// enumeration's contiguity query, the costliest part of a large sweep's verification.
+const llcheck::EnumeratedLayout& enumerated(int64_t bits) {
+  static const std::array<llcheck::EnumeratedLayout, 3> all = {
+      llcheck::EnumeratedLayout::build(fixture(8).dist).value(),
+      llcheck::EnumeratedLayout::build(fixture(16).dist).value(),
+      llcheck::EnumeratedLayout::build(fixture(24).dist).value()};
+  if (bits < 8 || bits > 24 || bits % 8 != 0)
+    throw std::invalid_argument("no enumerated layout of " + std::to_string(bits) + " bits");
+  return all[static_cast<std::size_t>(bits / 8 - 1)];
+}
+
 // ---- Agreement of llcheck and the baseline (run before any timing) --------------------------
 
 void expect(bool ok, int n, const std::string& what) {
@@ -483,8 +523,15 @@ void checkAgreement() {
              n, "applyFlat");
     }
   }
+  for (int n = 8; n <= 24; n += 8) {
+    const llcheck::EnumeratedLayout& e = enumerated(n);
+    for (std::size_t d = 0; d < e.outDims().size(); ++d)
+      expect(e.numConsecutiveInOut(d) == baseline::numConsecutiveInOut(e, d), n,
+             "numConsecutiveInOut by enumeration");
+  }
   std::fprintf(stderr, "bench_algebra: baseline and llcheck agree on compose, invertAndCompose, "
-                       "pseudoinvert and apply at 8, 16, 24 and 32 bits\n");
+                       "pseudoinvert and apply at 8, 16, 24 and 32 bits, and on the enumerated "
+                       "contiguity at 8, 16 and 24\n");
 }
 
 // ---- llcheck benchmarks ---------------------------------------------------------------------
@@ -607,7 +654,21 @@ void BM_ReshapeOuts(benchmark::State& state) {
   }
 }
 
+void BM_EnumeratedContiguity(benchmark::State& state) {
+  const llcheck::EnumeratedLayout& e = enumerated(state.range(0));
+  for (auto _ : state)
+    for (std::size_t d = 0; d < e.outDims().size(); ++d)
+      benchmark::DoNotOptimize(e.numConsecutiveInOut(d));
+}
+
 // ---- Baseline benchmarks (same layouts, unpacked) -------------------------------------------
+
+void BM_Baseline_EnumeratedContiguity(benchmark::State& state) {
+  const llcheck::EnumeratedLayout& e = enumerated(state.range(0));
+  for (auto _ : state)
+    for (std::size_t d = 0; d < e.outDims().size(); ++d)
+      benchmark::DoNotOptimize(baseline::numConsecutiveInOut(e, d));
+}
 
 void BM_Baseline_Compose(benchmark::State& state) {
   const Fixture& f = fixture(state.range(0));
@@ -666,6 +727,8 @@ BENCHMARK(BM_Baseline_Pseudoinvert)->DenseRange(8, 32, 8);
 BENCHMARK(BM_Baseline_InvertAndCompose_DistToMem)->DenseRange(8, 32, 8);
 BENCHMARK(BM_Baseline_InvertAndCompose_DistToDist)->DenseRange(8, 32, 8);
 BENCHMARK(BM_Baseline_Apply)->DenseRange(8, 32, 8);
+BENCHMARK(BM_EnumeratedContiguity)->DenseRange(8, 24, 8);
+BENCHMARK(BM_Baseline_EnumeratedContiguity)->DenseRange(8, 24, 8);
 
 } // namespace
 

@@ -174,8 +174,6 @@ uint64_t estimatedCost(const SweepGroup& g, const SweepOptions& o) {
   return std::max<uint64_t>(ns / 1000, 1);
 }
 
-/// Longest processing time first: the costliest group goes to the least loaded shard. Costs are
-/// integers and every tie is broken by an index, so every process deals the same way.
 /// The groups' indices in the order deal() takes them: the costliest first, ties by index.
 std::vector<std::size_t> dealOrder(const std::vector<SweepGroup>& groups) {
   std::vector<std::size_t> byCost(groups.size());
@@ -185,6 +183,8 @@ std::vector<std::size_t> dealOrder(const std::vector<SweepGroup>& groups) {
   return byCost;
 }
 
+/// Longest processing time first: the costliest group goes to the least loaded shard. Costs are
+/// integers and every tie is broken by an index, so every process deals the same way.
 void deal(std::vector<SweepGroup>& groups, int shardCount) {
   std::vector<std::size_t> byCost = dealOrder(groups);
   using Load = std::pair<uint64_t, int>; // (cost so far, shard): the least first
