@@ -63,6 +63,12 @@ CLI::App* addReportCommand(CLI::App& app, ReportCommandOptions& o) {
                   "The cuobjdump that disassembles a STEM.cubin beside a TTGIR file (default: "
                   "$CUOBJDUMP, then cuobjdump on PATH, then /usr/local/cuda/bin/cuobjdump)")
       ->type_name("PATH");
+  cmd->add_option("--cuobjdump-timeout", o.cuobjdumpSeconds,
+                  "Seconds cuobjdump may take on one cubin before it is killed and the SASS is "
+                  "noted as not read (default " +
+                      std::to_string(reports::kCuobjdumpTimeoutSeconds) + ")")
+      ->type_name("SEC")
+      ->check(CLI::Range(1, 3600));
   addTritonOption(cmd, o.triton);
   return cmd;
 }
@@ -92,6 +98,7 @@ int runReport(const ReportCommandOptions& o, std::string& errorMessage) {
   options.readSass = !o.noSass;
   if (options.readSass) {
     options.cuobjdump = reports::findCuobjdump(o.cuobjdump);
+    options.cuobjdumpSeconds = o.cuobjdumpSeconds;
     if (!o.cuobjdump.empty() && options.cuobjdump.empty()) {
       errorMessage = "--cuobjdump: '" + o.cuobjdump + "' is not an executable file";
       return 2;

@@ -2,6 +2,8 @@
 // dumps (the analysis and the four output forms live in reports/; this is the wiring).
 #pragma once
 
+#include "llcheck/reports/Sass.h"
+
 #include <CLI/CLI.hpp>
 
 #include <string>
@@ -22,6 +24,7 @@ struct ReportCommandOptions {
   std::string triton;
   bool noSass = false;
   std::string cuobjdump;
+  int cuobjdumpSeconds = reports::kCuobjdumpTimeoutSeconds;
 };
 
 CLI::App* addReportCommand(CLI::App& app, ReportCommandOptions& options);

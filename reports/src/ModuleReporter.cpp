@@ -25,6 +25,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace llcheck::reports::detail {
 
@@ -47,7 +48,7 @@ public:
     if (o.oracle)
       oraclePath_ = o.oracle->pathFor(m.source);
     if (o.readSass && !m.source.empty())
-      sass_ = sassBeside(m.source, o.cuobjdump);
+      sass_ = sassBeside(m.source, o.cuobjdump, o.cuobjdumpSeconds);
     if (sass_) {
       json functions = json::array();
       for (const SassFunction& f : sass_->functions)
@@ -415,6 +416,11 @@ private:
   /// vector, or, where the architecture has them and they divide the layouts, ldmatrix /
   /// stmatrix (.trans for 16-bit elements): llcheck's own choice.
   Result<Side> side(const LayoutEntry& reg, const LayoutEntry& shared, bool store) {
+    return memoized(reg, shared, store, /*async=*/false, /*compiler=*/false,
+                    [&] { return computeSide(reg, shared, store); });
+  }
+
+  Result<Side> computeSide(const LayoutEntry& reg, const LayoutEntry& shared, bool store) {
     auto r = bankConflicts(*reg.layout, *shared.layout, shared.padding, elementBits_, model_);
     if (!r.ok())
       return r.error();
@@ -466,6 +472,12 @@ private:
   /// lowering is not modelled for these layouts, llcheck's own choice (side()).
   Result<Side> compilerSide(const LayoutEntry& reg, const LayoutEntry& shared, bool store,
                             bool async) {
+    return memoized(reg, shared, store, async, /*compiler=*/true,
+                    [&] { return computeCompilerSide(reg, shared, store, async); });
+  }
+
+  Result<Side> computeCompilerSide(const LayoutEntry& reg, const LayoutEntry& shared, bool store,
+                                   bool async) {
     if (!tritonLowering())
       return side(reg, shared, store);
     TritonLoweringOptions options{o_.triton, elementBits_};
@@ -773,6 +785,43 @@ private:
   /// copy (cp.async).
   std::map<int, std::set<std::pair<int, bool>>> writers_, readers_;
   int elementBits_ = 16;
+
+  /// Sides already costed. A kernel repeats the same access (one local_load per pipeline stage,
+  /// the same tile loaded in twenty places), and Triton's lowering counts up to 2^15
+  /// instructions one by one: each distinct side is costed once per module. The key holds
+  /// everything a side depends on (the register layout, by its id: it is always the module's;
+  /// the shared layout by value, since a suggested candidate carries the id of the layout it
+  /// replaces), and the model and the release are the module's.
+  struct SideKey {
+    int reg, elementBits;
+    bool store, async, compiler;
+    LinearLayout shared;
+    std::vector<IntervalPad> padding;
+    friend bool operator==(const SideKey&, const SideKey&) = default;
+  };
+  struct SideKeyHash {
+    std::size_t operator()(const SideKey& k) const {
+      std::size_t h = k.shared.hash();
+      for (uint64_t v :
+           {static_cast<uint64_t>(k.reg), static_cast<uint64_t>(k.elementBits),
+            static_cast<uint64_t>(k.store), static_cast<uint64_t>(k.async),
+            static_cast<uint64_t>(k.compiler), static_cast<uint64_t>(k.padding.size())})
+        h = h * 1000003u ^ std::hash<uint64_t>{}(v);
+      return h;
+    }
+  };
+  std::unordered_map<SideKey, Result<Side>, SideKeyHash> sides_;
+
+  template <class Compute>
+  Result<Side> memoized(const LayoutEntry& reg, const LayoutEntry& shared, bool store, bool async,
+                        bool compiler, Compute compute) {
+    SideKey key{reg.id, elementBits_, store, async, compiler, *shared.layout, shared.padding};
+    if (auto it = sides_.find(key); it != sides_.end())
+      return it->second;
+    Result<Side> r = compute();
+    sides_.emplace(std::move(key), r);
+    return r;
+  }
 };
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "ReportParts.h"
 
 #include "llcheck/core/Formats.h"
+#include "llcheck/core/JsonFields.h"
 #include "llcheck/core/Spec.h"
 
 #include <algorithm>
@@ -22,6 +23,7 @@ namespace llcheck::reports {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
+namespace json_fields = llcheck::json;
 using detail::endsWith;
 using detail::startsWith;
 
@@ -33,44 +35,102 @@ std::string OracleResults::pathFor(const std::string& file) const {
   return "";
 }
 
+namespace {
+
+/// Counters past this are no GPU's (a CTA runs far fewer than 2^40 shared-memory wavefronts).
+constexpr uint64_t kMaxCounter = uint64_t{1} << 40;
+
+/// One ttgir case's fields the report reads, each checked (JsonFields.h): a forged type or a
+/// fractional counter is an error naming the field, never read as 0 or cut to an integer.
+Result<bool> checkTtgirCase(const json_fields::FieldReader& c) {
+  if (auto id = c.stringField("id", 256); !id.ok())
+    return id.error();
+  if (auto correct = c.boolField("correct"); !correct.ok())
+    return correct.error();
+  if (c.has("agreement"))
+    if (auto a = c.stringField("agreement", 64); !a.ok())
+      return a.error();
+  if (!c.has("measured"))
+    return true;
+  auto measured = c.objectField("measured");
+  if (!measured.ok())
+    return measured.error();
+  for (const char* side : {"store", "load"}) {
+    if (!measured->has(side))
+      continue;
+    auto s = measured->objectField(side);
+    if (!s.ok())
+      return s.error();
+    if (auto known = s->onlyFields({"wavefronts", "bank_conflicts", "instructions"}); !known.ok())
+      return known.error();
+    if (auto w = s->unsignedField("wavefronts", 0, kMaxCounter); !w.ok())
+      return w.error();
+    for (const char* counter : {"bank_conflicts", "instructions"})
+      if (s->has(counter))
+        if (auto v = s->unsignedField(counter, 0, kMaxCounter); !v.ok())
+          return v.error();
+  }
+  return true;
+}
+
+} // namespace
+
 Result<OracleResults> readOracleResults(const std::string& path) {
   auto text = readInputFile(path);
   if (!text.ok())
     return text.error();
-  json j = json::parse(*text, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("cases") || !j["cases"].is_array())
-    return makeError("not GPU oracle results (a JSON object with \"cases\", as `llcheck oracle "
-                     "--out` writes)",
-                     path);
+  const std::string what = "not GPU oracle results (a JSON object with \"cases\", as `llcheck "
+                           "oracle --out` writes)";
+  auto j = parseJsonText(*text, path);
+  if (!j.ok())
+    return makeError(what + ": " + j.error().message, path);
+  if (!j->is_object() || !j->contains("cases"))
+    return makeError(what, path);
+  auto top = json_fields::FieldReader::of(*j, "");
+  if (!top.ok())
+    return top.error().within(path);
+  if (auto known = top->onlyFields({"gpu", "driver", "cuda", "ncu", "date", "arch", "cases"});
+      !known.ok())
+    return known.error().within(path);
   OracleResults r;
   r.source = path;
-  auto str = [&](const char* k) {
-    return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : "";
-  };
-  r.gpu = str("gpu");
-  r.cuda = str("cuda");
-  r.ncu = str("ncu");
-  r.date = str("date");
-  r.arch = str("arch");
+  for (auto [key, field] : {std::pair{"gpu", &r.gpu},
+                            {"cuda", &r.cuda},
+                            {"ncu", &r.ncu},
+                            {"date", &r.date},
+                            {"arch", &r.arch},
+                            {"driver", nullptr}}) {
+    if (!top->has(key))
+      continue;
+    auto v = top->stringField(key, 1024);
+    if (!v.ok())
+      return v.error().within(path);
+    if (field)
+      *field = std::move(*v);
+  }
+  auto cases = top->arrayField("cases");
+  if (!cases.ok())
+    return cases.error().within(path);
   std::set<std::string> paths;
-  std::size_t index = 0;
-  for (const json& c : j["cases"]) {
-    ++index;
-    if (!c.is_object() || !c.contains("origin") || !c["origin"].is_string())
-      return makeError("case " + std::to_string(index) + " has no \"origin\" string", path);
-    if (c.contains("measured") && !c["measured"].is_object())
-      return makeError("case " + std::to_string(index) + ": \"measured\" is not an object", path);
-    std::string origin = c["origin"].get<std::string>();
-    if (!startsWith(origin, "ttgir:"))
+  for (std::size_t index = 0; index < (*cases)->size(); ++index) {
+    auto c =
+        json_fields::FieldReader::of((**cases)[index], json_fields::elementPath("cases", index));
+    if (!c.ok())
+      return c.error().within(path);
+    auto origin = c->stringField("origin", 4096);
+    if (!origin.ok())
+      return origin.error().within(path);
+    if (!startsWith(*origin, "ttgir:"))
       continue;
     // ttgir:PATH:LINE:OP[:VARIANT]; PATH has no ':' in the corpus.
-    std::size_t colon = origin.find(':', 6);
+    std::size_t colon = origin->find(':', 6);
     if (colon == std::string::npos)
-      return makeError("case " + std::to_string(index) + ": origin '" + origin +
-                           "' is not ttgir:PATH:LINE:OP",
-                       path);
-    paths.insert(origin.substr(6, colon - 6));
-    r.byOrigin[origin] = c;
+      return makeError("origin '" + *origin + "' is not ttgir:PATH:LINE:OP", c->path("origin"))
+          .within(path);
+    if (auto ok = checkTtgirCase(*c); !ok.ok())
+      return ok.error().within(path);
+    paths.insert(origin->substr(6, colon - 6));
+    r.byOrigin[*origin] = c->value();
   }
   r.paths.assign(paths.begin(), paths.end());
   return r;

@@ -4,15 +4,19 @@
 #include "llcheck/core/Spec.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <regex>
+#include <optional>
 #include <sstream>
 
 namespace llcheck::reports {
@@ -75,11 +79,108 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
 
 } // namespace
 
+namespace {
+
+// The two line shapes are matched by hand: std::regex recurses once per character it matches,
+// so a 50 KB line (a `Function : AAAA...` header) overflowed the stack.
+
+bool isBlank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+std::string_view skipBlanks(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && isBlank(s[i]))
+    ++i;
+  return s.substr(i);
+}
+
+bool startsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+/// "Function : NAME": the name (the first run of non-blank characters after the colon).
+std::optional<std::string> functionHeader(std::string_view line) {
+  line = skipBlanks(line);
+  if (!startsWith(line, "Function"))
+    return std::nullopt;
+  line = skipBlanks(line.substr(8));
+  if (!startsWith(line, ":"))
+    return std::nullopt;
+  line = skipBlanks(line.substr(1));
+  std::size_t n = 0;
+  while (n < line.size() && !isBlank(line[n]))
+    ++n;
+  if (n == 0)
+    return std::nullopt;
+  return std::string(line.substr(0, n));
+}
+
+bool isUpper(char c) {
+  return c >= 'A' && c <= 'Z';
+}
+bool isOpcodeChar(char c) {
+  return isUpper(c) || (c >= '0' && c <= '9') || c == '_';
+}
+
+/// "/*0120*/   @!P0 EXIT ;": the address (4 or more hex digits), an optional predicate
+/// (@P0, @!UPT, ...) and the opcode (LDS.U.128).
+std::optional<Instruction> instructionLine(std::string_view line) {
+  line = skipBlanks(line);
+  if (!startsWith(line, "/*"))
+    return std::nullopt;
+  line.remove_prefix(2);
+  std::size_t digits = 0;
+  while (digits < line.size() && std::isxdigit(static_cast<unsigned char>(line[digits])))
+    ++digits;
+  if (digits < 4 || !startsWith(line.substr(digits), "*/"))
+    return std::nullopt;
+  Instruction ins;
+  // Addresses past 16 hex digits are not a cubin's; saturate rather than wrap.
+  ins.address = digits > 16
+                    ? UINT64_MAX
+                    : std::strtoull(std::string(line.substr(0, digits)).c_str(), nullptr, 16);
+  line = skipBlanks(line.substr(digits + 2));
+  if (startsWith(line, "@")) {
+    std::size_t i = 1;
+    if (i < line.size() && line[i] == '!')
+      ++i;
+    if (i < line.size() && line[i] == 'U')
+      ++i;
+    bool predicate = i < line.size() && line[i] == 'P';
+    std::size_t j = i + 1;
+    if (predicate && j < line.size() && line[j] == 'T') {
+      ++j;
+    } else if (predicate) {
+      std::size_t d = j;
+      while (j < line.size() && line[j] >= '0' && line[j] <= '9')
+        ++j;
+      predicate = j > d;
+    }
+    // The predicate must be followed by a blank: "@P0EXIT" is no instruction.
+    if (predicate && j < line.size() && isBlank(line[j])) {
+      ins.predicate = std::string(line.substr(0, j));
+      line = skipBlanks(line.substr(j));
+    }
+  }
+  if (line.empty() || !isUpper(line[0]))
+    return std::nullopt;
+  std::size_t n = 1;
+  while (n < line.size() && isOpcodeChar(line[n]))
+    ++n;
+  // Components ".U", ".128": a dot followed by at least one opcode character.
+  while (n + 1 < line.size() && line[n] == '.' && isOpcodeChar(line[n + 1])) {
+    n += 2;
+    while (n < line.size() && isOpcodeChar(line[n]))
+      ++n;
+  }
+  ins.opcode = std::string(line.substr(0, n));
+  return ins;
+}
+
+} // namespace
+
 Result<std::vector<SassFunction>> parseSass(std::string_view text, const std::string& where) {
-  static const std::regex function(R"(^\s*Function\s*:\s*(\S+))");
-  // "/*0120*/   @!P0 EXIT ;": the address, an optional predicate, the opcode.
-  static const std::regex instruction(
-      R"(^\s*/\*([0-9a-fA-F]{4,})\*/\s*(@!?U?P(?:T|[0-9]+)\s+)?([A-Z][A-Z0-9_]*(?:\.[A-Z0-9_]+)*))");
   std::vector<SassFunction> functions;
   std::vector<Instruction> code;
   std::istringstream in{std::string(text)};
@@ -87,30 +188,23 @@ Result<std::vector<SassFunction>> parseSass(std::string_view text, const std::st
   std::size_t lineNo = 0, instructions = 0;
   while (std::getline(in, line)) {
     ++lineNo;
-    std::smatch m;
-    if (std::regex_search(line, m, function)) {
+    if (auto name = functionHeader(line)) {
       if (!functions.empty())
         finish(functions.back(), code);
       code.clear();
       functions.push_back(SassFunction{});
-      functions.back().name = m[1];
+      functions.back().name = std::move(*name);
       continue;
     }
-    if (!std::regex_search(line, m, instruction))
+    auto ins = instructionLine(line);
+    if (!ins)
       continue;
     if (functions.empty())
       return makeError("line " + std::to_string(lineNo) +
                            ": an instruction before any `Function :` header (not a "
                            "`cuobjdump -sass` listing?)",
                        where);
-    Instruction ins;
-    ins.address = std::strtoull(m[1].str().c_str(), nullptr, 16);
-    std::string pred = m[2];
-    while (!pred.empty() && (pred.back() == ' ' || pred.back() == '\t'))
-      pred.pop_back();
-    ins.predicate = pred;
-    ins.opcode = m[3];
-    code.push_back(std::move(ins));
+    code.push_back(std::move(*ins));
     ++instructions;
   }
   if (!functions.empty())
@@ -122,9 +216,10 @@ Result<std::vector<SassFunction>> parseSass(std::string_view text, const std::st
   return functions;
 }
 
-Result<std::string> disassembleCubin(const std::string& cubin, const std::string& cuobjdump) {
+Result<std::string> disassembleCubin(const std::string& cubin, const std::string& cuobjdump,
+                                     int timeoutSeconds) {
   int out[2];
-  if (pipe(out) != 0)
+  if (pipe2(out, O_CLOEXEC) != 0)
     return makeError(std::string("pipe: ") + std::strerror(errno), cubin);
   pid_t pid = fork();
   if (pid < 0) {
@@ -133,26 +228,55 @@ Result<std::string> disassembleCubin(const std::string& cubin, const std::string
     return makeError(std::string("fork: ") + std::strerror(errno), cubin);
   }
   if (pid == 0) {
+    // Its own process group: on a time-out the whole group goes, children it left behind too.
+    setpgid(0, 0);
     dup2(out[1], STDOUT_FILENO);
-    int devnull = open("/dev/null", O_WRONLY);
-    if (devnull >= 0)
+    int devnull = open("/dev/null", O_RDWR);
+    if (devnull >= 0) {
       dup2(devnull, STDERR_FILENO);
-    close(out[0]);
-    close(out[1]);
+      dup2(devnull, STDIN_FILENO);
+    }
     const char* argv[] = {cuobjdump.c_str(), "-sass", cubin.c_str(), nullptr};
     execv(cuobjdump.c_str(), const_cast<char* const*>(argv));
     _exit(127);
   }
+  setpgid(pid, pid); // as the child does: whichever runs first
   close(out[1]);
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::seconds(timeoutSeconds);
+  std::optional<Clock::time_point> exitedAt;
   std::string text;
   char chunk[1 << 16];
-  bool tooBig = false;
-  for (;;) {
+  bool tooBig = false, timedOut = false, eof = false;
+  int status = 0;
+  while (!eof) {
+    if (!exitedAt) {
+      pid_t w = waitpid(pid, &status, WNOHANG);
+      if (w == pid)
+        exitedAt = Clock::now();
+    }
+    auto now = Clock::now();
+    // Once cuobjdump itself has exited, what is still in the pipe is read for a moment; a child
+    // it left behind holding the pipe open is not waited for.
+    if (exitedAt && now - *exitedAt > std::chrono::milliseconds(500))
+      break;
+    if (now >= deadline) {
+      timedOut = !exitedAt;
+      break;
+    }
+    pollfd p{out[0], POLLIN, 0};
+    int ready = poll(&p, 1, 50);
+    if (ready < 0 && errno != EINTR)
+      break;
+    if (ready <= 0)
+      continue;
     ssize_t n = read(out[0], chunk, sizeof chunk);
     if (n < 0 && errno == EINTR)
       continue;
-    if (n <= 0)
+    if (n <= 0) {
+      eof = true;
       break;
+    }
     if (text.size() + static_cast<std::size_t>(n) > kMaxSassBytes) {
       tooBig = true;
       break;
@@ -160,14 +284,17 @@ Result<std::string> disassembleCubin(const std::string& cubin, const std::string
     text.append(chunk, static_cast<std::size_t>(n));
   }
   close(out[0]);
-  if (tooBig)
-    kill(pid, SIGKILL);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  kill(-pid, SIGKILL); // the group: cuobjdump if it still runs, and whatever it left behind
+  if (!exitedAt)
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   if (tooBig)
     return makeError("cuobjdump's listing is over " + std::to_string(kMaxSassBytes >> 20) +
                          " MiB: not one kernel's SASS",
+                     cubin);
+  if (timedOut)
+    return makeError(cuobjdump + " -sass did not finish within " + std::to_string(timeoutSeconds) +
+                         " s (killed; --cuobjdump-timeout sets the limit)",
                      cubin);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return makeError(cuobjdump + " -sass failed (" +
@@ -197,7 +324,8 @@ std::string findCuobjdump(const std::string& explicitPath) {
   return executable("/usr/local/cuda/bin/cuobjdump") ? "/usr/local/cuda/bin/cuobjdump" : "";
 }
 
-std::optional<SassBeside> sassBeside(const std::string& ttgirPath, const std::string& cuobjdump) {
+std::optional<SassBeside> sassBeside(const std::string& ttgirPath, const std::string& cuobjdump,
+                                     int cuobjdumpSeconds) {
   std::filesystem::path p(ttgirPath);
   std::error_code ec;
   for (const char* ext : {".sass", ".cubin"}) {
@@ -213,7 +341,8 @@ std::optional<SassBeside> sassBeside(const std::string& ttgirPath, const std::st
                 "toolkit's on PATH)";
       return s;
     }
-    Result<std::string> text = sass ? readInputFile(s.path) : disassembleCubin(s.path, cuobjdump);
+    Result<std::string> text =
+        sass ? readInputFile(s.path) : disassembleCubin(s.path, cuobjdump, cuobjdumpSeconds);
     if (!text.ok()) {
       s.error = text.error().str();
       return s;

@@ -5,6 +5,8 @@
 
 #include "Streaming.h"
 
+#include "llcheck/core/OutputFile.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -37,10 +39,6 @@ const char* const kOutputNames[] = {"report.json", "report.md", "junit.xml", "re
 constexpr int kOutputs = 4;
 /// Every temporary and scratch name starts so and ends in ".tmp": what a later run may remove.
 constexpr const char* kTempPrefix = ".llcheck-report.";
-
-std::string errnoText(int e) {
-  return std::strerror(e);
-}
 
 // ---- Ctrl-C while the files are renamed into place ---------------------------------------------
 //
@@ -142,25 +140,6 @@ private:
   std::string error_;
 };
 
-/// Printable ASCII of a lock file's first line (it names the holder), at most 200 characters.
-std::string holderText(int fd) {
-  char buf[512];
-  ssize_t n = ::pread(fd, buf, sizeof buf, 0);
-  std::string out;
-  for (ssize_t i = 0; i < n && buf[i] != '\n' && out.size() < 200; ++i)
-    out += (buf[i] >= 0x20 && buf[i] < 0x7f) ? buf[i] : '?';
-  return out;
-}
-
-std::string nowUtc() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  ::gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 /// The output folder, opened once (every later name is looked up relative to it, so the folder
 /// cannot be swapped for a link halfway) and locked while the report is written.
 class OutputFolder {
@@ -169,13 +148,12 @@ public:
   ~OutputFolder() {
     for (const std::string& t : temps_)
       ::unlinkat(fd_, t.c_str(), 0);
-    if (lockFd_ >= 0) {
+    if (lock_) {
       // Nobody holds it any more: the holder's line goes (the file stays: removing a lock file
       // another run may have just opened would let two runs hold "the" lock).
-      if (::ftruncate(lockFd_, 0) != 0) {
+      if (::ftruncate(lock_->fd(), 0) != 0) {
         // Nothing to do: a stale line only names a holder that is gone.
       }
-      ::close(lockFd_);
     }
     if (fd_ >= 0)
       ::close(fd_);
@@ -191,7 +169,8 @@ private:
     return (fs::path(dir_) / name).generic_string();
   }
   std::string dir_;
-  int fd_ = -1, lockFd_ = -1;
+  int fd_ = -1;
+  std::optional<FileLock> lock_;
   std::vector<std::string> temps_;
 };
 
@@ -242,49 +221,20 @@ Result<std::unique_ptr<OutputFolder>> OutputFolder::open(const std::string& dirI
                                         : "cannot open the output folder: " + errnoText(errno),
                      dir);
 
-  // The lock. O_NONBLOCK: a FIFO planted under the lock's name must not hang the open.
-  self->lockFd_ = ::openat(self->fd_, kReportLockName,
-                           O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
-  if (self->lockFd_ < 0)
-    return makeError(errno == ELOOP
-                         ? std::string("is a symbolic link: llcheck report does not write "
-                                       "through links (remove it)")
-                         : "cannot create the lock file: " + errnoText(errno),
-                     self->where(kReportLockName));
-  if (::fstat(self->lockFd_, &st) != 0 || !S_ISREG(st.st_mode))
-    return makeError("exists and is not a regular file (remove it)", self->where(kReportLockName));
-  if (::flock(self->lockFd_, LOCK_EX | LOCK_NB) != 0) {
-    int e = errno;
-    if (e != EWOULDBLOCK) {
-      ::close(self->lockFd_);
-      self->lockFd_ = -1;
-      return makeError("cannot lock the output folder: " + errnoText(e),
-                       self->where(kReportLockName));
-    }
-    // The holder writes its line just after it takes the lock: give it a moment.
-    std::string holder = holderText(self->lockFd_);
-    for (int i = 0; i < 50 && holder.empty(); ++i) {
-      ::usleep(10000);
-      holder = holderText(self->lockFd_);
-    }
-    ::close(self->lockFd_);
-    self->lockFd_ = -1;
+  // The lock (OutputFile.h, FileLock): refuses a link, symbolic or hard, so the holder's line
+  // never lands in a file outside the folder.
+  FileLock::Busy busy;
+  auto lock = FileLock::acquire(self->fd_, kReportLockName, lockHolderLine(), &busy);
+  if (!lock.ok()) {
+    if (!busy.held) // the file cannot serve as a lock
+      return makeError(lock.error().message, self->where(kReportLockName));
     return makeError(
         "another llcheck report is writing into this folder (" +
-            (holder.empty() ? std::string("its lock file does not say which") : holder) +
+            (busy.holder.empty() ? std::string("its lock file does not say which") : busy.holder) +
             "; lock " + kReportLockName + "): wait for it, or choose another output folder",
         dir);
   }
-  char host[256] = "?";
-  ::gethostname(host, sizeof host - 1);
-  host[sizeof host - 1] = '\0';
-  std::string line =
-      "pid " + std::to_string(::getpid()) + " on host " + host + ", started " + nowUtc() + "\n";
-  // Written over the old content, then cut to length: a reader never sees a half-empty file.
-  if (::pwrite(self->lockFd_, line.data(), line.size(), 0) != static_cast<ssize_t>(line.size()) ||
-      ::ftruncate(self->lockFd_, static_cast<off_t>(line.size())) != 0) {
-    // The lock holds without the holder's name; a second run just cannot say who holds it.
-  }
+  self->lock_ = std::move(*lock);
 
   // Refuse before any work, rather than after: a link or a folder where an output goes.
   for (const char* name : kOutputNames)

@@ -233,7 +233,7 @@ Result<FileLock> FileLock::acquire(int dirfd, const std::string& name,
       holder = holderText(lock.fd_);
     }
     if (busy)
-      busy->holder = holder;
+      *busy = Busy{true, holder};
     return makeError(
         "is held by another llcheck (" +
             (holder.empty() ? std::string("its lock file does not say which") : holder) + ")",

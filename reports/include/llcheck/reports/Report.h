@@ -61,6 +61,7 @@
 #include "llcheck/core/Ttgir.h"
 #include "llcheck/core/encodings/Shared.h"
 #include "llcheck/prover/Prover.h"
+#include "llcheck/reports/Sass.h"
 
 #include <nlohmann/json.hpp>
 
@@ -108,6 +109,8 @@ struct ReportOptions {
   bool readSass = true;
   /// The cuobjdump that disassembles a STEM.cubin ("": cubins are not read; findCuobjdump).
   std::string cuobjdump;
+  /// How long cuobjdump may take on one cubin (Sass.h, disassembleCubin).
+  int cuobjdumpSeconds = kCuobjdumpTimeoutSeconds;
   /// Called (from any worker, one call at a time) each time a file's report is written, with
   /// the files done and in all: for a progress line.
   std::function<void(std::size_t done, std::size_t total)> progress;

@@ -45,9 +45,17 @@ struct SassFunction {
 [[nodiscard]] Result<std::vector<SassFunction>> parseSass(std::string_view text,
                                                           const std::string& where);
 
-/// `cuobjdump -sass CUBIN` with the cuobjdump at `cuobjdump` (run directly, no shell).
+/// The default of `llcheck report --cuobjdump-timeout`: a real cuobjdump reads a kernel's cubin in
+/// well under a second.
+inline constexpr int kCuobjdumpTimeoutSeconds = 60;
+
+/// `cuobjdump -sass CUBIN` with the cuobjdump at `cuobjdump` (run directly, no shell, in a
+/// process group of its own). One that runs past `timeoutSeconds` is killed with everything it
+/// started, and an Error says so; once it has exited, a child it left holding its output open is
+/// not waited for.
 [[nodiscard]] Result<std::string> disassembleCubin(const std::string& cubin,
-                                                   const std::string& cuobjdump);
+                                                   const std::string& cuobjdump,
+                                                   int timeoutSeconds = kCuobjdumpTimeoutSeconds);
 
 /// The cuobjdump to use: `explicitPath` when given, else $CUOBJDUMP, else `cuobjdump` on $PATH,
 /// else /usr/local/cuda/bin/cuobjdump; "" when none is executable.
@@ -64,6 +72,7 @@ struct SassBeside {
 /// STEM.sass, else STEM.cubin (disassembled with `cuobjdump`, see findCuobjdump) beside
 /// `ttgirPath` (STEM.ttgir / STEM.mlir); nullopt when neither exists.
 [[nodiscard]] std::optional<SassBeside> sassBeside(const std::string& ttgirPath,
-                                                   const std::string& cuobjdump);
+                                                   const std::string& cuobjdump,
+                                                   int cuobjdumpSeconds = kCuobjdumpTimeoutSeconds);
 
 } // namespace llcheck::reports

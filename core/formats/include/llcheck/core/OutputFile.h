@@ -67,6 +67,7 @@ public:
   /// Why acquire() refused: the lock is held by another process (whose line the file holds),
   /// or the file could not be used as a lock (the Error says why).
   struct Busy {
+    bool held = false;  ///< another process holds the lock
     std::string holder; ///< the holder's line, or "" when the file does not say
   };
   /// Locks `name` inside the folder open as `dirfd` (AT_FDCWD: `name` is a path). On success
