@@ -2,12 +2,13 @@
 #include "HwlayoutCommand.h"
 
 #include "llcheck/core/Formats.h"
+#include "llcheck/core/JsonFields.h"
+#include "llcheck/core/OutputFile.h"
 #include "llcheck/core/Spec.h"
 #include "llcheck/gpu_oracle/HwLayout.h"
 #include "llcheck/gpu_oracle/InstructionProbes.h"
 #include "llcheck/gpu_oracle/PtxEmulation.h"
 
-#include <fstream>
 #include <ostream>
 
 namespace llcheck::cli {
@@ -51,10 +52,9 @@ int runHwlayout(const HwlayoutOptions& o, std::ostream& out, std::string& errorM
   if (o.emulate) {
     results = hwlayout::emulateResults();
     if (!o.out.empty()) {
-      std::ofstream f(o.out);
-      f << dumpJson(results) << "\n";
-      if (!f) {
-        errorMessage = o.out + ": cannot write the emulated results";
+      auto written = writeFileAtomically(o.out, dumpJson(results) + "\n");
+      if (!written.ok()) {
+        errorMessage = written.error().str();
         return 2;
       }
     }
@@ -76,6 +76,14 @@ int runHwlayout(const HwlayoutOptions& o, std::ostream& out, std::string& errorM
     if (!k->is_object()) {
       errorMessage = o.known + ": known differences must be a JSON object";
       return 2;
+    }
+    // Each reason is printed: a string, checked like any JSON from outside.
+    for (const auto& [key, reason] : k->items()) {
+      auto r = json::asString(reason, json::fieldPath("", key), 4096);
+      if (!r.ok()) {
+        errorMessage = r.error().within(o.known).str();
+        return 2;
+      }
     }
     options.known = std::move(*k);
   }

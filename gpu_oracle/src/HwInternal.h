@@ -66,6 +66,10 @@ void decodeMatrix(const hwprobe::Probe& p, const nlohmann::json& observed, Probe
 void decodeTma(const hwprobe::Probe& p, const nlohmann::json& observed, ProbeReport& report);
 void decodeCpAsync(const hwprobe::Probe& p, const nlohmann::json& observed, ProbeReport& report);
 
+/// The results file against its schema (HwResults.cpp): types, ranges, sizes, every field
+/// known, every probe of the catalogue at most once. An Error names the path of the bad field.
+[[nodiscard]] Result<bool> checkSchema(const nlohmann::json& results);
+
 /// The tiling checks of every measured tile (see HwLayout.h).
 [[nodiscard]] std::vector<TilingCheck> tilingChecks(const Tiles& tiles);
 

@@ -320,31 +320,62 @@ std::string stringField(const nlohmann::json& j, const char* key) {
   return dumpJson(*it);
 }
 
+/// memcheck's verdict per family (the file's schema is checked). A GPU's results pass only with
+/// the evidence docs/hwlayout.md names: a sanitizer section in which memcheck ran over every
+/// probe of every family and counted no error. Its exit status is 0, or 1 where a probe of the
+/// family failed (that probe is reported with its own record); 9 is memcheck's own "errors".
 void readSanitizer(const nlohmann::json& results, Report& r) {
   auto it = results.find("sanitizer");
-  if (it == results.end() || !it->is_object())
+  if (it == results.end()) {
+    if (!r.emulated)
+      r.problems.push_back("compute-sanitizer memcheck: the file has no sanitizer section (run.sh "
+                           "found no compute-sanitizer), so nothing shows the probes ran clean");
     return;
-  auto fam = it->find("families");
-  if (fam == it->end() || !fam->is_object())
-    return;
-  for (const auto& [family, v] : fam->items()) {
-    std::string line = family + ": ";
-    auto errors = v.find("errors");
-    auto exitStatus = v.find("exit");
-    // Clean: memcheck counted no error (its own exit status, 9, would say otherwise). A
-    // probe that failed under it exits 1 and is reported with the probe.
-    bool clean = errors != v.end() && errors->is_number_integer() && errors->get<int>() == 0 &&
-                 exitStatus != v.end() && exitStatus->is_number_integer() &&
-                 exitStatus->get<int>() != 9;
-    line += errors != v.end() && errors->is_number_integer()
-                ? std::to_string(errors->get<int>()) + " errors"
-                : std::string("no error summary");
-    if (exitStatus != v.end() && exitStatus->is_number_integer() && exitStatus->get<int>() != 0)
-      line += " (exit " + std::to_string(exitStatus->get<int>()) + ")";
+  }
+  const nlohmann::json& families = (*it)["families"];
+  std::vector<std::string> order;
+  for (const Probe& p : kProbes)
+    if (std::find(order.begin(), order.end(), familyName(p.family)) == order.end())
+      order.emplace_back(familyName(p.family));
+  for (const std::string& family : order) {
+    auto f = families.find(family);
+    if (f == families.end()) {
+      r.sanitizer.push_back(family + ": not run");
+      r.problems.push_back("compute-sanitizer memcheck, " + family + ": not in the file");
+      continue;
+    }
+    const nlohmann::json& errors = (*f)["errors"];
+    const nlohmann::json& exitStatus = (*f)["exit"];
+    bool familyFailed = false;
+    for (const ProbeReport& p : r.probes)
+      familyFailed = familyFailed || (p.family == family && !p.ran);
+    std::string line = family + ": " +
+                       (errors.is_null() ? std::string("no error summary")
+                                         : std::to_string(errors.get<uint64_t>()) + " errors");
+    uint64_t status = exitStatus.is_null() ? 256 : exitStatus.get<uint64_t>();
+    if (status != 0)
+      line += exitStatus.is_null() ? " (no exit status)" : " (exit " + std::to_string(status) + ")";
+    bool clean = !errors.is_null() && errors.get<uint64_t>() == 0 &&
+                 (status == 0 || (status == 1 && familyFailed));
+    std::string unchecked;
+    for (const Probe& p : kProbes) {
+      if (familyName(p.family) != family)
+        continue;
+      const nlohmann::json& ran = (*f)["probes"];
+      if (std::find(ran.begin(), ran.end(), nlohmann::json(p.id)) == ran.end()) {
+        unchecked = p.id;
+        break;
+      }
+    }
     r.sanitizer.push_back(line);
     if (!clean)
       r.problems.push_back("compute-sanitizer memcheck, " + line);
+    else if (!unchecked.empty())
+      r.problems.push_back("compute-sanitizer memcheck, " + family + ": did not run " + unchecked);
   }
+  for (const auto& [family, v] : families.items())
+    if (std::find(order.begin(), order.end(), family) == order.end())
+      r.problems.push_back("compute-sanitizer memcheck: family " + family + " has no probes");
 }
 
 } // namespace
@@ -353,9 +384,12 @@ Result<Report> checkResults(const nlohmann::json& results, const CheckOptions& o
   if (!results.is_object() || stringField(results, "format") != "llcheck-hwlayout 1")
     return makeError("not a results file of the instruction probes (\"format\": \"llcheck-hwlayout "
                      "1\" expected)");
+  // Every field is checked before a decoder reads it: the decoders then meet only records of
+  // the shapes and ranges the probes write.
+  auto schema = detail::checkSchema(results);
+  if (!schema.ok())
+    return schema.error();
   auto probes = results.find("probes");
-  if (probes == results.end() || !probes->is_array())
-    return makeError("the results have no \"probes\" array");
   Report r;
   r.gpu = stringField(results, "gpu");
   r.driver = stringField(results, "driver");
@@ -368,8 +402,7 @@ Result<Report> checkResults(const nlohmann::json& results, const CheckOptions& o
     r.problems.push_back("the probes did not build: " + stringField(results, "build_error"));
   std::map<std::string, const nlohmann::json*> byId;
   for (const auto& p : *probes)
-    if (p.is_object() && p.contains("id") && p["id"].is_string())
-      byId[p["id"].get<std::string>()] = &p;
+    byId[p["id"].get<std::string>()] = &p;
   detail::Tiles tiles;
   for (const Probe& p : kProbes) {
     auto it = byId.find(p.id);
@@ -382,11 +415,9 @@ Result<Report> checkResults(const nlohmann::json& results, const CheckOptions& o
     pr.id = p.id;
     pr.family = familyName(p.family);
     pr.instruction = detail::instructionText(p);
-    pr.ran = entry.value("ok", false);
+    pr.ran = entry["ok"].get<bool>();
     if (!pr.ran) {
       pr.error = "did not run: " + stringField(entry, "error");
-    } else if (!entry.contains("observed") || !entry["observed"].is_object()) {
-      pr.error = "no \"observed\" object";
     } else {
       try {
         const nlohmann::json& o = entry["observed"];
@@ -493,12 +524,42 @@ bool passed(const Report& report) {
                      [](const TilingCheck& t) { return t.ok; });
 }
 
+namespace {
+
+/// Text from the results or known-differences file as a terminal may show it: control bytes
+/// (C0, DEL, and C1 written in UTF-8) as \xNN, so that a forged "gpu" cannot move the cursor,
+/// recolour or retitle the terminal, or start a line of its own.
+std::string printable(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  char hex[8];
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    bool c1 = c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+              static_cast<unsigned char>(s[i + 1]) <= 0x9F;
+    if (c < 0x20 || c == 0x7F || c1) {
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+      if (c1) {
+        std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(s[++i]));
+        out += hex;
+      }
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+} // namespace
+
 void printReport(std::ostream& os, const Report& report) {
   os << "llcheck hwlayout: "
-     << (report.emulated ? "the PTX ISA's fragment tables, emulated (no GPU)"
-                         : report.gpu + (report.driver.empty() ? "" : ", driver " + report.driver) +
-                               (report.cuda.empty() ? "" : ", " + report.cuda) +
-                               (report.date.empty() ? "" : ", " + report.date))
+     << (report.emulated
+             ? std::string("the PTX ISA's fragment tables, emulated (no GPU)")
+             : printable(report.gpu + (report.driver.empty() ? "" : ", driver " + report.driver) +
+                         (report.cuda.empty() ? "" : ", " + report.cuda) +
+                         (report.date.empty() ? "" : ", " + report.date)))
      << "\n";
   os << "family      probes  layouts read  equal llcheck  no counterpart  differ  tilings\n";
   int read = 0, equal = 0, differ = 0;
@@ -519,14 +580,14 @@ void printReport(std::ostream& os, const Report& report) {
   for (const ProbeReport& p : report.probes) {
     if (!p.ran || !p.error.empty())
       os << (probeKnown(p) ? "KNOWN " : "FAILED ") << p.id << " (" << p.instruction
-         << "): " << p.error << "\n";
+         << "): " << printable(p.error) << "\n";
     for (const LayoutComparison& c : p.layouts) {
       if (c.read && (c.equal || !c.hasCounterpart))
         continue;
       os << (c.known.empty() ? "DIFFERS " : "KNOWN ") << p.id << " " << c.what << " vs "
-         << c.encoding << ": " << c.problem << "\n";
+         << c.encoding << ": " << printable(c.problem) << "\n";
       if (!c.known.empty())
-        os << "  known: " << c.known << "\n";
+        os << "  known: " << printable(c.known) << "\n";
     }
   }
   int badTilings = 0;
@@ -537,7 +598,7 @@ void printReport(std::ostream& os, const Report& report) {
   for (const std::string& m : report.missing)
     os << "MISSING " << m << " (the file has no result for this probe)\n";
   for (const std::string& pr : report.problems)
-    os << "PROBLEM " << pr << "\n";
+    os << "PROBLEM " << printable(pr) << "\n";
   os << read << " layouts read off the " << (report.emulated ? "emulation" : "GPU") << ", " << equal
      << " equal llcheck's encodings, " << differ << " differ; "
      << (passed(report) ? "passed" : "FAILED") << "\n";

@@ -284,14 +284,103 @@ TEST(HwLayoutMutation, AFailedProbeFailsUnlessKnown) {
   EXPECT_TRUE(passed(*r)) << text(*r);
 }
 
-TEST(HwLayoutMutation, SanitizerErrorsFail) {
+/// A sanitizer section as merge.py writes it: every family clean.
+nlohmann::json cleanSanitizer() {
+  nlohmann::json families = nlohmann::json::object();
+  for (const Probe& p : kProbes) {
+    nlohmann::json& f = families[familyName(p.family)];
+    if (f.is_null())
+      f = {{"exit", 0}, {"errors", 0}, {"probes", nlohmann::json::array()}, {"log_tail", ""}};
+    f["probes"].push_back(p.id);
+  }
+  return {{"tool", "memcheck"}, {"version", "test"}, {"families", families}};
+}
+
+/// The emulation dressed as a GPU's results (a clean sanitizer section).
+nlohmann::json asGpuResults() {
   nlohmann::json j = emulated();
-  j["sanitizer"] = {{"tool", "memcheck"}, {"families", {{"tma", {{"exit", 9}, {"errors", 2}}}}}};
+  j.erase("emulated");
+  j["gpu"] = "NVIDIA H200";
+  j["sanitizer"] = cleanSanitizer();
+  return j;
+}
+
+TEST(HwLayoutMutation, SanitizerErrorsFail) {
+  nlohmann::json j = asGpuResults();
+  ASSERT_TRUE(passed(check(j, /*tilings=*/false)));
+  j["sanitizer"]["families"]["tma"]["exit"] = 9;
+  j["sanitizer"]["families"]["tma"]["errors"] = 2;
   Report r = check(j, /*tilings=*/false);
   EXPECT_FALSE(passed(r));
   EXPECT_NE(text(r).find("PROBLEM compute-sanitizer memcheck, tma: 2 errors (exit 9)"),
             std::string::npos)
       << text(r);
+}
+
+// ---- The schema: a record that lies is refused or fails, never read as something else --------
+
+std::string schemaError(const nlohmann::json& j) {
+  CheckOptions o;
+  o.tilings = false;
+  auto r = checkResults(j, o);
+  return r.ok() ? std::string("accepted") : r.error().str();
+}
+
+TEST(HwLayoutSchema, TypesAndRangesAreChecked) {
+  nlohmann::json j = asGpuResults();
+  j["probes"][3]["ok"] = "yes";
+  EXPECT_EQ(schemaError(j), "probes[3].ok: expected true or false, got \"yes\"");
+  j = asGpuResults();
+  j["sanitizer"]["families"]["mma_sync"]["errors"] = uint64_t{1} << 32;
+  EXPECT_NE(schemaError(j).find("sanitizer.families.mma_sync.errors: expected an integer"),
+            std::string::npos)
+      << schemaError(j);
+  j = asGpuResults();
+  observedOf(j, "stmatrix.x1")["shared"][5] = -16; // a negative index wrote before the vector
+  EXPECT_NE(schemaError(j).find("probes[41].observed.shared[5]: expected an integer from 0"),
+            std::string::npos)
+      << schemaError(j);
+  j = asGpuResults();
+  j["probes"][0]["observed"]["extra"] = 1;
+  EXPECT_NE(schemaError(j).find("probes[0].observed.extra: unknown field"), std::string::npos);
+}
+
+TEST(HwLayoutSchema, EveryProbeOnce) {
+  nlohmann::json j = asGpuResults();
+  nlohmann::json failed = {{"id", "cp.async.ca.4"},
+                           {"family", "cp_async"},
+                           {"ok", false},
+                           {"error", "illegal instruction"}};
+  for (auto& p : j["probes"])
+    if (p["id"] == "cp.async.ca.4")
+      std::swap(p, failed); // the failed record first, the good one after it
+  j["probes"].push_back(failed);
+  EXPECT_NE(schemaError(j).find("'cp.async.ca.4' again"), std::string::npos) << schemaError(j);
+}
+
+TEST(HwLayoutSchema, AGpuFilePassesOnlyWithMemcheckClean) {
+  nlohmann::json j = asGpuResults();
+  j.erase("sanitizer");
+  Report r = check(j, /*tilings=*/false);
+  EXPECT_FALSE(passed(r));
+  EXPECT_NE(text(r).find("no sanitizer section"), std::string::npos) << text(r);
+  j = asGpuResults();
+  j["sanitizer"]["families"].erase("tma");
+  EXPECT_FALSE(passed(check(j, /*tilings=*/false)));
+  j = asGpuResults();
+  j["sanitizer"]["families"]["tma"]["probes"].erase(0);
+  EXPECT_FALSE(passed(check(j, /*tilings=*/false)));
+  j = asGpuResults();
+  j["sanitizer"]["families"]["tma"]["errors"] = nullptr;
+  EXPECT_FALSE(passed(check(j, /*tilings=*/false)));
+}
+
+TEST(HwLayoutSchema, ControlBytesArePrintedEscaped) {
+  nlohmann::json j = asGpuResults();
+  j["gpu"] = "H200\x1b]0;owned\x07\n";
+  std::string t = text(check(j, /*tilings=*/false));
+  EXPECT_NE(t.find("H200\\x1b]0;owned\\x07\\x0a"), std::string::npos) << t;
+  EXPECT_EQ(t.find('\x1b'), std::string::npos);
 }
 
 TEST(HwLayoutMutation, AMissingProbeFails) {
