@@ -8,13 +8,17 @@
 #include "sweep/Sweep.h"
 
 #include "llcheck/core/Formats.h"
+#include "llcheck/core/OutputFile.h"
 #include "llcheck/core/Spec.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
-#include <fstream>
 #include <optional>
 #include <ostream>
 
@@ -140,6 +144,46 @@ std::optional<TestKill> testKillAfter() {
   return k;
 }
 
+/// --group-times FILE: a writer whose first lines are those FILE holds (the option appends;
+/// copied a MiB at a time, however long the file has grown), or a device or FIFO written
+/// directly.
+Result<OutputFile> openGroupTimes(const std::string& path) {
+  auto out = OutputFile::create(path);
+  if (!out.ok())
+    return out.error();
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fd >= 0)
+      ::close(fd);
+    return out; // nothing to keep: a new file, or a device or FIFO
+  }
+  std::string chunk(1 << 20, '\0');
+  char last = '\n';
+  for (;;) {
+    ssize_t n = ::read(fd, chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      int e = errno;
+      ::close(fd);
+      return makeError("cannot read the lines it holds: " + errnoText(e), path);
+    }
+    if (n == 0)
+      break;
+    last = chunk[static_cast<std::size_t>(n) - 1];
+    if (auto w = out->write(std::string_view(chunk.data(), static_cast<std::size_t>(n))); !w.ok()) {
+      ::close(fd);
+      return w.error();
+    }
+  }
+  ::close(fd);
+  if (last != '\n')
+    if (auto w = out->write("\n"); !w.ok())
+      return w.error();
+  return out;
+}
+
 } // namespace
 
 int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
@@ -175,6 +219,11 @@ int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
   o.shardIndex = shard->index;
   o.shardCount = shard->count;
   o.checkpoint = checkpoint_;
+  // CLI::Range lets NaN through (every comparison with it is false).
+  if (!std::isfinite(checkpointEvery_) || checkpointEvery_ < 0 || checkpointEvery_ > 86400) {
+    errorMessage = "--checkpoint-every: expected a number of seconds from 0 to 86400";
+    return 2;
+  }
   o.checkpointSeconds = checkpointEvery_;
   o.reduce = !noReduce_;
   if (!against_.empty()) {
@@ -220,38 +269,45 @@ int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
     line.emplace(family_ + " " + std::to_string(o.shardIndex) + "/" + std::to_string(o.shardCount));
   auto killAfter = testKillAfter();
   uint64_t finished = 0;
-  std::ofstream groupTimes;
+  // --group-times through OutputFile: the lines FILE holds already, then one per group, put in
+  // place whole when the run ends (a device or a FIFO is written line by line); a write that
+  // fails stops the sweep (its checkpoint written) with exit 2 naming the file.
+  std::optional<OutputFile> groupTimes;
+  std::optional<Error> groupTimesError;
   if (!groupTimes_.empty()) {
-    groupTimes.open(groupTimes_, std::ios::app);
-    if (!groupTimes) {
-      errorMessage = "--group-times: cannot write " + groupTimes_;
+    auto opened = openGroupTimes(groupTimes_);
+    if (!opened.ok()) {
+      errorMessage = "--group-times: " + opened.error().str();
       return 2;
     }
+    groupTimes.emplace(std::move(*opened));
   }
   o.progress = [&](const fuzz::SweepProgress& p) {
     if (line)
       line->update(p);
-    if (groupTimes.is_open() && p.group) {
+    if (groupTimes && !groupTimesError && p.group) {
       const fuzz::SweepGroup& g = *p.group;
-      groupTimes << dumpJson({{"group", p.groupIndex},
-                              {"rank", p.groupRank},
-                              {"shard",
-                               std::to_string(o.shardIndex) + "/" + std::to_string(o.shardCount)},
-                              {"shape", g.shape},
-                              {"lanes", g.lanes},
-                              {"warps", g.warps},
-                              {"size_per_thread_sorted", g.sizePerThreadSorted},
-                              {"encodings", g.sets},
-                              {"verified", p.groupVerified},
-                              {"algebra_only", p.groupAlgebraOnly},
-                              {"estimated_seconds", static_cast<double>(g.cost) / 1e6},
-                              {"seconds", p.groupSeconds}})
-                 << std::endl;
+      auto written = groupTimes->write(
+          dumpJson({{"group", p.groupIndex},
+                    {"rank", p.groupRank},
+                    {"shard", std::to_string(o.shardIndex) + "/" + std::to_string(o.shardCount)},
+                    {"shape", g.shape},
+                    {"lanes", g.lanes},
+                    {"warps", g.warps},
+                    {"size_per_thread_sorted", g.sizePerThreadSorted},
+                    {"encodings", g.sets},
+                    {"verified", p.groupVerified},
+                    {"algebra_only", p.groupAlgebraOnly},
+                    {"estimated_seconds", static_cast<double>(g.cost) / 1e6},
+                    {"seconds", p.groupSeconds}}) +
+          "\n");
+      if (!written.ok())
+        groupTimesError = written.error();
     }
     if (killAfter && ++finished == killAfter->after)
       std::raise(killAfter->signal);
   };
-  o.stop = [] { return stopSignal != 0; };
+  o.stop = [&] { return stopSignal != 0 || groupTimesError.has_value(); };
   stopSignal = 0;
   struct sigaction action {};
   action.sa_handler = onStopSignal;
@@ -266,6 +322,20 @@ int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
   if (!checkpoint_.empty()) {
     ::sigaction(SIGTERM, &oldTerm, nullptr);
     ::sigaction(SIGINT, &oldInt, nullptr);
+  }
+  if (groupTimes && !groupTimesError) {
+    auto committed = groupTimes->commit();
+    if (!committed.ok())
+      groupTimesError = committed.error();
+  }
+  if (groupTimesError) {
+    if (line)
+      line->done();
+    errorMessage =
+        "--group-times: " + groupTimesError->str() +
+        (checkpoint_.empty() ? std::string()
+                             : " (the checkpoint " + checkpoint_ + " holds the groups done)");
+    return 2;
   }
   if (stopSignal != 0 && report.ok()) {
     if (line)

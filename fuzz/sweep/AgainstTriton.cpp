@@ -6,7 +6,10 @@
 
 #include "Spaces.h"
 
+#include "llcheck/core/JsonFields.h"
+
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace llcheck::fuzz::sweep {
@@ -57,27 +60,86 @@ std::string basesText(const NamedBases& l) {
   return s;
 }
 
-/// Triton's answer as NamedBases, or nullopt when it is not one (not a list of [name, bases]).
-std::optional<NamedBases> answerBases(const nlohmann::json& a) {
-  if (!a.contains("ins") || !a["ins"].is_array())
-    return std::nullopt;
-  NamedBases out;
-  for (const nlohmann::json& d : a["ins"]) {
-    if (!d.is_array() || d.size() != 2 || !d[0].is_string() || !d[1].is_array())
-      return std::nullopt;
-    std::vector<std::vector<uint64_t>> bases;
-    for (const nlohmann::json& b : d[1]) {
-      if (!b.is_array())
-        return std::nullopt;
+/// One answer of the helper, read through json::FieldReader (the protocol at the top of
+/// triton_layouts.py): {"id", "ins": [[dim, bases]...], "outs": [...] or null} or {"id",
+/// "error", "stage"}. The helper is another program: an answer of another shape (a number where
+/// a string belongs, a basis that is not a list of counts) is an Error naming the field, never
+/// taken as some layout.
+struct Answer {
+  std::optional<NamedBases> ins; ///< absent: Triton rejects the encoding
+  std::optional<std::vector<uint64_t>> outs;
+  std::string error; ///< "stage: error" when Triton rejects it
+};
+
+Result<Answer> readAnswer(const nlohmann::json& a) {
+  auto f = json::FieldReader::of(a, "");
+  if (!f.ok())
+    return f.error();
+  if (auto only = f->onlyFields({"id", "ins", "outs", "error", "stage"}); !only.ok())
+    return only.error();
+  Answer out;
+  if (!f->has("ins")) {
+    auto error = f->stringField("error");
+    if (!error.ok())
+      return makeError("neither \"ins\" (a layout) nor a string \"error\"", "error");
+    auto stage = f->stringField("stage", 64);
+    if (!stage.ok())
+      return stage.error();
+    if (*stage != "gluon" && *stage != "to_linear_layout" && *stage != "abort")
+      return makeError("\"" + utf8Prefix(*stage, 20) +
+                           "\" is not a stage (gluon, to_linear_layout or abort)",
+                       "stage");
+    out.error = *stage + ": " + *error;
+    return out;
+  }
+  auto ins = f->arrayField("ins", 64);
+  if (!ins.ok())
+    return ins.error();
+  NamedBases bases;
+  for (std::size_t d = 0; d < (*ins)->size(); ++d) {
+    std::string dPath = json::elementPath("ins", d);
+    auto pair = json::asArray((**ins)[d], dPath, 2);
+    if (!pair.ok())
+      return pair.error();
+    if ((*pair)->size() != 2)
+      return makeError("expected [dim, bases]", dPath);
+    auto name = json::asString((**pair)[0], json::elementPath(dPath, 0), 64);
+    if (!name.ok())
+      return name.error();
+    std::string bPath = json::elementPath(dPath, 1);
+    auto list = json::asArray((**pair)[1], bPath, 64);
+    if (!list.ok())
+      return list.error();
+    std::vector<std::vector<uint64_t>> vs;
+    for (std::size_t i = 0; i < (*list)->size(); ++i) {
+      std::string vPath = json::elementPath(bPath, i);
+      auto basis = json::asArray((**list)[i], vPath, 16);
+      if (!basis.ok())
+        return basis.error();
       std::vector<uint64_t> v;
-      for (const nlohmann::json& x : b) {
-        if (!x.is_number_unsigned())
-          return std::nullopt;
-        v.push_back(x.get<uint64_t>());
+      for (std::size_t c = 0; c < (*basis)->size(); ++c) {
+        auto x = json::asUnsigned((**basis)[c], json::elementPath(vPath, c));
+        if (!x.ok())
+          return x.error();
+        v.push_back(*x);
       }
-      bases.push_back(std::move(v));
+      vs.push_back(std::move(v));
     }
-    out.emplace_back(d[0].get<std::string>(), std::move(bases));
+    bases.emplace_back(std::move(*name), std::move(vs));
+  }
+  out.ins = std::move(bases);
+  if (f->has("outs") && !f->value()["outs"].is_null()) {
+    auto outs = f->arrayField("outs", 16);
+    if (!outs.ok())
+      return outs.error();
+    std::vector<uint64_t> sizes;
+    for (std::size_t i = 0; i < (*outs)->size(); ++i) {
+      auto x = json::asUnsigned((**outs)[i], json::elementPath("outs", i));
+      if (!x.ok())
+        return x.error();
+      sizes.push_back(*x);
+    }
+    out.outs = std::move(sizes);
   }
   return out;
 }
@@ -85,9 +147,11 @@ std::optional<NamedBases> answerBases(const nlohmann::json& a) {
 /// "" when llcheck's and Triton's layouts are the same (the same bases of every input dim; an
 /// input dim of no bases may be missing from either), else the first difference.
 std::string firstDifference(const NamedBases& ours, const NamedBases& theirs,
-                            const std::vector<uint64_t>& ourOuts, const nlohmann::json& outs) {
-  if (outs.is_array() && outs != nlohmann::json(ourOuts))
-    return "tensor sizes: llcheck " + nlohmann::json(ourOuts).dump() + ", Triton " + outs.dump();
+                            const std::vector<uint64_t>& ourOuts,
+                            const std::optional<std::vector<uint64_t>>& outs) {
+  if (outs && *outs != ourOuts)
+    return "tensor sizes: llcheck " + nlohmann::json(ourOuts).dump() + ", Triton " +
+           nlohmann::json(*outs).dump();
   auto find = [](const NamedBases& l, const std::string& name) {
     static const std::vector<std::vector<uint64_t>> none;
     for (const auto& [n, b] : l)
@@ -141,17 +205,20 @@ std::optional<Error> runGroupAgainstTriton(const SweepGroup& g, uint64_t index,
       return answers.error();
     for (std::size_t i = begin; i < end; ++i) {
       const Encoding& e = encodings[i];
-      const nlohmann::json& a = (*answers)[i - begin];
+      auto answer = readAnswer((*answers)[i - begin]);
+      if (!answer.ok())
+        return makeError("the Triton helper's answer for encoding " + std::to_string(i) +
+                             " of group " + std::to_string(index) +
+                             " is not what triton_layouts.py answers: " + answer.error().str(),
+                         "--python");
+      const Answer& a = *answer;
       std::string attr = e.blocked ? blockedAttributeText(*e.blocked) : e.attr;
       ++report.enumerated;
       Result<LinearLayout> l = layoutOf(e, g, o);
       if (l.ok() && seen.insert(key(*l)).second)
         ++report.distinct;
-      bool theyAnswer = a.contains("ins");
-      std::string theirError =
-          a.contains("error") && a["error"].is_string()
-              ? a.value("stage", std::string("?")) + ": " + a["error"].get<std::string>()
-              : std::string();
+      bool theyAnswer = a.ins.has_value();
+      const std::string& theirError = a.error;
       if (!l.ok()) {
         ++report.rejected;
         if (!theyAnswer) {
@@ -160,10 +227,8 @@ std::optional<Error> runGroupAgainstTriton(const SweepGroup& g, uint64_t index,
         }
         ++report.acceptFailures;
         countAcceptReason(report, "llcheck rejects: " + l.error().message);
-        auto theirs = answerBases(a);
         fail("accept", attr,
-             "llcheck rejects it (" + l.error().str() + "); Triton answers " +
-                 (theirs ? basesText(*theirs) : a.dump()));
+             "llcheck rejects it (" + l.error().str() + "); Triton answers " + basesText(*a.ins));
         continue;
       }
       NamedBases ours = namedBases(*l);
@@ -174,10 +239,7 @@ std::optional<Error> runGroupAgainstTriton(const SweepGroup& g, uint64_t index,
              "Triton rejects it (" + theirError + "); llcheck answers " + basesText(ours));
         continue;
       }
-      auto theirs = answerBases(a);
-      if (!theirs)
-        return makeError("the Triton helper answered no layout: " + a.dump().substr(0, 200),
-                         "--python");
+      const NamedBases& theirs = *a.ins;
       ++report.compared;
       std::vector<uint64_t> outs;
       for (const DimSize& d : l->getOutDims())
@@ -190,12 +252,12 @@ std::optional<Error> runGroupAgainstTriton(const SweepGroup& g, uint64_t index,
         std::size_t d = n.rfind("dim", 0) == 0 ? std::stoul(n.substr(3)) : c;
         ordered[d < outs.size() ? d : c] = outs[c];
       }
-      std::string diff = firstDifference(ours, *theirs, ordered, a["outs"]);
+      std::string diff = firstDifference(ours, theirs, ordered, a.outs);
       if (!diff.empty()) {
         ++report.tritonFailures;
         fail("triton", attr,
              "first difference: " + diff + "\n  llcheck: " + basesText(ours) +
-                 "\n  Triton:  " + basesText(*theirs));
+                 "\n  Triton:  " + basesText(theirs));
       }
     }
   }

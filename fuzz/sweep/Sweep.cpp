@@ -9,19 +9,19 @@
 
 #include "llcheck/core/Encodings.h"
 #include "llcheck/core/Formats.h"
+#include "llcheck/core/JsonFields.h"
+#include "llcheck/core/OutputFile.h"
 #include "llcheck/core/Properties.h"
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/conversion/ConversionPlan.h"
 
 #include <fcntl.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -381,8 +381,6 @@ bool runGroup(const SweepGroup& g, uint64_t index, const SweepOptions& o, SweepR
   return true;
 }
 
-constexpr const char* kCheckpointFormat = "llcheck sweep checkpoint 1";
-
 std::string shardName(int index, int count) {
   return std::to_string(index) + "/" + std::to_string(count);
 }
@@ -427,48 +425,71 @@ std::string differences(const SweepReport& there, const SweepReport& here, bool 
   return out;
 }
 
-/// Writes `text` to `path` so that `path` is always either the old file or the new one whole:
-/// a temporary file beside it, flushed to the disk, renamed over it (POSIX rename is atomic).
-std::optional<Error> writeAtomically(const std::string& path, const std::string& text) {
-  std::string tmp = path + ".tmp";
-  auto failed = [&](const char* what) {
-    return makeError(std::string("cannot ") + what + " the checkpoint: " + std::strerror(errno),
-                     path);
-  };
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0)
-    return failed("write");
-  std::size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      auto e = failed("write");
-      ::close(fd);
-      return e;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  // fsync: a checkpoint that outlives the process should outlive the node too (a preempted
-  // cloud machine); the rename alone only orders the directory entry.
-  if (::fsync(fd) != 0) {
-    auto e = failed("write");
-    ::close(fd);
-    return e;
-  }
-  if (::close(fd) != 0)
-    return failed("write");
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    return failed("rename");
-  return std::nullopt;
-}
-
 nlohmann::json checkpointJson(const SweepReport& r, const std::vector<uint64_t>& done) {
   nlohmann::json j = toJson(r);
-  j["checkpoint"] = kCheckpointFormat;
+  j["checkpoint"] = kSweepCheckpointFormat;
   j["done_groups"] = done;
   return j;
+}
+
+/// "" when `r` adds up to what the deal `plan` gave its shard (or, for a checkpoint, to the
+/// groups `done` lists): the groups, their parameter sets, the groups and sets not run as
+/// renamings, and the groups its failures name. Else what does not, with the field ("encodings:
+/// 0, but ..."). These are what the deal computes again from the parameters alone; a result that
+/// holds fewer groups or sets than it was dealt did not sweep them, however it says it did.
+std::optional<Error> checkAgainstDeal(const SweepReport& r, const std::vector<SweepGroup>& plan,
+                                      const std::vector<uint64_t>* done) {
+  std::vector<bool> mine(plan.size(), false);
+  if (done) {
+    for (uint64_t d : *done) {
+      if (d >= plan.size() || plan[d].shard != r.shardIndex)
+        return makeError("holds " + std::to_string(d) + ", not a group of shard " +
+                             shardName(r.shardIndex, r.shardCount) + " (the deal has " +
+                             std::to_string(plan.size()) + " groups)",
+                         "done_groups");
+      mine[d] = true;
+    }
+  } else {
+    for (std::size_t i = 0; i < plan.size(); ++i)
+      mine[i] = plan[i].shard == r.shardIndex;
+  }
+  uint64_t groups = 0, sets = 0, renamedGroups = 0, renamedSets = 0;
+  for (std::size_t i = 0; i < plan.size(); ++i)
+    if (mine[i]) {
+      // The deal's own counts: sets saturate (plus) only past any bound a sweep accepts.
+      ++groups;
+      sets = plus(sets, plan[i].sets);
+      if (plan[i].renamed) {
+        ++renamedGroups;
+        renamedSets = plus(renamedSets, plan[i].sets);
+      }
+    }
+  std::string whose = done ? "the groups \"done_groups\" lists"
+                           : "the groups dealt to shard " + shardName(r.shardIndex, r.shardCount);
+  auto differs = [&](const char* field, uint64_t said, uint64_t dealt,
+                     const char* what) -> std::optional<Error> {
+    if (said == dealt)
+      return std::nullopt;
+    return makeError(std::to_string(said) + ", but " + whose + " have " + std::to_string(dealt) +
+                         " " + what + " (the deal, computed again from the sweep's parameters)",
+                     field);
+  };
+  if (auto e = differs("groups", r.groups, groups, "groups"))
+    return e;
+  if (auto e = differs("encodings", r.enumerated, sets, "parameter sets"))
+    return e;
+  if (auto e = differs("renamed_groups", r.renamedGroups, renamedGroups, "renamed groups"))
+    return e;
+  if (auto e =
+          differs("renamed_sets", r.renamedSets, renamedSets, "parameter sets in renamed groups"))
+    return e;
+  for (std::size_t i = 0; i < r.failures.size(); ++i) {
+    uint64_t g = r.failures[i].group;
+    if (g >= plan.size() || !mine[g])
+      return makeError("group " + std::to_string(g) + " is not one of " + whose,
+                       "failed[" + std::to_string(i) + "].group");
+  }
+  return std::nullopt;
 }
 
 /// The checkpoint at `path` for the sweep `fresh` describes: the report so far and the groups
@@ -486,45 +507,20 @@ readCheckpoint(const std::string& path, const SweepReport& fresh,
   auto j = parseJsonText(*text, path);
   if (!j.ok())
     return j.error();
-  if (!j->is_object() || !j->contains("checkpoint") || (*j)["checkpoint"] != kCheckpointFormat)
-    return makeError("not a sweep checkpoint (no \"checkpoint\": \"" +
-                         std::string(kCheckpointFormat) + "\")",
-                     path);
-  auto saved = sweepReportFromJson(*j, path);
+  auto saved = sweepCheckpointFromJson(*j, path);
   if (!saved.ok())
     return saved.error();
-  std::string diff = differences(*saved, fresh, true, "there", "here");
+  std::string diff = differences(saved->report, fresh, true, "there", "here");
   if (!diff.empty())
     return makeError("the checkpoint is of another sweep: " + diff, path);
-  const nlohmann::json& done = (*j)["done_groups"];
-  if (!done.is_array())
-    return makeError("\"done_groups\" is not an array", path);
-  std::set<uint64_t> unique;
-  for (const nlohmann::json& d : done) {
-    if (!d.is_number_unsigned() || d.get<uint64_t>() >= groups.size() ||
-        groups[d.get<uint64_t>()].shard != fresh.shardIndex ||
-        !unique.insert(d.get<uint64_t>()).second)
-      return makeError("\"done_groups\" holds " + utf8Prefix(d.dump(), 20) +
-                           ", not a group of this shard (or twice)",
-                       path);
-    state.second.push_back(d.get<uint64_t>());
-  }
-  if (unique.size() != saved->groups)
-    return makeError("\"done_groups\" lists " + std::to_string(unique.size()) +
-                         " groups, \"groups\" counts " + std::to_string(saved->groups),
-                     path);
-  state.first = *saved;
+  if (auto e = checkAgainstDeal(saved->report, groups, &saved->doneGroups))
+    return e->within(path);
+  state.first = std::move(saved->report);
+  state.second = std::move(saved->doneGroups);
   return state;
 }
 
 } // namespace
-
-const std::vector<std::string>& sweepFamilies() {
-  static const std::vector<std::string> f = {
-      "blocked",  "swizzled_shared", "nvmma_shared", "nvidia_mma",
-      "amd_mfma", "amd_wmma",        "dot_op",       "slice"};
-  return f;
-}
 
 Result<std::vector<SweepGroup>> planSweep(const SweepOptions& options) {
   auto o = checkedOptions(options);
@@ -602,7 +598,16 @@ Result<SweepReport> runSweep(const SweepOptions& options) {
     peer = std::move(*started);
   }
   std::vector<uint64_t> done;
+  // Two sweeps on one checkpoint would both run every group and overwrite each other's
+  // progress: CHECKPOINT.lock, held for the whole run, keeps the second out at once.
+  std::optional<FileLock> lock;
   if (!o.checkpoint.empty()) {
+    auto locked = FileLock::acquire(AT_FDCWD, o.checkpoint + ".lock", lockHolderLine());
+    if (!locked.ok())
+      return makeError(locked.error().message + ": another sweep is using the checkpoint " +
+                           o.checkpoint,
+                       locked.error().where);
+    lock.emplace(std::move(*locked));
     auto state = readCheckpoint(o.checkpoint, report, groups);
     if (!state.ok())
       return state.error();
@@ -619,7 +624,12 @@ Result<SweepReport> runSweep(const SweepOptions& options) {
     if (o.checkpoint.empty())
       return std::nullopt;
     report.seconds = resumedSeconds + std::chrono::duration<double>(Clock::now() - start).count();
-    return writeAtomically(o.checkpoint, dumpJson(checkpointJson(report, done)) + "\n");
+    // OutputFile: a private temporary name beside it, renamed over it (a killed process leaves
+    // the old checkpoint whole; nothing planted under a temporary name is written through).
+    auto written = writeFileAtomically(o.checkpoint, dumpJson(checkpointJson(report, done)) + "\n");
+    if (!written.ok())
+      return written.error();
+    return std::nullopt;
   };
   // At the start too: a checkpoint that cannot be written fails before any work is lost.
   if (auto e = save())
@@ -855,159 +865,6 @@ std::string toText(const SweepEstimate& e) {
   return out.str();
 }
 
-Result<SweepReport> sweepReportFromJson(const nlohmann::json& j, const std::string& source) {
-  if (!j.is_object())
-    return makeError("not a sweep result (a JSON object)", source);
-  SweepReport r;
-  std::optional<Error> error;
-  auto bad = [&](const std::string& key, const std::string& what) {
-    if (!error)
-      error = makeError("\"" + key + "\" is missing or not " + what, source);
-  };
-  auto count = [&](const char* key, uint64_t& v) {
-    if (j.contains(key) && j[key].is_number_unsigned())
-      v = j[key].get<uint64_t>();
-    else
-      bad(key, "a count");
-  };
-  auto integer = [&](const char* key, int& v, int lo, int hi) {
-    if (j.contains(key) && j[key].is_number_integer() && j[key].get<int64_t>() >= lo &&
-        j[key].get<int64_t>() <= hi)
-      v = static_cast<int>(j[key].get<int64_t>());
-    else
-      bad(key, "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  };
-  auto text = [&](const char* key, std::string& v) {
-    if (j.contains(key) && j[key].is_string())
-      v = j[key].get<std::string>();
-    else
-      bad(key, "a string");
-  };
-  text("family", r.family);
-  std::string triton, shard;
-  text("triton", triton);
-  text("shard", shard);
-  text("balance", r.balance);
-  integer("max_log2", r.maxLog2, 0, 12);
-  integer("pair_max_log2", r.pairMaxLog2, -1, 24);
-  // Absent from the results of releases before parts: theirs cut no group, as the default
-  // bound cuts none of the sweeps they could run in time (their balance says which deal).
-  if (j.contains("part_min_log2"))
-    integer("part_min_log2", r.partMinLog2, 0, 64);
-  integer("merged_shards", r.mergedShards, 0, 1000000);
-  if (j.contains("num_warps") && j["num_warps"].is_array()) {
-    for (const nlohmann::json& w : j["num_warps"]) {
-      if (!w.is_number_unsigned()) {
-        bad("num_warps", "an array of counts");
-        break;
-      }
-      r.numWarps.push_back(w.get<uint64_t>());
-    }
-  } else {
-    bad("num_warps", "an array of counts");
-  }
-  count("groups", r.groups);
-  count("encodings", r.enumerated);
-  count("rejected", r.rejected);
-  count("distinct_layouts", r.distinct);
-  count("verified", r.verified);
-  count("pairs", r.pairs);
-  count("unplanned", r.unplanned);
-  count("verify_failures", r.verifyFailures);
-  count("plan_failures", r.planFailures);
-  // Absent from the results of releases before them: the sweep they describe had none.
-  auto optionalCount = [&](const char* key, uint64_t& v) {
-    if (j.contains(key))
-      count(key, v);
-  };
-  optionalCount("renamed_groups", r.renamedGroups);
-  optionalCount("renamed_sets", r.renamedSets);
-  optionalCount("renamed_layouts", r.renamedLayouts);
-  optionalCount("renamed_pairs", r.renamedPairs);
-  optionalCount("algebra_only", r.algebraOnly);
-  optionalCount("compared", r.compared);
-  optionalCount("both_rejected", r.bothRejected);
-  optionalCount("triton_failures", r.tritonFailures);
-  optionalCount("accept_failures", r.acceptFailures);
-  if (j.contains("accept_reasons")) {
-    const nlohmann::json& reasons = j["accept_reasons"];
-    uint64_t total = 0;
-    bool good = reasons.is_object();
-    for (auto it = good ? reasons.begin() : reasons.end(); good && it != reasons.end(); ++it) {
-      good = it.value().is_number_unsigned();
-      if (good) {
-        r.acceptReasons[it.key()] = it.value().get<uint64_t>();
-        total += it.value().get<uint64_t>();
-      }
-    }
-    if (!good)
-      bad("accept_reasons", "an object of counts");
-    else if (total != r.acceptFailures && !error)
-      error = makeError("\"accept_reasons\" add up to " + std::to_string(total) +
-                            ", not \"accept_failures\" (" + std::to_string(r.acceptFailures) + ")",
-                        source);
-  }
-  r.reduce = false;
-  if (j.contains("reduce")) {
-    if (j["reduce"].is_boolean())
-      r.reduce = j["reduce"].get<bool>();
-    else
-      bad("reduce", "true or false");
-  }
-  if (j.contains("against")) {
-    if (j["against"].is_string() &&
-        (j["against"] == "" || j["against"] == "triton-3.6" || j["against"] == "triton-3.9"))
-      r.against = j["against"].get<std::string>();
-    else
-      bad("against", "\"\", \"triton-3.6\" or \"triton-3.9\"");
-  }
-  if (j.contains("seconds") && j["seconds"].is_number() && j["seconds"].get<double>() >= 0)
-    r.seconds = j["seconds"].get<double>();
-  else
-    bad("seconds", "a number of seconds");
-  if (j.contains("failed") && j["failed"].is_array()) {
-    for (const nlohmann::json& f : j["failed"]) {
-      SweepFailure failure;
-      if (!f.is_object() || !f.contains("check") || !f["check"].is_string() ||
-          !f.contains("attribute") || !f["attribute"].is_string() || !f.contains("shape") ||
-          !f["shape"].is_string() || !f.contains("message") || !f["message"].is_string() ||
-          !f.contains("group") || !f["group"].is_number_unsigned()) {
-        bad("failed", "an array of {\"check\", \"attribute\", \"shape\", \"message\", \"group\"}");
-        break;
-      }
-      r.failures.push_back({f["check"].get<std::string>(), f["attribute"].get<std::string>(),
-                            f["shape"].get<std::string>(), f["message"].get<std::string>(),
-                            f["group"].get<uint64_t>()});
-    }
-  } else {
-    bad("failed", "an array");
-  }
-  if (error)
-    return *error;
-  const auto& fams = sweepFamilies();
-  if (std::find(fams.begin(), fams.end(), r.family) == fams.end())
-    return makeError("\"family\": unknown family '" + utf8Prefix(r.family, 60) + "'", source);
-  auto version = parseTritonVersionOrError(triton, "\"triton\"");
-  if (!version.ok())
-    return version.error().within(source);
-  r.triton = *version;
-  std::size_t slash = shard.find('/');
-  auto digits = [](const std::string& s) {
-    return !s.empty() && s.size() <= 7 &&
-           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-  };
-  if (slash == std::string::npos || !digits(shard.substr(0, slash)) ||
-      !digits(shard.substr(slash + 1)) || std::stoi(shard.substr(slash + 1)) < 1 ||
-      std::stoi(shard.substr(0, slash)) >= std::stoi(shard.substr(slash + 1)))
-    return makeError("\"shard\": '" + utf8Prefix(shard, 20) + "' is not I/N with 0 <= I < N",
-                     source);
-  r.shardIndex = std::stoi(shard.substr(0, slash));
-  r.shardCount = std::stoi(shard.substr(slash + 1));
-  if (r.failureCount() < r.failures.size())
-    return makeError("\"failed\" lists more failures than \"failures\" counts", source);
-  return r;
-}
-
 Result<SweepReport> mergeSweepReports(const std::vector<SweepReport>& shards,
                                       const std::vector<std::string>& sources) {
   if (shards.empty())
@@ -1045,9 +902,6 @@ Result<SweepReport> mergeSweepReports(const std::vector<SweepReport>& shards,
                          "\", but this llcheck deals this sweep as \"" + balanceOf(*plan) +
                          "\" (run the shards and the merge with one release)",
                      name(0));
-  std::vector<uint64_t> dealt(seen.size(), 0);
-  for (const SweepGroup& g : *plan)
-    ++dealt[static_cast<std::size_t>(g.shard)];
   SweepReport m = first;
   m.groups = m.enumerated = m.rejected = m.verified = m.distinct = m.pairs = m.unplanned = 0;
   m.verifyFailures = m.planFailures = 0;
@@ -1059,38 +913,76 @@ Result<SweepReport> mergeSweepReports(const std::vector<SweepReport>& shards,
   m.shardIndex = 0;
   m.shardCount = 1;
   m.mergedShards = 0;
+  uint64_t mergedShards = 0;
   for (std::size_t i = 0; i < shards.size(); ++i) {
     const SweepReport& r = shards[i];
-    if (r.groups != dealt[static_cast<std::size_t>(r.shardIndex)])
-      return makeError("shard " + shardName(r.shardIndex, r.shardCount) + " did " +
-                           std::to_string(r.groups) + " groups of the " +
-                           std::to_string(dealt[static_cast<std::size_t>(r.shardIndex)]) +
-                           " dealt to it",
-                       name(i));
-    m.groups += r.groups;
-    m.enumerated += r.enumerated;
-    m.rejected += r.rejected;
-    m.verified += r.verified;
-    m.distinct += r.distinct;
-    m.pairs += r.pairs;
-    m.unplanned += r.unplanned;
-    m.verifyFailures += r.verifyFailures;
-    m.planFailures += r.planFailures;
-    m.renamedGroups += r.renamedGroups;
-    m.renamedSets += r.renamedSets;
-    m.renamedLayouts += r.renamedLayouts;
-    m.renamedPairs += r.renamedPairs;
-    m.algebraOnly += r.algebraOnly;
-    m.compared += r.compared;
-    m.bothRejected += r.bothRejected;
-    m.tritonFailures += r.tritonFailures;
-    m.acceptFailures += r.acceptFailures;
+    if (auto e = checkAgainstDeal(r, *plan, nullptr))
+      return e->within(name(i));
+    // Every total checked: counts read from a file may be forged, and a wrapped failure count
+    // would print "0 failures".
+    std::optional<Error> error;
+    auto add = [&](uint64_t& total, uint64_t v, const char* field) {
+      if (error)
+        return;
+      auto s = json::checkedAdd(total, v, field);
+      if (s.ok())
+        total = *s;
+      else
+        error = s.error().within(name(i));
+    };
+    add(m.groups, r.groups, "groups");
+    add(m.enumerated, r.enumerated, "encodings");
+    add(m.rejected, r.rejected, "rejected");
+    add(m.verified, r.verified, "verified");
+    add(m.distinct, r.distinct, "distinct_layouts");
+    add(m.pairs, r.pairs, "pairs");
+    add(m.unplanned, r.unplanned, "unplanned");
+    add(m.verifyFailures, r.verifyFailures, "verify_failures");
+    add(m.planFailures, r.planFailures, "plan_failures");
+    add(m.renamedGroups, r.renamedGroups, "renamed_groups");
+    add(m.renamedSets, r.renamedSets, "renamed_sets");
+    add(m.renamedLayouts, r.renamedLayouts, "renamed_layouts");
+    add(m.renamedPairs, r.renamedPairs, "renamed_pairs");
+    add(m.algebraOnly, r.algebraOnly, "algebra_only");
+    add(m.compared, r.compared, "compared");
+    add(m.bothRejected, r.bothRejected, "both_rejected");
+    add(m.tritonFailures, r.tritonFailures, "triton_failures");
+    add(m.acceptFailures, r.acceptFailures, "accept_failures");
+    // The failure total too: each kind may fit and their sum not.
+    uint64_t failures = m.verifyFailures;
+    add(failures, m.planFailures, "failures");
+    add(failures, m.tritonFailures, "failures");
+    add(failures, m.acceptFailures, "failures");
+    add(mergedShards, static_cast<uint64_t>(std::max(r.mergedShards, 1)), "merged_shards");
+    if (error)
+      return *error;
+    // The reasons add up to accept_failures in each result (the reader checks), so their sums
+    // are at most the checked total.
     for (const auto& [reason, n] : r.acceptReasons)
       countAcceptReason(m, reason, n);
     m.seconds += r.seconds;
-    m.mergedShards += std::max(r.mergedShards, 1);
+    if (!(m.seconds <= kMaxSweepSeconds))
+      return makeError("the shards' seconds add up past the bound, " +
+                           std::to_string(static_cast<uint64_t>(kMaxSweepSeconds)) +
+                           " s (docs/limits.md)",
+                       "seconds")
+          .within(name(i));
     m.failures.insert(m.failures.end(), r.failures.begin(), r.failures.end());
   }
+  if (mergedShards > static_cast<uint64_t>(kMaxSweepShards))
+    return makeError("the results add up to " + std::to_string(mergedShards) +
+                     " shards merged, more than " + std::to_string(kMaxSweepShards) +
+                     " (docs/limits.md)");
+  m.mergedShards = static_cast<int>(mergedShards);
+  // Every shard added up to its deal, so the union is the deal: said once more, as a merged
+  // result is what a nightly job reads.
+  uint64_t dealtSets = 0;
+  for (const SweepGroup& g : *plan)
+    dealtSets = plus(dealtSets, g.sets);
+  if (m.groups != plan->size() || m.enumerated != dealtSets)
+    return makeError("the shards add up to " + std::to_string(m.groups) + " groups and " +
+                     std::to_string(m.enumerated) + " parameter sets, not the deal's " +
+                     std::to_string(plan->size()) + " and " + std::to_string(dealtSets));
   // Each shard kept its first failures in group order; the first of all of them are among
   // those, so sorted by group they are what an unsharded run keeps.
   std::stable_sort(m.failures.begin(), m.failures.end(),

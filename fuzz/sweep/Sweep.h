@@ -229,15 +229,44 @@ void countAcceptReason(SweepReport& report, const std::string& reason, uint64_t 
 /// The result (`--format json`): the parameters, the counts and the kept failures.
 [[nodiscard]] nlohmann::json toJson(const SweepReport& report);
 [[nodiscard]] std::string toText(const SweepReport& report);
-/// A result read back (what toJson wrote); `source` names it in errors.
+/// Bounds on what a result or a checkpoint read back may say (docs/limits.md): shards, the
+/// seconds of a result (one shard's or a merge's sum over every shard: about 317 years of one
+/// core, far past any real sweep, and finite however many shards add up), the failures kept,
+/// the groups of a deal.
+inline constexpr int kMaxSweepShards = 1000000;
+inline constexpr double kMaxSweepSeconds = 1e10;
+inline constexpr std::size_t kMaxSweepFailuresKept = 100000;
+inline constexpr uint64_t kMaxSweepGroups = uint64_t{1} << 24;
+
+/// A result read back (what toJson wrote); `source` names it in errors. The one schema reader
+/// for results and checkpoints (SweepResult.cpp): every field's type and range checked, a
+/// missing or unknown field named by its path ("a.json: verify_failures: ..."), and the counts
+/// checked against one another (what is part of another count is not more than it, the failure
+/// total is the sum of its kinds, none of it wraps). What only the deal can check (each shard's
+/// groups and parameter sets) merge and resume check.
 [[nodiscard]] Result<SweepReport> sweepReportFromJson(const nlohmann::json& j,
                                                       const std::string& source);
 
+inline constexpr const char* kSweepCheckpointFormat = "llcheck sweep checkpoint 1";
+
+/// A shard's checkpoint: its report so far and the groups done (indices in the plan).
+struct SweepCheckpoint {
+  SweepReport report;
+  std::vector<uint64_t> doneGroups;
+};
+/// A checkpoint read back (a result's fields, "checkpoint" and "done_groups"), checked as
+/// sweepReportFromJson checks a result, each group listed once and "groups" counting them.
+[[nodiscard]] Result<SweepCheckpoint> sweepCheckpointFromJson(const nlohmann::json& j,
+                                                              const std::string& source);
+
 /// The shards' results (sources name them in errors) added up as one run over every group: the
-/// counts summed, the kept failures in group order, shard 0/1. An Error, naming the file, when
-/// the results are of different sweeps (family, bounds, Triton release, balance, shard count),
-/// when a shard is missing or given twice, or when a result does not hold every group its shard
-/// was dealt.
+/// counts summed (checked: a total that would pass 2^64 is an Error naming the field), the kept
+/// failures in group order, shard 0/1. An Error, naming the file, when the results are of
+/// different sweeps (family, bounds, Triton release, balance, shard count), when a shard is
+/// missing or given twice, or when a result does not add up to what the deal, computed again
+/// from the parameters, gave its shard: its groups, their parameter sets ("encodings"), the
+/// groups and sets not run as renamings, and the groups its failures name. So a merge succeeds
+/// only when the union is exactly the deal.
 [[nodiscard]] Result<SweepReport> mergeSweepReports(const std::vector<SweepReport>& shards,
                                                     const std::vector<std::string>& sources);
 

@@ -16,10 +16,17 @@ namespace llcheck::fuzz {
 
 namespace {
 
-/// One line from `f`, without its newline; nullopt at the end of the stream.
+/// An answer is a few KB (an abort's stderr at most a few hundred): a longer line is not one,
+/// and reading it whole would let the helper take llcheck's memory.
+constexpr std::size_t kMaxAnswerBytes = 16 << 20;
+
+/// One line from `f`, without its newline; nullopt at the end of the stream or past
+/// kMaxAnswerBytes (the caller reports the helper as broken).
 std::optional<std::string> readLine(FILE* f) {
   std::string line;
   for (;;) {
+    if (line.size() > kMaxAnswerBytes)
+      return std::nullopt;
     int c = std::fgetc(f);
     if (c == EOF) {
       if (std::ferror(f) && errno == EINTR) {
@@ -138,7 +145,9 @@ Result<std::vector<nlohmann::json>> TritonPeer::ask(const std::vector<nlohmann::
     for (std::size_t i = begin; i <= end; ++i) {
       auto line = readLine(helpers_[h].out);
       if (!line)
-        return makeError("the Triton helper (" + python_ + ") died", "--python");
+        return makeError("the Triton helper (" + python_ +
+                             ") died or answered a line longer than 16 MiB",
+                         "--python");
       nlohmann::json j = nlohmann::json::parse(*line, nullptr, false);
       bool ok = i == end ? j.is_object() && j.contains("flushed")
                          : j.is_object() && j.contains("id") && j["id"] == requests[i]["id"];

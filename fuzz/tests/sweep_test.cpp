@@ -11,16 +11,19 @@
 #include "sweep/Sweep.h"
 
 #include "llcheck/core/Encodings.h"
+#include "llcheck/core/OutputFile.h"
 #include "llcheck/core/Properties.h"
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/conversion/ConversionPlan.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <numeric>
 #include <set>
@@ -316,6 +319,40 @@ TEST(SweepCheckpoint, aStopInsideAGroupDropsThatGroupAndResumesToTheUninterrupte
   EXPECT_EQ(totals(*resumed), totals(*whole));
 }
 
+// Two sweeps on one checkpoint: the second is refused at once, naming the holder; a link planted
+// at a temporary name is not written through (the checkpoint is written by OutputFile).
+TEST(SweepCheckpoint, isLockedAndNotWrittenThroughALink) {
+  SweepOptions o;
+  o.family = "nvidia_mma";
+  o.maxLog2 = 0;
+  TempCheckpoint file("lock");
+  o.checkpoint = file.path.string();
+  std::string lockPath = o.checkpoint + ".lock";
+  std::filesystem::remove(lockPath);
+  {
+    auto held = FileLock::acquire(AT_FDCWD, lockPath, "pid 1 on host test");
+    ASSERT_TRUE(held.ok()) << held.error().str();
+    auto r = runSweep(o);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().str().find("is held by another llcheck (pid 1 on host test)"),
+              std::string::npos)
+        << r.error().str();
+    EXPECT_FALSE(std::filesystem::exists(file.path));
+  }
+  std::filesystem::path victim = file.path.string() + ".victim";
+  { std::ofstream(victim) << "keep\n"; }
+  std::filesystem::create_symlink(victim, file.path.string() + ".tmp");
+  ASSERT_TRUE(runSweep(o).ok());
+  auto kept = readInputFile(victim.string());
+  ASSERT_TRUE(kept.ok());
+  EXPECT_EQ(*kept, "keep\n");
+  auto saved = readInputFile(file.path.string());
+  ASSERT_TRUE(saved.ok());
+  EXPECT_NE(saved->find(kSweepCheckpointFormat), std::string::npos);
+  std::filesystem::remove(victim);
+  std::filesystem::remove(lockPath);
+}
+
 TEST(SweepCheckpoint, refusesACheckpointOfOtherParameters) {
   SweepOptions o;
   o.family = "nvidia_mma";
@@ -358,12 +395,98 @@ TEST(SweepMerge, refusesMissingDuplicateAndMismatchedShards) {
             "c: a result of another sweep: --max-log2 2 here, 1 in a");
   SweepReport partial = parts[1];
   --partial.groups;
-  EXPECT_NE(error(mergeSweepReports({parts[0], partial, parts[2]}, {"a", "b", "c"}))
-                .find("b: shard 1/3 did"),
-            std::string::npos);
+  EXPECT_NE(
+      error(mergeSweepReports({parts[0], partial, parts[2]}, {"a", "b", "c"})).find("b: groups: "),
+      std::string::npos);
   auto j = toJson(parts[0]);
   j.erase("pairs");
-  EXPECT_EQ(error(sweepReportFromJson(j, "a.json")), "a.json: \"pairs\" is missing or not a count");
+  EXPECT_EQ(error(sweepReportFromJson(j, "a.json")), "a.json: pairs: missing (a required field)");
+}
+
+// Counts are checked, never trusted (issue 31): a result that does not add up to its shard's
+// deal, a total that would wrap, seconds past the bound, a field forged or misspelt.
+TEST(SweepMerge, refusesCountsThatDoNotAddUp) {
+  SweepOptions o;
+  o.family = "nvidia_mma";
+  o.maxLog2 = 1;
+  o.shardCount = 2;
+  std::vector<SweepReport> parts;
+  for (int i = 0; i < 2; ++i) {
+    o.shardIndex = i;
+    auto r = runSweep(o);
+    ASSERT_TRUE(r.ok());
+    parts.push_back(*r);
+  }
+  auto error = [](const Result<SweepReport>& r) { return r.ok() ? "" : r.error().str(); };
+  ASSERT_EQ(error(mergeSweepReports(parts, {"a", "b"})), "");
+  // Fewer parameter sets than the deal gave the shard: not swept, whatever "groups" says.
+  SweepReport fewer = parts[1];
+  fewer.enumerated = 0;
+  fewer.rejected = fewer.distinct = fewer.verified = fewer.renamedLayouts = 0;
+  EXPECT_NE(error(mergeSweepReports({parts[0], fewer}, {"a", "b"})).find("b: encodings: 0, but "),
+            std::string::npos);
+  // A failure in a group of another shard.
+  SweepReport elsewhere = parts[0];
+  elsewhere.verifyFailures = 1;
+  elsewhere.failures.push_back({"verify", "#x", "2x2", "m", 1000000});
+  EXPECT_NE(error(mergeSweepReports({elsewhere, parts[1]}, {"a", "b"})).find("a: failed[0].group"),
+            std::string::npos);
+  // Totals that wrap: each count fits, their sum does not.
+  SweepReport wrap0 = parts[0], wrap1 = parts[1];
+  wrap0.verifyFailures = wrap1.verifyFailures = uint64_t{1} << 63;
+  EXPECT_NE(error(mergeSweepReports({wrap0, wrap1}, {"a", "b"})).find("b: verify_failures: "),
+            std::string::npos);
+  wrap0 = parts[0];
+  wrap1 = parts[1];
+  wrap0.acceptFailures = wrap1.acceptFailures = uint64_t{1} << 63;
+  EXPECT_NE(error(mergeSweepReports({wrap0, wrap1}, {"a", "b"})).find("b: accept_failures: "),
+            std::string::npos);
+  wrap0 = parts[0];
+  wrap0.verifyFailures = uint64_t{1} << 63;
+  wrap0.planFailures = uint64_t{1} << 63;
+  EXPECT_NE(error(mergeSweepReports({wrap0, parts[1]}, {"a", "b"})).find("a: failures: "),
+            std::string::npos);
+  // Seconds that add up past the bound (1e308 + 1e308 was inf, written as null).
+  wrap0 = parts[0];
+  wrap1 = parts[1];
+  wrap0.seconds = wrap1.seconds = kMaxSweepSeconds;
+  EXPECT_NE(error(mergeSweepReports({wrap0, wrap1}, {"a", "b"})).find("b: seconds: "),
+            std::string::npos);
+
+  // The reader: every count against the others it is part of, the bounds, unknown fields.
+  auto read = [&](const nlohmann::json& j) { return error(sweepReportFromJson(j, "a.json")); };
+  EXPECT_EQ(read(toJson(parts[0])), "");
+  auto j = toJson(parts[0]);
+  j["verify_failures"] = uint64_t{1} << 63;
+  j["failures"] = uint64_t{1} << 63;
+  EXPECT_NE(read(j).find("a.json: verify_failures: 9223372036854775808 is more than the layouts "
+                         "verified"),
+            std::string::npos)
+      << read(j);
+  j = toJson(parts[0]);
+  j["failures"] = 0u;
+  j["plan_failures"] = 1u;
+  EXPECT_NE(read(j).find("a.json: failures: 0, but "), std::string::npos) << read(j);
+  j = toJson(parts[0]);
+  j["seconds"] = 1e308;
+  EXPECT_NE(read(j).find("a.json: seconds: expected a number from 0 to 1e+10"), std::string::npos)
+      << read(j);
+  j = toJson(parts[0]);
+  j["verifed"] = 0u;
+  EXPECT_NE(read(j).find("a.json: verifed: unknown field"), std::string::npos) << read(j);
+  j = toJson(parts[0]);
+  j["groups"] = -1;
+  EXPECT_NE(read(j).find("a.json: groups: expected an integer"), std::string::npos) << read(j);
+  j = toJson(parts[0]);
+  j["failed"] = {
+      {{"check", "verify"}, {"attribute", "#x"}, {"shape", "2"}, {"message", "m"}, {"group", 0}}};
+  EXPECT_NE(read(j).find("a.json: failed: lists 1 verify failures, more than counted (0)"),
+            std::string::npos)
+      << read(j);
+  j = toJson(parts[0]);
+  j["num_warps"] = {3};
+  EXPECT_NE(read(j).find("a.json: num_warps[0]: 3 is not a power of two"), std::string::npos)
+      << read(j);
 }
 
 // Why one side rejects what the other answers is counted for every such encoding (a sweep keeps
@@ -401,8 +524,7 @@ TEST(SweepMerge, addsUpTheReasonsOneSideRejects) {
   j["accept_reasons"]["Triton rejects: A"] = 2u;
   auto bad = sweepReportFromJson(j, "a.json");
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.error().str(),
-            "a.json: \"accept_reasons\" add up to 4, not \"accept_failures\" (5)");
+  EXPECT_EQ(bad.error().str(), "a.json: accept_reasons: add up to 4, not \"accept_failures\" (5)");
   SweepReport many;
   for (std::size_t i = 0; i < kMaxAcceptReasons + 3; ++i)
     countAcceptReason(many, "reason " + std::to_string(i));
