@@ -35,7 +35,10 @@ struct DifferentialAnswer {
                                      const DifferentialAnswer& enumeration,
                                      const DifferentialAnswer& z3, const LinearLayout& l);
 
-/// differential.injective, .surjective, .invertible, .distributed, .memory.
+/// differential.injective, .surjective, .invertible, .distributed, .memory, and
+/// .coalescing_wide_addresses (WideAddresses.cpp).
 [[nodiscard]] std::vector<Law> differentialLaws();
+/// differential.coalescing_wide_addresses: coalescing and its proof against 128-bit addresses.
+[[nodiscard]] Law wideAddressesLaw();
 
 } // namespace llcheck::fuzz

@@ -1,6 +1,7 @@
 // The sector bound of CoalescingProofs.h as Z3 queries: N lanes of one register value and warp
 // with pairwise different sectors, N = predicted + 1 (must be unsat) and N = predicted (must be
-// sat). Addresses are 64-bit bit-vector arithmetic over the layout's bases and the strides.
+// sat). Addresses are 64-bit bit-vector arithmetic over the layout's bases and the strides;
+// globalAddressMap refuses a tensor whose last byte is past 2^64, so none wraps.
 #include "llcheck/prover/CoalescingProofs.h"
 
 #include "ProofSupport.h"
@@ -49,19 +50,6 @@ Columns columnsOf(const LinearLayout& reg) {
     }
   }
   return c;
-}
-
-std::vector<int64_t> stridesOf(const LinearLayout& reg, const CoalescingOptions& options) {
-  if (!options.strides.empty())
-    return options.strides;
-  int rank = reg.getNumOutDims();
-  std::vector<int64_t> s(static_cast<std::size_t>(rank));
-  int64_t stride = 1;
-  for (int k = rank - 1; k >= 0; --k) {
-    s[k] = stride;
-    stride *= static_cast<int64_t>(reg.getOutDimSize(dims::standardOut(k)));
-  }
-  return s;
 }
 
 /// The coordinates of the selected inputs: XOR of the columns whose bit is set.
@@ -138,9 +126,14 @@ ProofResult sectorBound(smt::Context& ctx, const LinearLayout& regIn,
   auto reg = withDistributedInDims(regIn);
   if (!reg.ok())
     return failure(reg.error().str());
+  // The model's own checks first, its bound on the tensor's last byte among them: every
+  // address below is then under 2^64, so 64-bit bit-vectors are wide enough and nothing wraps
+  // (a stride of 2^40 over 2^22 rows of f64 once wrapped into a false proof).
+  if (auto map = globalAddressMap(*reg, options, model); !map.ok())
+    return failure("the access cannot be posed: " + map.error().str());
   Addressing ad;
   ad.cols = columnsOf(*reg);
-  ad.strides = stridesOf(*reg, options);
+  ad.strides = effectiveStrides(*reg, options);
   ad.baseOffset =
       options.baseAlignment < static_cast<uint64_t>(model.lineBytes) ? options.baseAlignment : 0;
   ad.elementBytes = options.elementBits / 8;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 #include <optional>
 
 namespace llcheck {
@@ -22,9 +23,25 @@ bool isPow2(uint64_t v) {
   return std::has_single_bit(v);
 }
 
-/// Strides larger than this are refused, so that no offset (stride x index, index < 2^22 for
-/// the tensors llcheck lays out) overflows 64 bits.
+__extension__ typedef unsigned __int128 U128;
+
+/// Strides larger than this are refused. A stride within it can still carry an address past
+/// 2^64 (2^40 x a 2^22-row index x 8 bytes): lastByte() bounds the whole tensor's reach.
 constexpr int64_t kMaxStride = int64_t{1} << 40;
+
+/// The last byte any element of the tensor can lie at, base + bytes * sum_k stride_k x
+/// (size_k - 1), in 128 bits: every address llcheck computes (the model's, the enumeration's,
+/// the prover's 64-bit bit-vectors) is at most this, so one check here keeps them all from
+/// wrapping at 2^64 (a wrapped address once made "at most 16 sectors" a proof where 32 was
+/// true).
+U128 lastByte(const LinearLayout& reg, const std::vector<int64_t>& strides, uint64_t baseOffset,
+              int elementBytes) {
+  U128 elements = 0;
+  for (std::size_t k = 0; k < strides.size(); ++k)
+    elements += U128{static_cast<uint64_t>(strides[k])} *
+                (reg.getOutDimSize(dims::standardOut(static_cast<int>(k))) - 1);
+  return baseOffset + elements * static_cast<unsigned>(elementBytes) + (elementBytes - 1);
+}
 
 std::string dimName(int k) {
   return "dim" + std::to_string(k);
@@ -73,10 +90,13 @@ std::vector<int64_t> effectiveStrides(const LinearLayout& reg, const CoalescingO
     return options.strides;
   int rank = reg.getNumOutDims();
   std::vector<int64_t> strides(static_cast<std::size_t>(rank), 0);
-  int64_t s = 1;
+  // Unsigned, saturating past 2^62: a tensor of 2^64 elements must not overflow here (strides
+  // past 2^40 are refused by globalAddressMap, saturated or not).
+  uint64_t s = 1;
   for (int k = rank - 1; k >= 0; --k) {
-    strides[k] = s;
-    s *= static_cast<int64_t>(reg.getOutDimSize(dims::standardOut(k)));
+    strides[k] = static_cast<int64_t>(std::min(s, uint64_t{1} << 62));
+    uint64_t size = reg.getOutDimSize(dims::standardOut(k));
+    s = s > (uint64_t{1} << 62) / size ? (uint64_t{1} << 62) + 1 : s * size;
   }
   return strides;
 }
@@ -120,6 +140,14 @@ Result<GlobalAddressMap> globalAddressMap(const LinearLayout& regIn,
     if (strides[k] < 0 || strides[k] > kMaxStride)
       return makeError("the stride of " + dimName(k) + " is " + std::to_string(strides[k]) +
                        " (expected 0 .. 2^40 elements)");
+  if (U128 last = lastByte(*reg, strides, m.baseOffset, m.elementBytes);
+      last > std::numeric_limits<uint64_t>::max()) {
+    int log2 = 63 + static_cast<int>(std::bit_width(static_cast<uint64_t>(last >> 64)));
+    return makeError("the tensor reaches past byte 2^" + std::to_string(log2) +
+                     " (base + element bytes x the sum of stride x (size - 1) over its dims), "
+                     "beyond a 64-bit address space: no GPU tensor does (smaller strides or "
+                     "shape)");
+  }
 
   // F2-linear when each dim's index bits land on address bits of their own: power-of-two
   // strides whose bit ranges [log2 s, log2 s + bits) do not overlap.
