@@ -8,13 +8,15 @@
 #include "mutation/Mutation.h"
 
 #include "llcheck/core/Formats.h"
+#include "llcheck/core/OutputFile.h"
 
 #include <unistd.h>
 
+#include <charconv>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -24,13 +26,18 @@ namespace {
 constexpr double kMaxSeconds = 1e7;
 constexpr uint64_t kMaxCases = 1000000000;
 
-/// An unsigned option written with a sign would be wrapped around by the conversion (-1 as
-/// 2^64 - 1): refuse it before that.
-const CLI::Validator kUnsigned(
+/// A seed: digits only, at most 2^64 - 1 (a sign would be wrapped around by the conversion: -1
+/// as 2^64 - 1). CLI11 would read a larger number as 2^64 - 1 and run
+/// that seed, which reproduces nothing the user asked for.
+const CLI::Validator kSeed(
     [](std::string& s) {
-      return s.find_first_of("+-") == std::string::npos
-                 ? std::string()
-                 : "'" + s + "' is not a number without a sign";
+      uint64_t v = 0;
+      auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+        return "'" + utf8Prefix(s, 40) + "' is not a number without a sign";
+      if (ec == std::errc::result_out_of_range || end != s.data() + s.size())
+        return "'" + utf8Prefix(s, 40) + "' is more than 2^64 - 1 (18446744073709551615)";
+      return std::string();
     },
     "UNSIGNED");
 } // namespace
@@ -45,7 +52,7 @@ FuzzCommand::FuzzCommand(CLI::App& app) {
   seedOpt_ = cmd_->add_option("--seed", seed_,
                               "The seed every case derives from (default: a fresh one, printed)")
                  ->type_name("N")
-                 ->check(kUnsigned);
+                 ->check(kSeed);
   shardOpt_ = cmd_->add_option("--shard", shard_,
                                "Run shard I of N (0 <= I < N): the laws whose index is I modulo "
                                "N; default: GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS if set")
@@ -199,13 +206,16 @@ int FuzzCommand::run(std::ostream& out, std::string& errorMessage) {
     errorMessage = laws.error().str();
     return 2;
   }
-  std::ofstream junit;
+  // Opened before the run, so that a path that cannot be written is refused before the time
+  // box is spent; written and committed after it (a write error is exit 2 naming the path).
+  std::optional<OutputFile> junit;
   if (!junit_.empty()) {
-    junit.open(junit_);
-    if (!junit) {
-      errorMessage = "--junit: cannot write '" + utf8Prefix(junit_, 200) + "'";
+    auto f = OutputFile::create(junit_);
+    if (!f.ok()) {
+      errorMessage = "--junit: cannot write '" + utf8Prefix(junit_, 200) + "': " + f.error().str();
       return 2;
     }
+    junit.emplace(std::move(*f));
   }
   if (!quiet_ && isatty(STDERR_FILENO))
     options.progress = &std::cerr;
@@ -218,8 +228,15 @@ int FuzzCommand::run(std::ostream& out, std::string& errorMessage) {
     out << dumpJson(toJson(report)) << "\n";
   else
     out << summaryText(report);
-  if (junit.is_open())
-    junit << toJunit(report, registry);
+  if (junit) {
+    auto written = junit->write(toJunit(report, registry));
+    if (written.ok())
+      written = junit->commit();
+    if (!written.ok()) {
+      errorMessage = "--junit: " + written.error().str();
+      return 2;
+    }
+  }
   return report.failures.empty() ? 0 : 1;
 }
 

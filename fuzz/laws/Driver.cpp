@@ -3,6 +3,8 @@
 #include "Driver.h"
 
 #include "llcheck/core/Formats.h"
+#include "llcheck/core/JsonFields.h"
+#include "llcheck/core/OutputFile.h"
 #include "llcheck/core/Spec.h"
 
 #include <algorithm>
@@ -10,7 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
+#include <new>
 #include <sstream>
 
 namespace llcheck::fuzz {
@@ -45,6 +47,8 @@ Checked generateAndCheck(const Law& law, const rc::Shrinkable<Case>& s) {
   Checked c;
   try {
     c.value = s.value();
+  } catch (const std::bad_alloc&) {
+    throw; // not a failure of the law (see checkLaw)
   } catch (const std::exception& e) {
     c.verdict = std::string("the generator threw: ") + e.what();
     return c;
@@ -166,6 +170,13 @@ FuzzReport runLaws(const std::vector<const Law*>& laws, const FuzzOptions& optio
         uint64_t undecidedBefore = undecidedCount();
         Checked c = generateAndCheck(law, s);
         r.undecided += undecidedCount() - undecidedBefore;
+        // A case the generator draws must be one --replay accepts: the bound is checked here
+        // on every generated case, so it cannot fall behind a generator that grows.
+        if (!c.verdict) {
+          std::string beyond = beyondBound(c.value, caseBound(law.name));
+          if (!beyond.empty())
+            c.verdict = "the generator drew a case --replay would refuse: " + beyond;
+        }
         ++r.cases;
         if (c.verdict) {
           Failure f = shrink(law, std::move(s), std::move(c));
@@ -176,10 +187,11 @@ FuzzReport runLaws(const std::vector<const Law*>& laws, const FuzzOptions& optio
             std::filesystem::create_directories(options.regressionsDir, ec);
             std::string path =
                 (std::filesystem::path(options.regressionsDir) / fileNameFor(f)).string();
-            std::ofstream out(path);
-            out << dumpJson(caseToJson(f, &law), 2) << "\n";
-            if (out)
+            auto saved = writeFileAtomically(path, dumpJson(caseToJson(f, &law), 2) + "\n");
+            if (saved.ok())
               f.savedTo = path;
+            else
+              f.saveError = saved.error().str();
           }
           ++r.failures;
           report.failures.push_back(std::move(f));
@@ -223,6 +235,49 @@ FuzzReport runLaws(const std::vector<const Law*>& laws, const FuzzOptions& optio
   return report;
 }
 
+CaseBound caseBound(const std::string& law) {
+  CaseBound b;
+  // The wide laws check 64-bit packing at sample points (never a table): layouts of up to 60
+  // bits, the sample seed up to 4095.
+  if (law == "apply.wide_layouts" || law == "invert.wide_layouts")
+    b.inBits = b.outBits = 60;
+  // #ttg.blocked and #ttg.swizzled_shared parameters are log2 sizes of at most 5 (Generators.cpp);
+  // blockedFromParams accepts up to 16 each, a 2^64-element tensor at rank 4.
+  if (law.rfind("blocked.", 0) == 0 || law.rfind("swizzled_shared.", 0) == 0 ||
+      law == "slice.is_linear")
+    b.maxParam = 5;
+  // Tensors of up to 2^24 elements with strides up to 2^40 (WideAddresses.cpp); its brute force
+  // enumerates at most 8 registers x 4 warps x 32 lanes, whatever the tensor size.
+  if (law == "differential.coalescing_wide_addresses") {
+    b.outBits = 24; // its input bits, at most 12, are the default
+    b.maxParam = int64_t{1} << 40;
+  }
+  return b;
+}
+
+std::string boundText(const CaseBound& b) {
+  return std::to_string(b.layouts) + " layouts of " + std::to_string(b.inBits) + " input and " +
+         std::to_string(b.outBits) + " output bits, " + std::to_string(b.params) + " params from " +
+         std::to_string(b.minParam) + " to " + std::to_string(b.maxParam);
+}
+
+std::string beyondBound(const Case& c, const CaseBound& b) {
+  if (c.layouts.size() > b.layouts)
+    return std::to_string(c.layouts.size()) + " layouts";
+  for (std::size_t i = 0; i < c.layouts.size(); ++i)
+    if (c.layouts[i].getTotalInDimSizeLog2() > b.inBits ||
+        c.layouts[i].getTotalOutDimSizeLog2() > b.outBits)
+      return "layouts[" + std::to_string(i) + "] has " +
+             std::to_string(c.layouts[i].getTotalInDimSizeLog2()) + " input and " +
+             std::to_string(c.layouts[i].getTotalOutDimSizeLog2()) + " output bits";
+  if (c.params.size() > b.params)
+    return std::to_string(c.params.size()) + " params";
+  for (std::size_t i = 0; i < c.params.size(); ++i)
+    if (c.params[i] < b.minParam || c.params[i] > b.maxParam)
+      return "params[" + std::to_string(i) + "] is " + std::to_string(c.params[i]);
+  return {};
+}
+
 nlohmann::json caseToJson(const Failure& f, const Law* law) {
   nlohmann::json layouts = nlohmann::json::array();
   for (const LinearLayout& l : f.shrunk.layouts)
@@ -249,28 +304,51 @@ Result<ReplayResult> replayFile(const std::string& path, const std::vector<Law>&
       std::find_if(registry.begin(), registry.end(), [&](const Law& l) { return l.name == name; });
   if (law == registry.end())
     return makeError("no law named '" + utf8Prefix(name, 80) + "'", path);
+  // Every input-driven cost of the case is bounded before the law runs: a saved case holds no
+  // more than the law's generator draws (caseBound), so replaying it costs what a generated
+  // case does (a 40-bit layout would enumerate 2^40 inputs).
+  const CaseBound bound = caseBound(name);
+  auto beyond = [&](const std::string& what, const std::string& field) {
+    return makeError(what + "; the cases of " + name + " hold at most what its generator draws (" +
+                         boundText(bound) + "; docs/limits.md)",
+                     path + ": " + field);
+  };
   Case c;
   if (j->contains("layouts")) {
-    const nlohmann::json& ls = (*j)["layouts"];
-    if (!ls.is_array())
-      return makeError("\"layouts\" is not a list", path);
-    for (std::size_t i = 0; i < ls.size(); ++i) {
-      auto l = layoutFromJson(ls[i]);
+    auto ls = json::asArray((*j)["layouts"], "layouts");
+    if (!ls.ok())
+      return ls.error().within(path);
+    if ((*ls)->size() > bound.layouts)
+      return beyond(std::to_string((*ls)->size()) + " layouts", "layouts");
+    for (std::size_t i = 0; i < (*ls)->size(); ++i) {
+      std::string field = json::elementPath("layouts", i);
+      auto l = layoutFromJson((**ls)[i]);
       if (!l.ok())
-        return l.error().within(path + ": layouts[" + std::to_string(i) + "]");
+        return l.error().within(path + ": " + field);
+      if (l->getTotalInDimSizeLog2() > bound.inBits || l->getTotalOutDimSizeLog2() > bound.outBits)
+        return beyond(std::to_string(l->getTotalInDimSizeLog2()) + " input bits and " +
+                          std::to_string(l->getTotalOutDimSizeLog2()) + " output bits",
+                      field);
       c.layouts.push_back(*l);
     }
   }
   if (j->contains("params")) {
-    const nlohmann::json& ps = (*j)["params"];
-    if (!ps.is_array())
-      return makeError("\"params\" is not a list", path);
-    for (const auto& p : ps) {
-      if (!p.is_number_integer())
-        return makeError("\"params\" holds a value that is not an integer", path);
-      c.params.push_back(p.get<int64_t>());
+    auto ps = json::asArray((*j)["params"], "params");
+    if (!ps.ok())
+      return ps.error().within(path);
+    if ((*ps)->size() > bound.params)
+      return beyond(std::to_string((*ps)->size()) + " params", "params");
+    for (std::size_t i = 0; i < (*ps)->size(); ++i) {
+      auto v =
+          json::asSigned((**ps)[i], json::elementPath("params", i), bound.minParam, bound.maxParam);
+      if (!v.ok())
+        return beyond(v.error().message, json::elementPath("params", i));
+      c.params.push_back(*v);
     }
   }
+  std::string drawn = beyondBound(c, bound);
+  if (!drawn.empty())
+    return beyond(drawn, "(case)");
   return ReplayResult{path, name, checkLaw(*law, c)};
 }
 
@@ -329,6 +407,8 @@ std::string describeFailure(const Failure& f, const Law* law) {
   }
   if (!f.savedTo.empty())
     out << "  saved: " << f.savedTo << "\n  replay: llcheck fuzz --replay " << f.savedTo << "\n";
+  else if (!f.saveError.empty())
+    out << "  not saved: " << f.saveError << "\n";
   out << "  rerun: llcheck fuzz --seed " << f.seed << " --law " << f.law << " --cases "
       << f.caseIndex + 1 << " --time 0\n";
   return out.str();

@@ -39,8 +39,24 @@ struct Failure {
   std::string message; ///< the verdict on the shrunk case
   Case shrunk;
   int shrinkSteps = 0;
-  std::string savedTo; ///< the regression file, or empty
+  std::string savedTo;   ///< the regression file, or empty
+  std::string saveError; ///< why it could not be saved (the path and the system's reason)
 };
+
+/// What one case of a law may hold: the most its generator draws. `--replay` refuses a saved
+/// case beyond it before the law runs (exit 2 naming the bound), and every generated case is
+/// checked against it too, so that a generator cannot outgrow it unnoticed.
+struct CaseBound {
+  std::size_t layouts = 8;
+  /// Input and output bits of each layout (conversion pairs draw 12 and 11).
+  int inBits = 12, outBits = 12;
+  std::size_t params = 32;
+  int64_t minParam = 0, maxParam = int64_t{1} << 20;
+};
+[[nodiscard]] CaseBound caseBound(const std::string& law);
+[[nodiscard]] std::string boundText(const CaseBound& b);
+/// What of `c` is beyond `b`, in words; empty when nothing is.
+[[nodiscard]] std::string beyondBound(const Case& c, const CaseBound& b);
 
 struct LawResult {
   std::string name;

@@ -6,6 +6,8 @@
 #include "laws/Catalog.h"
 #include "laws/Support.h"
 
+#include <new>
+
 namespace llcheck::fuzz {
 
 namespace {
@@ -196,6 +198,9 @@ const Law* findLaw(std::string_view name) {
 Verdict checkLaw(const Law& law, const Case& c) {
   try {
     return law.check(c);
+  } catch (const std::bad_alloc&) {
+    // Running out of memory says nothing about the law: it ends the run (exit 3, one line).
+    throw;
   } catch (const std::exception& e) {
     return std::string("threw: ") + e.what();
   }
