@@ -66,8 +66,9 @@ SweepCommand::SweepCommand(CLI::App& app) {
                                     "(default: LLCHECK_SHARD_COUNT)")
                        ->type_name("N");
   cmd_->add_option("--checkpoint", checkpoint_,
-                   "Keep this shard's progress in FILE (rewritten atomically) and, when FILE "
-                   "exists, go on from it; refused if it was written for other parameters")
+                   "Keep this shard's progress in FILE (rewritten atomically; FILE.lock held "
+                   "for the run) and, when FILE exists, go on from it; refused if it was "
+                   "written for other parameters or does not add up")
       ->type_name("FILE");
   cmd_->add_option("--checkpoint-every", checkpointEvery_,
                    "Rewrite the checkpoint at most every SEC seconds (default 5; 0: after every "
@@ -75,7 +76,8 @@ SweepCommand::SweepCommand(CLI::App& app) {
       ->type_name("SEC")
       ->check(CLI::Range(0.0, 86400.0));
   cmd_->add_option("--group-times", groupTimes_,
-                   "Append a JSON line per group finished to FILE: its index, rank in the deal, "
+                   "Append a JSON line per group finished to FILE (put in place when the run "
+                   "ends): its index, rank in the deal, "
                    "shape, lanes, warps, part, parameter sets, layouts verified, estimated and "
                    "measured seconds (for sizing a job: fuzz/sweep/size_job.py)")
       ->type_name("FILE");

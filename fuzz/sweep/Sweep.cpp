@@ -708,49 +708,6 @@ void countAcceptReason(SweepReport& report, const std::string& reason, uint64_t 
     reasons[reason] += n;
 }
 
-nlohmann::json toJson(const SweepReport& r) {
-  nlohmann::json failures = nlohmann::json::array();
-  for (const SweepFailure& f : r.failures)
-    failures.push_back({{"check", f.what},
-                        {"attribute", f.attribute},
-                        {"shape", f.shape},
-                        {"message", f.message},
-                        {"group", f.group}});
-  return {{"family", r.family},
-          {"triton", tritonVersionName(r.triton)},
-          {"shard", shardName(r.shardIndex, r.shardCount)},
-          {"max_log2", r.maxLog2},
-          {"num_warps", r.numWarps},
-          {"pair_max_log2", r.pairMaxLog2},
-          {"part_min_log2", r.partMinLog2},
-          {"balance", r.balance},
-          {"merged_shards", r.mergedShards},
-          {"groups", r.groups},
-          {"encodings", r.enumerated},
-          {"rejected", r.rejected},
-          {"distinct_layouts", r.distinct},
-          {"verified", r.verified},
-          {"pairs", r.pairs},
-          {"unplanned", r.unplanned},
-          {"verify_failures", r.verifyFailures},
-          {"plan_failures", r.planFailures},
-          {"reduce", r.reduce},
-          {"renamed_groups", r.renamedGroups},
-          {"renamed_sets", r.renamedSets},
-          {"renamed_layouts", r.renamedLayouts},
-          {"renamed_pairs", r.renamedPairs},
-          {"algebra_only", r.algebraOnly},
-          {"against", r.against},
-          {"compared", r.compared},
-          {"both_rejected", r.bothRejected},
-          {"triton_failures", r.tritonFailures},
-          {"accept_failures", r.acceptFailures},
-          {"accept_reasons", r.acceptReasons},
-          {"failures", r.failureCount()},
-          {"failed", failures},
-          {"seconds", r.seconds}};
-}
-
 std::string toText(const SweepReport& r) {
   std::ostringstream out;
   out << "sweep " << r.family << " (Triton " << tritonVersionName(r.triton) << ", ";

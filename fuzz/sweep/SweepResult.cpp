@@ -198,7 +198,8 @@ Result<SweepReport> readReport(const FieldReader& f) {
   const auto& fams = sweepFamilies();
   if (std::find(fams.begin(), fams.end(), r.family) == fams.end())
     return makeError("unknown family '" + utf8Prefix(r.family, 60) + "'", f.path("family"));
-  auto version = parseTritonVersionOrError(triton, f.path("triton"));
+  // Quoted cut at a character boundary (the message quotes at most 32 bytes of it).
+  auto version = parseTritonVersionOrError(utf8Prefix(triton, 32), f.path("triton"));
   if (!version.ok())
     return version.error();
   r.triton = *version;
@@ -310,6 +311,50 @@ Result<SweepReport> readReport(const FieldReader& f) {
 }
 
 } // namespace
+
+// The writer of the schema the reader reads, beside it.
+nlohmann::json toJson(const SweepReport& r) {
+  nlohmann::json failures = nlohmann::json::array();
+  for (const SweepFailure& f : r.failures)
+    failures.push_back({{"check", f.what},
+                        {"attribute", f.attribute},
+                        {"shape", f.shape},
+                        {"message", f.message},
+                        {"group", f.group}});
+  return {{"family", r.family},
+          {"triton", tritonVersionName(r.triton)},
+          {"shard", std::to_string(r.shardIndex) + "/" + std::to_string(r.shardCount)},
+          {"max_log2", r.maxLog2},
+          {"num_warps", r.numWarps},
+          {"pair_max_log2", r.pairMaxLog2},
+          {"part_min_log2", r.partMinLog2},
+          {"balance", r.balance},
+          {"merged_shards", r.mergedShards},
+          {"groups", r.groups},
+          {"encodings", r.enumerated},
+          {"rejected", r.rejected},
+          {"distinct_layouts", r.distinct},
+          {"verified", r.verified},
+          {"pairs", r.pairs},
+          {"unplanned", r.unplanned},
+          {"verify_failures", r.verifyFailures},
+          {"plan_failures", r.planFailures},
+          {"reduce", r.reduce},
+          {"renamed_groups", r.renamedGroups},
+          {"renamed_sets", r.renamedSets},
+          {"renamed_layouts", r.renamedLayouts},
+          {"renamed_pairs", r.renamedPairs},
+          {"algebra_only", r.algebraOnly},
+          {"against", r.against},
+          {"compared", r.compared},
+          {"both_rejected", r.bothRejected},
+          {"triton_failures", r.tritonFailures},
+          {"accept_failures", r.acceptFailures},
+          {"accept_reasons", r.acceptReasons},
+          {"failures", r.failureCount()},
+          {"failed", failures},
+          {"seconds", r.seconds}};
+}
 
 Result<SweepReport> sweepReportFromJson(const nlohmann::json& j, const std::string& source) {
   auto f = FieldReader::of(j, "");
