@@ -4,6 +4,7 @@
 #include "Progress.h"
 
 #include "llcheck/core/Formats.h"
+#include "llcheck/core/OutputFile.h"
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/conversion/SharedMemory.h"
 #include "llcheck/gpu_oracle/Oracle.h"
@@ -17,7 +18,6 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -35,6 +35,19 @@ std::string shellQuote(const std::string& s) {
     q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
 }
+
+/// `command` under coreutils' timeout: after `seconds` its whole process group gets SIGTERM,
+/// 10 s later SIGKILL (a child left holding the pipe goes with it), and the exit status is 124.
+std::string limited(const std::string& command, double seconds) {
+  char s[32];
+  std::snprintf(s, sizeof s, "%.0f", seconds < 1 ? 1.0 : seconds);
+  return std::string("timeout -k 10 ") + s + " " + command;
+}
+
+/// The exit status timeout(1) gives for a command it killed.
+constexpr int kTimedOut = 124;
+/// nvidia-smi and `ncu --version` answer in seconds; a minute means they hang.
+constexpr double kProbeSeconds = 60;
 
 /// A command's standard output (empty when it cannot run), and its exit status.
 std::pair<std::string, int> capture(const std::string& command) {
@@ -56,10 +69,14 @@ std::pair<std::string, int> capture(const std::string& command) {
 /// to `to`, where the CSV reader skips it. The exit status as std::system gives it.
 int runProfiled(const std::string& command, const fs::path& to, CountProgressLine* line,
                 bool quiet) {
+  // ncu's CSV through OutputFile (a link planted at its name is not written through).
+  auto file = OutputFile::create(to.string());
+  if (!file.ok())
+    return -1;
   FILE* p = popen((command + " 2>&1").c_str(), "r");
   if (!p)
     return -1;
-  std::ofstream out(to, std::ios::binary);
+  bool writeError = false;
   std::string text;
   char buf[4096];
   auto handle = [&](const std::string& l) {
@@ -72,7 +89,7 @@ int runProfiled(const std::string& command, const fs::path& to, CountProgressLin
         std::cerr << l << std::flush;
       return;
     }
-    out << l;
+    writeError = writeError || !file->write(l).ok();
     if (l.rfind("\"", 0) != 0 && l.rfind("==PROF==", 0) != 0)
       std::cerr << l << std::flush;
   };
@@ -87,7 +104,12 @@ int runProfiled(const std::string& command, const fs::path& to, CountProgressLin
     handle(text + "\n");
   if (line)
     line->done();
-  return pclose(p);
+  int status = pclose(p);
+  if (writeError || !file->commit().ok()) {
+    std::cerr << "llcheck oracle: cannot write " << to.string() << "\n";
+    return status == 0 ? -1 : status;
+  }
+  return status;
 }
 
 std::string trim(std::string s) {
@@ -166,8 +188,9 @@ struct OracleTools {
 /// `errorMessage`.
 std::optional<OracleTools> findTools(const OracleOptions& o, std::string& errorMessage) {
   OracleTools t;
-  auto [gpu, gpuStatus] =
-      capture("nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null");
+  auto [gpu, gpuStatus] = capture(
+      limited("nvidia-smi --query-gpu=name,driver_version --format=csv,noheader", kProbeSeconds) +
+      " 2>/dev/null");
   if (gpuStatus != 0 || trim(gpu).empty()) {
     errorMessage = "oracle: no NVIDIA GPU here (nvidia-smi lists none); run it on a machine with "
                    "a GPU (the committed results are in corpus/oracle/)";
@@ -183,7 +206,8 @@ std::optional<OracleTools> findTools(const OracleOptions& o, std::string& errorM
     return std::nullopt;
   }
   if (!o.noCounters) {
-    auto [v, status] = capture(shellQuote(o.ncu) + " --version 2>/dev/null");
+    auto [v, status] =
+        capture(limited(shellQuote(o.ncu) + " --version", kProbeSeconds) + " 2>/dev/null");
     if (status != 0) {
       errorMessage = "oracle: Nsight Compute ('" + o.ncu +
                      "') does not run; pass --ncu PATH "
@@ -214,8 +238,15 @@ std::optional<RunnerOutput> runCases(const OracleOptions& o,
                                      std::string& errorMessage) {
   fs::path plans = dir / "plans.txt", verdicts = dir / "verdicts.txt", csv = dir / "ncu.csv";
   {
-    std::ofstream f(plans);
-    oracle::writeRunnerInput(f, cases);
+    // Through OutputFile: a link planted in a --work-dir as plans.txt is replaced, never
+    // written through.
+    std::ostringstream text;
+    oracle::writeRunnerInput(text, cases);
+    auto written = writeFileAtomically(plans.string(), text.str());
+    if (!written.ok()) {
+      errorMessage = written.error().str();
+      return std::nullopt;
+    }
   }
   std::string metrics;
   for (const std::string& m : oracle::oracleMetrics())
@@ -226,28 +257,64 @@ std::optional<RunnerOutput> runCases(const OracleOptions& o,
                    : shellQuote(o.ncu) + " --csv --print-metric-instances details --metrics " +
                          metrics + " --kernel-name regex:oracle_measured " + shellQuote(runner) +
                          " " + shellQuote(plans) + " " + shellQuote(verdicts);
+  // The runner writes its verdicts itself: a link planted under that name in a --work-dir (a
+  // file of an earlier run too) is removed first (the link, not what it points to), so the runner
+  // creates a file of its own.
+  std::error_code removeError;
+  fs::remove(verdicts, removeError);
+  fs::remove(csv, removeError); // the same for ncu's CSV, which OutputFile would refuse
   if (!o.quiet)
     std::cerr << "llcheck oracle: " << cases.size() << " cases on " << trim(tools.gpu) << "\n";
   std::optional<CountProgressLine> progress;
   if (!o.quiet && isatty(STDERR_FILENO))
     progress.emplace("oracle", "cases");
   // Without ncu, the runner's standard output (nothing the oracle reads) goes to ncu.csv's place.
-  int status = runProfiled(command, csv, progress ? &*progress : nullptr, o.quiet);
+  int status =
+      runProfiled(limited(command, o.runnerTimeout), csv, progress ? &*progress : nullptr, o.quiet);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == kTimedOut) {
+    errorMessage = "oracle: the runner ran past --runner-timeout (" +
+                   std::to_string(static_cast<long long>(o.runnerTimeout)) +
+                   " s) and was killed; nothing is written";
+    return std::nullopt;
+  }
   if (status != 0) {
-    errorMessage = "oracle: the runner failed (exit status " + std::to_string(status) +
+    errorMessage = "oracle: the runner failed (exit status " +
+                   std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : status) +
                    "); its message is above";
     return std::nullopt;
   }
   RunnerOutput r;
   {
-    std::ifstream f(verdicts);
+    // The runner's verdicts, checked: one line "<case id> <verdict>" per case, in the order of
+    // the cases (a line for another case, or a second one, is not taken for this case's).
+    auto text = readInputFile(verdicts.string());
+    if (!text.ok()) {
+      errorMessage = "oracle: the runner's verdicts: " + text.error().str();
+      return std::nullopt;
+    }
+    std::istringstream f(*text);
+    int lineNo = 0;
     for (std::string l; std::getline(f, l);) {
+      ++lineNo;
+      std::string where = verdicts.string() + ":" + std::to_string(lineNo);
       if (l.rfind("# ", 0) == 0) {
-        r.cudaVersion = l.substr(2);
+        r.cudaVersion = utf8Prefix(l.substr(2), 200);
         continue;
       }
       auto space = l.find(' ');
-      r.verdictOf.push_back(space == std::string::npos ? "no verdict" : l.substr(space + 1));
+      std::string id = l.substr(0, space);
+      std::size_t i = r.verdictOf.size();
+      if (i >= cases.size() || id != cases[i].input.id) {
+        errorMessage = where + ": a verdict for '" + utf8Prefix(id, 80) + "', expected " +
+                       (i < cases.size() ? "case '" + cases[i].input.id + "'" : "no more cases");
+        return std::nullopt;
+      }
+      std::string verdict = space == std::string::npos ? "no verdict" : l.substr(space + 1);
+      if (verdict.size() > 4096) {
+        errorMessage = where + ": a verdict of more than 4096 bytes";
+        return std::nullopt;
+      }
+      r.verdictOf.push_back(verdict);
     }
   }
   if (!o.noCounters) {
@@ -331,6 +398,11 @@ CLI::App* addOracleCommand(CLI::App& app, OracleOptions& o) {
   cmd->add_flag("--quiet", o.quiet,
                 "No progress on stderr while the runner runs the cases (on a terminal a line: "
                 "cases done, rate, time left; elsewhere every 100th case)");
+  cmd->add_option("--runner-timeout", o.runnerTimeout,
+                  "Kill the runner (under ncu) after SEC seconds and fail (default 3600; the "
+                  "committed 2,740 cases took 301 s)")
+      ->type_name("SEC")
+      ->check(CLI::Range(1.0, 86400.0));
   cmd->add_option("--work-dir", o.workDir,
                   "Keep the runner's input (plans.txt), its verdicts and ncu's CSV in this "
                   "folder (default: a temporary folder, removed)");
@@ -350,29 +422,44 @@ int runOracle(const OracleOptions& o, std::string& errorMessage) {
   if (!tools)
     return 2;
 
+  // The default work folder is private and new (mkdtemp: no name another user can plant
+  // links in beforehand), and removed on every way out of here; a --work-dir is kept.
   std::error_code ec;
-  fs::path dir = o.workDir.empty()
-                     ? fs::temp_directory_path() / ("llcheck-oracle-" + std::to_string(getpid()))
-                     : fs::path(o.workDir);
-  fs::create_directories(dir, ec);
-  if (ec) {
-    errorMessage = dir.string() + ": cannot create the work folder (" + ec.message() + ")";
-    return 2;
+  fs::path dir;
+  if (o.workDir.empty()) {
+    auto made = makePrivateFolder((fs::temp_directory_path() / "llcheck-oracle-").string());
+    if (!made.ok()) {
+      errorMessage = made.error().str();
+      return 2;
+    }
+    dir = *made;
+  } else {
+    dir = o.workDir;
+    fs::create_directories(dir, ec);
+    if (ec) {
+      errorMessage = dir.string() + ": cannot create the work folder (" + ec.message() + ")";
+      return 2;
+    }
   }
+  struct RemoveFolder {
+    fs::path dir;
+    ~RemoveFolder() {
+      std::error_code ignored;
+      if (!dir.empty())
+        fs::remove_all(dir, ignored);
+    }
+  } removeFolder{o.workDir.empty() ? dir : fs::path()};
   auto run = runCases(o, *cases, *tools, dir, errorMessage);
   if (!run)
     return 2;
 
   int wrong = 0, mismatched = 0, noisy = 0;
   nlohmann::json results = resultsJson(o, *cases, *tools, *run, wrong, mismatched, noisy);
-  std::ofstream out(o.out);
-  out << dumpJson(results) << "\n";
-  if (!out) {
-    errorMessage = o.out + ": cannot write the results";
+  auto written = writeFileAtomically(o.out, dumpJson(results) + "\n");
+  if (!written.ok()) {
+    errorMessage = written.error().str();
     return 2;
   }
-  if (o.workDir.empty())
-    fs::remove_all(dir, ec);
   std::size_t n = cases->size();
   std::cout << n << " cases: " << n - static_cast<std::size_t>(wrong) << " delivered their data";
   if (!o.noCounters)

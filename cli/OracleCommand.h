@@ -19,6 +19,8 @@ struct OracleOptions {
   /// No progress line (there is one only on a terminal) and no "N cases on GPU" line.
   bool quiet = false;
   std::string workDir;
+  /// The runner (under ncu) is killed after this many seconds, and the run fails saying so.
+  double runnerTimeout = 3600;
 };
 
 CLI::App* addOracleCommand(CLI::App& app, OracleOptions& options);
