@@ -218,7 +218,6 @@ std::vector<Law> differentialLaws() {
   add(Property::Invertible, general, Names::Arbitrary);
   add(Property::Distributed, {Kind::Any, Kind::Surjective, Kind::Distributed}, Names::Distributed);
   add(Property::Memory, {Kind::Any, Kind::Invertible, Kind::Memory}, Names::Memory);
-  laws.push_back(wideAddressesLaw());
   return laws;
 }
 

@@ -35,10 +35,10 @@ struct DifferentialAnswer {
                                      const DifferentialAnswer& enumeration,
                                      const DifferentialAnswer& z3, const LinearLayout& l);
 
-/// differential.injective, .surjective, .invertible, .distributed, .memory, and
-/// .coalescing_wide_addresses (WideAddresses.cpp).
+/// differential.injective, .surjective, .invertible, .distributed, .memory.
 [[nodiscard]] std::vector<Law> differentialLaws();
-/// differential.coalescing_wide_addresses: coalescing and its proof against 128-bit addresses.
+/// differential.coalescing_wide_addresses (WideAddresses.cpp): coalescing and its Z3 proof
+/// against 128-bit addresses; its cases are its own (not a layout of known properties).
 [[nodiscard]] Law wideAddressesLaw();
 
 } // namespace llcheck::fuzz

@@ -178,6 +178,7 @@ std::vector<Law> makeLaws() {
   };
   for (Law& l : differentialLaws())
     registry.push_back(std::move(l));
+  registry.push_back(wideAddressesLaw());
   return registry;
 }
 
