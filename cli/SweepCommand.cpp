@@ -45,7 +45,7 @@ SweepCommand::SweepCommand(CLI::App& app) {
                    "Check conversion plans only over tensors of at most 2^P elements (default 3; "
                    "-1: no plans)")
       ->type_name("P")
-      ->check(CLI::Range(-1, 24));
+      ->check(CLI::Range(-1, fuzz::kMaxPairMaxLog2));
   cmd_->add_option("--part-min-log2", partMinLog2_,
                    "Cut each blocked group whose tensor has at least 2^E elements (and whose "
                    "plans are not checked) into parts, one per multiset of sizePerThread, dealt "
@@ -93,6 +93,11 @@ SweepCommand::SweepCommand(CLI::App& app) {
                    "With --against: the Python that has that Triton (default: LLCHECK_PYTHON, "
                    "else python3)")
       ->type_name("PATH");
+  cmd_->add_option("--triton-timeout", tritonTimeout_,
+                   "With --against: seconds a Python process may send nothing while an answer "
+                   "is awaited before it is killed and the sweep fails (default 600)")
+      ->type_name("SEC")
+      ->check(CLI::Range(1, 86400));
   cmd_->add_option("-j,--jobs", jobs_,
                    "With --against: this many Python processes ask Triton side by side (default 1)")
       ->type_name("N")
@@ -249,6 +254,7 @@ int SweepCommand::run(std::ostream& out, std::string& errorMessage) {
     o.againstTriton = true;
     const char* env = std::getenv("LLCHECK_PYTHON");
     o.python = !python_.empty() ? python_ : (env && *env ? env : "python3");
+    o.tritonTimeoutSeconds = tritonTimeout_;
     o.tritonHelper = tritonHelper();
     o.jobs = jobs_;
   }

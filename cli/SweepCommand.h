@@ -34,7 +34,7 @@ private:
   std::string family_, shard_, format_ = "text", triton_, checkpoint_, against_, python_,
                                groupTimes_;
   int maxLog2_ = 3, pairMaxLog2_ = 3, partMinLog2_ = fuzz::SweepParameters::kDefaultPartMinLog2,
-      shardCount_ = 1, jobs_ = 1;
+      shardCount_ = 1, jobs_ = 1, tritonTimeout_ = 600;
   double checkpointEvery_ = 5;
   bool quiet_ = false, noReduce_ = false, estimate_ = false;
   std::vector<uint64_t> numWarps_;

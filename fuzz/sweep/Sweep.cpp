@@ -227,8 +227,12 @@ Result<SweepOptions> checkedOptions(const SweepOptions& options) {
   }
   if (options.maxLog2 < 0 || options.maxLog2 > 12)
     return makeError("--max-log2 must be in [0, 12]", "--max-log2");
-  if (options.pairMaxLog2 < -1 || options.pairMaxLog2 > 24)
-    return makeError("--pair-max-log2 must be in [-1, 24]", "--pair-max-log2");
+  // Plans pair every two layouts of a group, and a group whose plans are checked is dealt whole:
+  // past 2^8 elements the deal alone takes minutes (--max-log2 6 --pair-max-log2 12: 115 s), and
+  // merge and resume compute the deal again from a shard's parameters (docs/limits.md).
+  if (options.pairMaxLog2 < -1 || options.pairMaxLog2 > kMaxPairMaxLog2)
+    return makeError("--pair-max-log2 must be in [-1, " + std::to_string(kMaxPairMaxLog2) + "]",
+                     "--pair-max-log2");
   if (options.partMinLog2 < 0 || options.partMinLog2 > 64)
     return makeError("--part-min-log2 must be in [0, 64]", "--part-min-log2");
   if (options.shardCount < 1 || options.shardIndex < 0 || options.shardIndex >= options.shardCount)
@@ -592,7 +596,8 @@ Result<SweepReport> runSweep(const SweepOptions& options) {
   report.balance = balanceOf(groups);
   std::unique_ptr<TritonPeer> peer;
   if (o.againstTriton) {
-    auto started = TritonPeer::start(o.python, o.tritonHelper, o.triton, std::max(o.jobs, 1));
+    auto started = TritonPeer::start(o.python, o.tritonHelper, o.triton, std::max(o.jobs, 1),
+                                     o.tritonTimeoutSeconds);
     if (!started.ok())
       return started.error();
     peer = std::move(*started);

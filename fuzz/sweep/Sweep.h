@@ -59,6 +59,10 @@ struct SweepProgress {
 
 /// The sweep's parameters, said once: what a run is given (SweepOptions) and what its result
 /// records, which merge and resume compare (SweepReport).
+/// The largest --pair-max-log2: a group whose plans are checked is dealt whole and its layouts
+/// paired, and the deal of --max-log2 12 --pair-max-log2 8 takes 76 s (12 would take minutes).
+inline constexpr int kMaxPairMaxLog2 = 8;
+
 struct SweepParameters {
   std::string family;
   /// Every tensor dim is at most 2^maxLog2.
@@ -115,6 +119,8 @@ struct SweepOptions : SweepParameters {
   bool againstTriton = false;
   std::string python = "python3", tritonHelper;
   int jobs = 1;
+  /// Seconds a helper may stay silent while an answer is awaited (TritonPeer::start).
+  int tritonTimeoutSeconds = 600;
   std::size_t tritonBatch = 4096;
 };
 

@@ -141,7 +141,7 @@ Result<SweepReport> readReport(const FieldReader& f) {
   in.text("shard", shard, 64);
   in.text("balance", r.balance, 64);
   in.integer("max_log2", r.maxLog2, 0, 12);
-  in.integer("pair_max_log2", r.pairMaxLog2, -1, 24);
+  in.integer("pair_max_log2", r.pairMaxLog2, -1, kMaxPairMaxLog2);
   // Absent from the results of releases before parts: theirs cut no group, as the default
   // bound cuts none of the sweeps they could run in time (their balance says which deal).
   in.integer("part_min_log2", r.partMinLog2, 0, 64, true);

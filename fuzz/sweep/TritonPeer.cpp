@@ -3,10 +3,12 @@
 #include "TritonPeer.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -19,27 +21,6 @@ namespace {
 /// An answer is a few KB (an abort's stderr at most a few hundred): a longer line is not one,
 /// and reading it whole would let the helper take llcheck's memory.
 constexpr std::size_t kMaxAnswerBytes = 16 << 20;
-
-/// One line from `f`, without its newline; nullopt at the end of the stream or past
-/// kMaxAnswerBytes (the caller reports the helper as broken).
-std::optional<std::string> readLine(FILE* f) {
-  std::string line;
-  for (;;) {
-    if (line.size() > kMaxAnswerBytes)
-      return std::nullopt;
-    int c = std::fgetc(f);
-    if (c == EOF) {
-      if (std::ferror(f) && errno == EINTR) {
-        std::clearerr(f);
-        continue;
-      }
-      return line.empty() ? std::nullopt : std::optional<std::string>(line);
-    }
-    if (c == '\n')
-      return line;
-    line.push_back(static_cast<char>(c));
-  }
-}
 
 bool writeAll(int fd, const std::string& text) {
   std::size_t done = 0;
@@ -56,11 +37,57 @@ bool writeAll(int fd, const std::string& text) {
 
 } // namespace
 
+Result<std::string> TritonPeer::readLine(Helper& h) {
+  using Clock = std::chrono::steady_clock;
+  auto quiet = Clock::now();
+  for (;;) {
+    if (std::size_t nl = h.pending.find('\n'); nl != std::string::npos) {
+      std::string line = h.pending.substr(0, nl);
+      h.pending.erase(0, nl + 1);
+      return line;
+    }
+    if (h.pending.size() > kMaxAnswerBytes)
+      return makeError("the Triton helper (" + python_ + ") answered a line longer than 16 MiB",
+                       "--python");
+    auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - quiet);
+    auto left = std::chrono::seconds(timeoutSeconds_) - waited;
+    if (left.count() <= 0) {
+      ::kill(h.pid, SIGKILL);
+      h.timedOut = true;
+      return makeError("the Triton helper (" + python_ + ") sent nothing for " +
+                           std::to_string(timeoutSeconds_) +
+                           " s (killed; --triton-timeout sets the limit)",
+                       "--python");
+    }
+    pollfd p{h.out, POLLIN, 0};
+    int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (ready < 0 && errno != EINTR)
+      return makeError(std::string("poll: ") + std::strerror(errno), "--python");
+    if (ready <= 0)
+      continue;
+    char chunk[1 << 16];
+    ssize_t n = ::read(h.out, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      if (h.pending.empty())
+        return makeError("the Triton helper (" + python_ + ") died", "--python");
+      std::string line = std::move(h.pending); // a last line without its newline
+      h.pending.clear();
+      return line;
+    }
+    h.pending.append(chunk, static_cast<std::size_t>(n));
+    quiet = Clock::now();
+  }
+}
+
 Result<std::unique_ptr<TritonPeer>> TritonPeer::start(const std::string& python,
                                                       const std::string& helper,
-                                                      TritonVersion version, int jobs) {
+                                                      TritonVersion version, int jobs,
+                                                      int timeoutSeconds) {
   std::unique_ptr<TritonPeer> peer(new TritonPeer());
   peer->python_ = python;
+  peer->timeoutSeconds_ = timeoutSeconds;
   // A helper that dies must show up as an Error from ask, not kill llcheck with SIGPIPE.
   std::signal(SIGPIPE, SIG_IGN);
   std::string expect = tritonVersionName(version);
@@ -83,10 +110,12 @@ Result<std::unique_ptr<TritonPeer>> TritonPeer::start(const std::string& python,
     Helper h;
     h.pid = pid;
     h.in = in[1];
-    h.out = ::fdopen(out[0], "r");
+    h.out = out[0];
     peer->helpers_.push_back(h);
-    auto hello = readLine(h.out);
-    if (!hello)
+    auto hello = peer->readLine(peer->helpers_.back());
+    if (!hello.ok() && peer->helpers_.back().timedOut)
+      return hello.error();
+    if (!hello.ok())
       return makeError("cannot run '" + python + " " + helper + "' (give a Python with Triton " +
                            expect + " by --python or LLCHECK_PYTHON)",
                        "--python");
@@ -106,12 +135,24 @@ TritonPeer::~TritonPeer() {
   for (Helper& h : helpers_) {
     if (h.in >= 0)
       ::close(h.in);
-    if (h.out)
-      std::fclose(h.out);
+    if (h.out >= 0)
+      ::close(h.out);
   }
+  // A helper exits when its input closes; one that does not within 5 s is killed, so that a
+  // hung helper cannot hang llcheck's exit.
   for (Helper& h : helpers_) {
     int status = 0;
-    while (::waitpid(h.pid, &status, 0) < 0 && errno == EINTR) {
+    for (int tries = 0; tries < 500; ++tries) {
+      pid_t w = ::waitpid(h.pid, &status, WNOHANG);
+      if (w == h.pid || (w < 0 && errno != EINTR))
+        break;
+      if (tries == 499) {
+        ::kill(h.pid, SIGKILL);
+        while (::waitpid(h.pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        break;
+      }
+      ::usleep(10000);
     }
   }
 }
@@ -143,11 +184,9 @@ Result<std::vector<nlohmann::json>> TritonPeer::ask(const std::vector<nlohmann::
     if (begin == end)
       break;
     for (std::size_t i = begin; i <= end; ++i) {
-      auto line = readLine(helpers_[h].out);
-      if (!line)
-        return makeError("the Triton helper (" + python_ +
-                             ") died or answered a line longer than 16 MiB",
-                         "--python");
+      auto line = readLine(helpers_[h]);
+      if (!line.ok())
+        return line.error();
       nlohmann::json j = nlohmann::json::parse(*line, nullptr, false);
       bool ok = i == end ? j.is_object() && j.contains("flushed")
                          : j.is_object() && j.contains("id") && j["id"] == requests[i]["id"];
