@@ -75,10 +75,11 @@ bench: setup
 	$(BENCH_BUILD)/bench/llcheck_bench --benchmark_min_time=0.05 $(BENCH_ARGS)
 
 # libFuzzer on every parser, FUZZ_SECONDS each, seeded with the corpus and the bad-input
-# catalog. A crash, a sanitizer report or a broken round trip fails the target. With FUZZ_RUNS,
+# catalog: the six layout and module readers, and the readers of files from outside (sweep
+# results and checkpoints, hwlayout results, cuobjdump's SASS). A crash, a sanitizer report or a broken round trip fails the target. With FUZZ_RUNS,
 # each target must execute that many inputs (within FUZZ_SECONDS), split over FUZZ_PROCESSES
 # processes: `make fuzz FUZZ_RUNS=10000000 FUZZ_PROCESSES=3 FUZZ_SECONDS=3600`. FUZZ_TARGETS
-# (environment, default all six) picks targets; FUZZ_CORPUS=DIR (environment) keeps each
+# (environment, default all nine) picks targets; FUZZ_CORPUS=DIR (environment) keeps each
 # target's corpus in DIR/<target> for the next run to go on from.
 FUZZ_RUNS ?= 0
 FUZZ_PROCESSES ?= 1
@@ -86,11 +87,12 @@ $(FUZZ_BUILD)/build.ninja: | setup
 	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
 	  -DLLCHECK_SANITIZE=ON -DLLCHECK_FUZZ=ON -DLLCHECK_BUILD_TESTS=OFF -DLLCHECK_BUILD_BENCH=OFF $(CMAKE_ARGS)
 
-# Only the six fuzz targets (and the core library they link) are built. FUZZ_BUILD may name a
+# Only the fuzz targets (and the libraries they link) are built. FUZZ_BUILD may name a
 # tree configured without them, e.g. the sanitizer tree (`make fuzz FUZZ_BUILD=build-sanitize`,
 # as .ci/run does, so CI compiles the sources with clang and the sanitizers once): they are
 # switched on there first.
-FUZZ_EXECUTABLES = fuzz_layout_json fuzz_triton_text fuzz_attribute fuzz_shape fuzz_ttgir fuzz_cute
+FUZZ_EXECUTABLES = fuzz_layout_json fuzz_triton_text fuzz_attribute fuzz_shape fuzz_ttgir fuzz_cute \
+  fuzz_sweep_result fuzz_hwlayout_results fuzz_sass
 fuzz: setup $(FUZZ_BUILD)/build.ninja
 	cmake -S . -B $(FUZZ_BUILD) -DLLCHECK_FUZZ=ON > /dev/null
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_EXECUTABLES)

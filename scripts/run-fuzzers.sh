@@ -16,7 +16,7 @@ seconds=$2
 runs=${3:-0}
 processes=${4:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)
-targets=(${FUZZ_TARGETS:-layout_json triton_text attribute shape ttgir cute})
+targets=(${FUZZ_TARGETS:-layout_json triton_text attribute shape ttgir cute sweep_result hwlayout_results sass})
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 artifacts=${FUZZ_ARTIFACTS:-$work}
@@ -52,13 +52,45 @@ seed shape "$work/s1"
 printf 'Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_8),_64):((_64,_512),_1)' > "$work/c1"
 printf 'cute:Sw<2,0,-3> o (4,(2,8)):(0,(1,16))' > "$work/c2"
 seed cute "$work/c1" "$work/c2"
+# Files from outside llcheck (issue 31): sweep results (the committed ones under 16 KB; a
+# checkpoint is a result with "done_groups"), one hwlayout probe record of each family from the
+# committed GPU results, and SASS listings (a real one, and lines of 8 KB: the SASS reader once
+# recursed once a character).
+seed sweep_result $(find "$root"/fuzz/sweep/results -name '*.json' -size -16k)
+python3 - "$root/corpus/oracle/instructions.json" "$work/hw" <<'PY'
+import json, os, sys
+results = json.load(open(sys.argv[1]))
+os.makedirs(sys.argv[2], exist_ok=True)
+seen = set()
+for p in results.get("probes", []):
+    family = p.get("family")
+    if family in seen:
+        continue
+    seen.add(family)
+    one = {k: results[k] for k in ("format", "gpu", "driver", "date")}
+    one["probes"] = [p]
+    with open(os.path.join(sys.argv[2], f"{family}.json"), "w") as f:
+        json.dump(one, f)
+PY
+seed hwlayout_results "$work"/hw/*.json
+python3 -c "import sys; open(sys.argv[1], 'w').write('Function : ' + 'A' * 8000 + '\n        /*0000*/ @P0 LDS.U.128 R4, [R2] ;\n')" "$work/sass1"
+seed sass "$work/sass1" "$root"/tests/lit/Inputs/sass/text/*.sass
 
-options=(-max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
+options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
+# The longest input each target is given: 4 KB, but a hwlayout probe record (up to 124 KB) and
+# a SASS line past the 8 KB that once crashed need more.
+max_len() {
+  case "$1" in
+  hwlayout_results) echo 131072 ;;
+  sass) echo 16384 ;;
+  *) echo 4096 ;;
+  esac
+}
 status=0
 if ((runs == 0)); then
   for target in "${targets[@]}"; do
     echo "fuzz_$target: ${seconds}s"
-    if ! "$bin/fuzz_$target" "${options[@]}" -artifact_prefix="$artifacts/$target-" \
+    if ! "$bin/fuzz_$target" "${options[@]}" -max_len="$(max_len "$target")" -artifact_prefix="$artifacts/$target-" \
       "$work/$target" 2>"$work/$target.log"; then
       status=1
       tail -40 "$work/$target.log"
@@ -75,7 +107,7 @@ per_process=$(((runs + processes - 1) / processes))
 pids=()
 for target in "${targets[@]}"; do
   for ((p = 0; p < processes; p++)); do
-    "$bin/fuzz_$target" "${options[@]}" -runs="$per_process" -seed=$((p + 1)) \
+    "$bin/fuzz_$target" "${options[@]}" -max_len="$(max_len "$target")" -runs="$per_process" -seed=$((p + 1)) \
       -artifact_prefix="$artifacts/$target-$p-" "$work/$target" 2>"$work/$target.$p.log" &
     pids+=($!)
   done
