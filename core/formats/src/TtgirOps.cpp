@@ -175,6 +175,10 @@ Result<std::vector<Reader::TypeUse>> Reader::typesOnLine(const LineRef& l, std::
   std::vector<TypeUse> uses;
   std::string_view t = l.text;
   bool inString = false;
+  // Braces outside types open an op's attribute dictionary: a tensor type there is an
+  // attribute's (`{tt.divisibility = dense<128> : tensor<1xi32>}`), not a value's, and has no
+  // encoding to read. (Braces inside a type, #ttg.blocked<{...}>, are skipped with the type.)
+  int braces = 0;
   for (std::size_t i = 0; i < t.size(); ++i) {
     char c = t[i];
     if (c == '"') {
@@ -183,7 +187,13 @@ Result<std::vector<Reader::TypeUse>> Reader::typesOnLine(const LineRef& l, std::
     }
     if (inString)
       continue;
+    if (c == '{' || c == '}') {
+      braces = std::max(0, braces + (c == '{' ? 1 : -1));
+      continue;
+    }
     bool tensor = startsWith(t.substr(i), "tensor<") && (i == 0 || !identChar(t[i - 1]));
+    if (tensor && braces > 0)
+      continue;
     bool memdesc = startsWith(t.substr(i), "!ttg.memdesc<");
     // async_copy_global_to_local prints its result type without "!ttg.memdesc".
     bool bare = c == '<' && sigArrow != std::string_view::npos && i > sigArrow &&
