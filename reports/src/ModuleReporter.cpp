@@ -77,10 +77,9 @@ public:
       if (!op.src)
         continue;
       if (isStoreOp(op.name) && op.src->layout >= 0 && op.dst.layout >= 0)
-        writers_[op.dst.layout].insert(
-            {op.src->layout, op.name == "ttg.async_copy_global_to_local"});
+        writers_[op.dst.layout].insert({op.src->layout, asyncSourceOf(op)});
       if (isLoadOp(op.name) && op.src->layout >= 0 && op.dst.layout >= 0)
-        readers_[op.src->layout].insert({op.dst.layout, false});
+        readers_[op.src->layout].insert({op.dst.layout, std::nullopt});
     }
     // The last op that reads shared memory: the loads ptxas can put after a predicated EXIT.
     std::size_t lastLoad = m_.ops.size();
@@ -416,7 +415,7 @@ private:
   /// vector, or, where the architecture has them and they divide the layouts, ldmatrix /
   /// stmatrix (.trans for 16-bit elements): llcheck's own choice.
   Result<Side> side(const LayoutEntry& reg, const LayoutEntry& shared, bool store) {
-    return memoized(reg, shared, store, /*async=*/false, /*compiler=*/false,
+    return memoized(reg, shared, store, /*async=*/std::nullopt, /*compiler=*/false,
                     [&] { return computeSide(reg, shared, store); });
   }
 
@@ -453,11 +452,24 @@ private:
     return best;
   }
 
-  /// The pointers' contiguity Triton's AxisInfo would give an async copy of REG: TTGIR does not
-  /// show it, so the pointers are taken as a row-major tensor of REG's shape, 16-byte aligned:
-  /// the thread's run of consecutive elements (Contiguity.h), at most one row and 16 bytes.
-  int asyncMaxElements(const LayoutEntry& reg) const {
+  /// How a store reaches shared memory: st.shared (nullopt), or an async copy with the
+  /// contiguity its op states of the source pointers (its `contiguity` attribute; 0: none).
+  using AsyncSource = std::optional<uint64_t>;
+  static AsyncSource asyncSourceOf(const TtgirOp& op) {
+    if (op.name != "ttg.async_copy_global_to_local")
+      return std::nullopt;
+    return op.contiguity.value_or(0);
+  }
+
+  /// The elements per thread an async copy of REG may move at once, as Triton's lowering caps
+  /// its vector: the op's `contiguity` attribute where it has one (what Triton's axis analysis
+  /// proved of the pointers; the pointer arithmetic itself is not read here), else the
+  /// pointers taken as a row-major tensor of REG's shape, 16-byte aligned: the thread's run of
+  /// consecutive elements (Contiguity.h), at most one row. At most 16 bytes either way.
+  int asyncMaxElements(const LayoutEntry& reg, uint64_t stated) const {
     int most = 16 / std::max(1, elementBits_ / 8);
+    if (stated > 0)
+      return static_cast<int>(std::min<uint64_t>(stated, static_cast<uint64_t>(most)));
     ContiguityOptions co;
     co.elementBits = elementBits_;
     auto c = contiguity(*reg.layout, co);
@@ -471,19 +483,19 @@ private:
   /// (tritonLocalAccess, tritonAsyncCopy for `async` copies); elsewhere, or where Triton's
   /// lowering is not modelled for these layouts, llcheck's own choice (side()).
   Result<Side> compilerSide(const LayoutEntry& reg, const LayoutEntry& shared, bool store,
-                            bool async) {
+                            AsyncSource async) {
     return memoized(reg, shared, store, async, /*compiler=*/true,
                     [&] { return computeCompilerSide(reg, shared, store, async); });
   }
 
   Result<Side> computeCompilerSide(const LayoutEntry& reg, const LayoutEntry& shared, bool store,
-                                   bool async) {
+                                   AsyncSource async) {
     if (!tritonLowering())
       return side(reg, shared, store);
     TritonLoweringOptions options{o_.triton, elementBits_};
     Result<TritonAccess> t =
-        async ? tritonAsyncCopy(*reg.layout, *shared.layout, shared.padding, asyncMaxElements(reg),
-                                model_, options)
+        async ? tritonAsyncCopy(*reg.layout, *shared.layout, shared.padding,
+                                asyncMaxElements(reg, *async), model_, options)
               : tritonLocalAccess(*reg.layout, *shared.layout, shared.padding,
                                   store ? SharedAccessKind::Store : SharedAccessKind::Load, model_,
                                   options);
@@ -548,7 +560,7 @@ private:
                     const LayoutEntry& shared, bool store) {
     elementBits_ = e.elementBits;
     const char* sideName = store ? "store" : "load";
-    const bool async = op.name == "ttg.async_copy_global_to_local";
+    const AsyncSource async = asyncSourceOf(op);
     auto mine = side(reg, shared, store);
     auto compiler = mine.ok() ? compilerSide(reg, shared, store, async) : mine;
     if (!compiler.ok()) {
@@ -566,10 +578,13 @@ private:
     e.predicted = predictedJson(*compiler, *mine, sideName);
     if (async && compiler->triton)
       e.predicted["pointer_contiguity"] = {
-          {"elements", asyncMaxElements(reg)},
-          {"of", "assumed: TTGIR does not show Triton's AxisInfo; the pointers as a row-major "
-                 "tensor, 16-byte aligned (the thread's run of consecutive elements, at most a "
-                 "row and 16 bytes)"}};
+          {"elements", asyncMaxElements(reg, *async)},
+          {"of", *async > 0
+                     ? "the op's contiguity attribute (" + std::to_string(*async) +
+                           " elements: Triton's axis analysis of the pointers), at most 16 bytes"
+                     : std::string("assumed: the op states no contiguity; the pointers as a "
+                                   "row-major tensor, 16-byte aligned (the thread's run of "
+                                   "consecutive elements, at most a row and 16 bytes)")}};
     addMisaligned(e, compiler->misaligned, compiler->instruction,
                   std::string(sideName) + " of layout " + std::to_string(reg.id) +
                       (store ? " into" : " from") + " shared layout " + std::to_string(shared.id) +
@@ -592,9 +607,9 @@ private:
         continue;
       const LayoutEntry& a = store ? reg : *other;
       const LayoutEntry& b = store ? *other : reg;
-      bool aAsync = store ? async : partnerAsync;
+      AsyncSource aAsync = store ? async : partnerAsync;
       auto st = compilerSide(a, shared, true, aAsync);
-      auto ld = compilerSide(b, shared, false, false);
+      auto ld = compilerSide(b, shared, false, std::nullopt);
       auto sw = swizzleCached(*a.layout, *b.layout, e.elementBits, model_);
       if (!st.ok() || !ld.ok() || !sw->ok())
         continue;
@@ -675,7 +690,7 @@ private:
   /// NVIDIA, Triton's lowering into that layout). Fills e.optimum["admissible"] and adds
   /// `above_admissible_optimum` when one of them is cheaper; false when the readers are unknown.
   bool admissibleStore(OpEntry& e, const LayoutEntry& reg, const LayoutEntry& shared,
-                       const Side& mine, bool async) {
+                       const Side& mine, AsyncSource async) {
     const TtgirLayout* t = shared.id >= 0 && shared.id < static_cast<int>(m_.layouts.size())
                                ? &m_.layouts[static_cast<std::size_t>(shared.id)]
                                : nullptr;
@@ -783,7 +798,7 @@ private:
   std::optional<SassBeside> sass_;
   /// Register layouts that write (read) each shared layout, and whether the write is an async
   /// copy (cp.async).
-  std::map<int, std::set<std::pair<int, bool>>> writers_, readers_;
+  std::map<int, std::set<std::pair<int, AsyncSource>>> writers_, readers_;
   int elementBits_ = 16;
 
   /// Sides already costed. A kernel repeats the same access (one local_load per pipeline stage,
@@ -794,7 +809,9 @@ private:
   /// replaces), and the model and the release are the module's.
   struct SideKey {
     int reg, elementBits;
-    bool store, async, compiler;
+    bool store;
+    AsyncSource async;
+    bool compiler;
     LinearLayout shared;
     std::vector<IntervalPad> padding;
     friend bool operator==(const SideKey&, const SideKey&) = default;
@@ -804,7 +821,7 @@ private:
       std::size_t h = k.shared.hash();
       for (uint64_t v :
            {static_cast<uint64_t>(k.reg), static_cast<uint64_t>(k.elementBits),
-            static_cast<uint64_t>(k.store), static_cast<uint64_t>(k.async),
+            static_cast<uint64_t>(k.store), k.async.value_or(~uint64_t{0}),
             static_cast<uint64_t>(k.compiler), static_cast<uint64_t>(k.padding.size())})
         h = h * 1000003u ^ std::hash<uint64_t>{}(v);
       return h;
@@ -813,8 +830,8 @@ private:
   std::unordered_map<SideKey, Result<Side>, SideKeyHash> sides_;
 
   template <class Compute>
-  Result<Side> memoized(const LayoutEntry& reg, const LayoutEntry& shared, bool store, bool async,
-                        bool compiler, Compute compute) {
+  Result<Side> memoized(const LayoutEntry& reg, const LayoutEntry& shared, bool store,
+                        AsyncSource async, bool compiler, Compute compute) {
     SideKey key{reg.id, elementBits_, store, async, compiler, *shared.layout, shared.padding};
     if (auto it = sides_.find(key); it != sides_.end())
       return it->second;

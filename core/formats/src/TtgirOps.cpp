@@ -239,6 +239,48 @@ std::string opName(std::string_view t) {
   return name.find('.') == std::string::npos ? std::string() : name;
 }
 
+/// The integer attribute `key` of the op's attribute dictionary (`{contiguity = 8 : i32}`, also
+/// after other entries): outside strings and types (#ttg.blocked<{...}> holds no such key), at
+/// brace depth 1. nullopt when absent or not an integer.
+std::optional<uint64_t> integerAttribute(std::string_view t, std::string_view key) {
+  int braces = 0, angles = 0;
+  bool inString = false;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    char c = t[i];
+    if (c == '"') {
+      inString = !inString;
+      continue;
+    }
+    if (inString)
+      continue;
+    if (c == '<')
+      ++angles;
+    else if (c == '>' && angles > 0)
+      --angles;
+    else if (c == '{')
+      ++braces;
+    else if (c == '}')
+      braces = std::max(0, braces - 1);
+    if (braces != 1 || angles != 0 || !startsWith(t.substr(i), key))
+      continue;
+    std::size_t before = i;
+    while (before > 0 && t[before - 1] == ' ')
+      --before;
+    if (before == 0 || (t[before - 1] != '{' && t[before - 1] != ','))
+      continue;
+    std::string_view rest = trim(t.substr(i + key.size()));
+    if (!startsWith(rest, "="))
+      continue;
+    rest = trim(rest.substr(1));
+    uint64_t v = 0;
+    auto [p, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), v);
+    if (ec != std::errc() || p == rest.data())
+      return std::nullopt;
+    return v;
+  }
+  return std::nullopt;
+}
+
 bool looksDataMoving(const std::string& name) {
   static const char* kDialects[] = {"ttg.", "ttng.", "amdg.", "amdgpu.", "nvg.", "ttag."};
   bool dialect = false;
@@ -350,6 +392,7 @@ Error Reader::opLine(const LineRef& l) {
     if (startsWith(op.elementType, "!tt.ptr"))
       op.elementType = s.elementType;
   }
+  op.contiguity = integerAttribute(t.substr(0, sigEnd), "contiguity");
   opTypes_.push_back({src ? src->index : -1, dst->index});
   module_.ops.push_back(std::move(op));
   return Error{};

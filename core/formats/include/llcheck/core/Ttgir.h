@@ -86,6 +86,10 @@ struct TtgirOp {
   /// "file.py:40:12" from the op's loc(...), or "FILE.ttgir:LINE" when it has none.
   std::string location;
   int line = 0;
+  /// The op's `{contiguity = N : i32}` (Triton's pipeliner writes on an async copy what its axis
+  /// analysis proved of the source pointers: N consecutive elements per thread along their
+  /// fastest dim); nullopt when the op has none.
+  std::optional<uint64_t> contiguity;
 };
 
 /// One tt.load or tt.store of a tensor of pointers: registers <-> global memory in one layout.
