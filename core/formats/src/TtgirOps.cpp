@@ -293,7 +293,9 @@ bool looksDataMoving(const std::string& name) {
       "ttg.local_dealloc", "ttg.async_commit_group", "ttg.async_wait", "ttng.init_barrier",
       "ttng.inval_barrier", "ttng.wait_barrier", "ttng.barrier_expect", "ttng.arrive_barrier",
       "ttng.fence_async_shared", "ttng.tc_gen5_mma", "ttng.tc_gen5_commit", "ttng.warp_group_dot",
-      "ttng.warp_group_dot_wait",
+      "ttng.warp_group_dot_wait", "ttng.async_tma_store_wait",
+      // Global scratch for a device-side TMA descriptor (ttng.tensormap_create fills it).
+      "ttg.global_scratch_alloc",
       // Global memory <-> registers in one layout, like tt.load / tt.store.
       "amdg.buffer_load", "amdg.buffer_store", "amdg.buffer_atomic_rmw", "amdg.buffer_atomic_cas"};
   if (kNotMoving.count(name))
