@@ -430,7 +430,14 @@ int runConversionCommand(const ConversionOptions& o, bool convert) {
     printError(src.error().within(convert ? "SRC" : "REG").str());
     return kExitBadInput;
   }
-  auto dst = loadSpec(o.dst, *opts);
+  // --num-warps and --threads-per-warp describe REG: a shared layout has no warps or lanes to
+  // check them against (issue 33: `bank-conflicts REG SHARED --num-warps 4` refused SHARED).
+  LayoutContext dstOptions = *opts;
+  if (!convert) {
+    dstOptions.numWarps.reset();
+    dstOptions.threadsPerWarp.reset();
+  }
+  auto dst = loadSpec(o.dst, dstOptions);
   if (!dst.ok()) {
     printError(dst.error().within(convert ? "DST" : "SHARED").str());
     return kExitBadInput;
