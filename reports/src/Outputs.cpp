@@ -52,6 +52,18 @@ std::string dumpAt(const json& j, int indent) {
 
 namespace {
 
+/// A finding's message for a Markdown table: whole (the numbers that matter come last, issue
+/// 33), up to 4 KiB; a longer one (an attribute of a hostile input quoted in it) is cut there and
+/// says so, since report.json holds it whole.
+std::string mdMessage(const std::string& message) {
+  constexpr std::size_t kMost = 4096;
+  if (message.size() <= kMost)
+    return message;
+  std::string cut = utf8Prefix(message, kMost);
+  return cut + " ... (" + std::to_string(message.size() - cut.size()) +
+         " more bytes: report.json holds the whole message)";
+}
+
 std::string errnoText(int e) {
   return std::strerror(e);
 }
@@ -533,7 +545,7 @@ void ReportStream::writeMarkdown(std::ostream& os) {
          << " | "
          << mdEscape(f.module ? "module"
                               : "line " + std::to_string(f.line) + " (" + f.location + ")")
-         << " | " << f.kind << " | " << mdEscape(utf8Prefix(f.message, 240)) << " |\n";
+         << " | " << f.kind << " | " << mdEscape(mdMessage(f.message)) << " |\n";
     }
     os << "\n";
   }
