@@ -109,6 +109,14 @@ struct Built {
   int conflictFreeSegmentDims = 0;
 };
 
+/// Def. 4.14's column condition: every offset column holds one or two tensor bits.
+bool isMemoryColumns(const LinearLayout& shared) {
+  for (uint64_t col : shared.inDimColumns(dims::kOffset))
+    if (std::popcount(col) < 1 || std::popcount(col) > 2)
+      return false;
+  return true;
+}
+
 Result<Built> build(const Setup& s, const CandidatePlan& c) {
   Built b;
   b.low = c.lowBase;
@@ -502,6 +510,12 @@ Result<OptimalSwizzle> optimalSwizzle(const LinearLayout& srcIn, const LinearLay
         return built.error();
       continue;
     }
+    // A wider vector or a tile takes the registers as they are, and a register column of several
+    // tensor bits (AMD's MFMA layouts have them) becomes an offset column of three or more:
+    // a bijection, but no memory layout (Def. 4.14), which is what llcheck may suggest (issue
+    // 33: gfx942 attention's suggestion held the basis [16, 20]).
+    if (!required && !isMemoryColumns(built->shared))
+      continue;
     auto store =
         evaluate(s, built->shared, SharedAccessKind::Store, p.storeInstruction, p.storeVectorLog2);
     auto load =
