@@ -160,9 +160,12 @@ Result<LinearLayout> timesIdentity1D(const LinearLayout& l, uint64_t size, DimNa
   if (o == p.outs.size())
     p.outs.push_back({out, 0});
   int top = p.outOffset(o) + p.outs[o].sizeLog2; // the first bit above out's field
+  // The fields above out's move up by `widen`. When out's field then ends at bit 64 there is
+  // nothing above it (the check above keeps every field within 64 bits), and a shift by 64
+  // would be undefined (UBSan found it on a 2^32 x 2^32 tensor).
   if (widen > 0)
     for (uint64_t& c : p.columns)
-      c = (c & fieldMask(top)) | ((c >> top) << (top + widen));
+      c = (c & fieldMask(top)) | (top + widen < 64 ? (c >> top) << (top + widen) : 0);
   int at = p.inOffset(i) + p.ins[i].sizeLog2;
   FixedVec<uint64_t, kMaxBits> cols;
   for (int j = 0; j < at; ++j)
