@@ -453,11 +453,44 @@ TEST(Coalescing, Triton36StoresEveryRegisterCopy) {
 TEST(Coalescing, TritonLoweringRefusesWhatItDoesNotModel) {
   LinearLayout reg = attr(kBlocked, {64, 64});
   CoalescingOptions o;
-  o.strides = {1, 64};
-  EXPECT_FALSE(predictTritonGlobalAccess(reg, o, sm90(), TritonVersion::v3_9).ok());
-  o = {};
   o.baseAlignment = 8;
   EXPECT_FALSE(predictTritonGlobalAccess(reg, o, sm90(), TritonVersion::v3_9).ok());
+}
+
+// Strides decide what Triton's axis analysis proves: a column-major tile (stride 1 along dim0)
+// read by a layout whose registers run down dim0 moves 16 bytes, the same layout over a
+// row-major tile one element (what Triton emits for both: tests/triton/test_axis_info.py).
+TEST(Coalescing, TritonVectorFollowsTheStrides) {
+  LinearLayout columns = attr("#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], "
+                              "warpsPerCTA = [1, 4], order = [0, 1]}>",
+                              {64, 32});
+  EXPECT_EQ(tritonFastestDim(columns), 0);
+  CoalescingOptions o;
+  o.strides = {1, 64};
+  auto columnMajor = predictTritonGlobalAccess(columns, o, sm90(), TritonVersion::v3_9);
+  LL_ASSERT_OK(columnMajor);
+  EXPECT_EQ(columnMajor->load.vectorElements, 8u);
+  EXPECT_EQ(columnMajor->load.instructionsPerWarp, 2u);
+  auto rowMajor = predictTritonGlobalAccess(columns, {}, sm90(), TritonVersion::v3_9);
+  LL_ASSERT_OK(rowMajor);
+  EXPECT_EQ(rowMajor->load.vectorElements, 1u);
+  // A row stride of 4 halves (8 bytes) leaves 8-byte alignment: 4 elements.
+  o.strides = {1, 4};
+  auto narrow = predictTritonGlobalAccess(columns, o, sm90(), TritonVersion::v3_9);
+  LL_ASSERT_OK(narrow);
+  EXPECT_EQ(narrow->load.vectorElements, 4u);
+  // What the report passes from the kernel's own AxisInfo wins over the formula.
+  o.strides = {1, 64};
+  o.tritonAlignment = 2;
+  auto stated = predictTritonGlobalAccess(columns, o, sm90(), TritonVersion::v3_9);
+  LL_ASSERT_OK(stated);
+  EXPECT_EQ(stated->load.vectorElements, 2u);
+  // The coalesced layout of a column-major tile runs along dim0.
+  auto blocked = coalescedBlocked({64, 32}, 16, 4, *globalMemoryModel("sm90"), {0, 1});
+  LL_ASSERT_OK(blocked);
+  EXPECT_EQ(blocked->sizePerThread, (std::vector<uint64_t>{8, 1}));
+  EXPECT_EQ(blocked->order, (std::vector<uint64_t>{0, 1}));
+  EXPECT_FALSE(coalescedBlocked({64, 32}, 16, 4, *globalMemoryModel("sm90"), {0, 0}).ok());
 }
 
 } // namespace

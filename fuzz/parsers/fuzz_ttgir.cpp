@@ -1,7 +1,10 @@
-// Fuzz target: a whole TTGIR module -> aliases, types, layouts, ops. Whatever reads must be
-// consistent: every index points into its list, and every layout computed passes verify.
+// Fuzz target: a whole TTGIR module -> aliases, types, layouts, ops, and the axis analysis of
+// its pointers. Whatever reads must be consistent: every index points into its list, every
+// layout computed passes verify, and every fact of the analysis is a positive power of two
+// (contiguity and constancy positive) in a vector of the tensor's rank.
 #include "RoundTrip.h"
 
+#include "llcheck/core/AxisInfo.h"
 #include "llcheck/core/Ttgir.h"
 
 #include <string_view>
@@ -38,6 +41,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       fuzz::fail("a layout must have either a value or an error");
     if (l.layout)
       fuzz::checkLayout(*l.layout);
+  }
+  auto axis = analyzeAxisInfo(m->text, "fuzz.ttgir");
+  if (!axis.ok())
+    fuzz::fail("the axis analysis failed on a module the reader accepted");
+  for (const TtgirAccessFacts& a : axis->accesses) {
+    auto facts = {&a.pointer, a.mask ? &*a.mask : &a.pointer};
+    for (const AxisInfo* f : facts) {
+      if (f->divisibility.size() != f->contiguity.size() ||
+          f->constancy.size() != f->contiguity.size() || f->contiguity.empty())
+        fuzz::fail("an access's axis facts have vectors of different lengths");
+      for (std::size_t d = 0; d < f->contiguity.size(); ++d)
+        if (f->contiguity[d] < 1 || f->constancy[d] < 1 || f->divisibility[d] < 1)
+          fuzz::fail("an axis fact below 1");
+    }
+    if (a.offsets.affine && a.offsets.strides.empty())
+      fuzz::fail("affine offsets without strides");
   }
   return 0;
 }

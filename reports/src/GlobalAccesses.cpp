@@ -2,32 +2,32 @@
 // predicts it (Coalescing.h, measured on an H100 in gpu_oracle/triton_coalescing), beside the
 // layout that moves the same tensor in the fewest requests and sectors.
 //
-// TTGIR does not show where the pointers point. The entry assumes what Triton's own coalescing
-// assumes of contiguous pointers: a row-major tensor of the op's shape whose base is line
-// aligned (as torch's allocations are). The vector, the instructions and the requests hold for
-// any row stride that keeps rows 16-byte aligned; the sectors hold where each row starts on a
-// 32-byte boundary (a tile of a larger tensor whose rows are sector aligned), which is why the
-// entry states the assumption and counts no lines.
+// What the pointers are comes from the kernel's own TTGIR (AxisInfo.h, issue 32): Triton's
+// AxisInfo of the pointer tensor and its mask gives the vector Triton emits, and the affine
+// offsets give the strides the count needs. Each entry says what was established and what was
+// not:
+// - strides that are integers: exact counts (for a line-aligned base), and a finding where the
+//   layout is above the coalesced one of the same strides;
+// - strides that involve an unknown scalar (a kernel argument stride_am): the counts hold for
+//   rows in distinct sectors (the unknown stride taken as a large multiple of the line), and
+//   no finding rests on them;
+// - offsets that are not affine (a loaded index), or an op the analysis could not find: the
+//   vector and instruction counts, no sectors, no finding.
 #include "GlobalAccesses.h"
 
+#include "llcheck/core/AxisInfo.h"
 #include "llcheck/core/conversion/Coalescing.h"
 #include "llcheck/core/conversion/SharedMemory.h"
 
 #include <algorithm>
+#include <bit>
+#include <numeric>
 
 namespace llcheck::reports::detail {
 
 using json = nlohmann::json;
 
 namespace {
-
-constexpr const char* kAssumed =
-    "a contiguous row-major tensor of this shape at a 128-byte aligned base (TTGIR does not show "
-    "the pointers' strides)";
-
-constexpr const char* kAssumedUnmarked =
-    "a contiguous row-major tensor of this shape at a 128-byte aligned base that Triton cannot "
-    "prove aligned (no pointer argument carries tt.divisibility): one element per access";
 
 json accessJson(const GlobalAccess& a) {
   json j = toJson(a);
@@ -36,23 +36,108 @@ json accessJson(const GlobalAccess& a) {
   return j;
 }
 
+json axisJson(const AxisInfo& a) {
+  auto dims = [](const std::vector<int64_t>& v) {
+    json out = json::array();
+    for (int64_t x : v)
+      out.push_back(x == kAxisMaxDivisor ? json("2^62") : json(x));
+    return out;
+  };
+  json j = {{"contiguity", dims(a.contiguity)},
+            {"divisibility", dims(a.divisibility)},
+            {"constancy", dims(a.constancy)}};
+  if (a.constantValue)
+    j["constant"] = *a.constantValue;
+  return j;
+}
+
+/// Where the strides stand for the count.
+struct Strides {
+  std::vector<int64_t> values; ///< for the count; empty when none could be chosen
+  bool established = false;    ///< every stride an integer the IR fixes
+  std::string text;            ///< "[1, 64]", "[%stride_am, 1]"
+  std::string why;             ///< when not established: what is missing
+};
+
+Strides stridesOf(const TtgirAccessFacts& f) {
+  Strides s;
+  if (!f.offsets.affine) {
+    s.why = "the pointers are not an affine function of the tensor's indices (" +
+            f.offsets.notAffine + ")";
+    return s;
+  }
+  s.text = affineStridesText(f.offsets.strides);
+  bool symbolic = false;
+  for (const AffineStride& st : f.offsets.strides) {
+    if (st.factor < 0) {
+      s.why = "a negative stride (" + s.text + ")";
+      return s;
+    }
+    symbolic = symbolic || !st.symbol.empty();
+  }
+  // An unknown stride stands for rows far apart: a power of two past every known offset, so
+  // no two rows share a sector (what the counts then hold for).
+  int64_t reach = 1;
+  for (std::size_t d = 0; d < f.offsets.strides.size(); ++d)
+    if (f.offsets.strides[d].symbol.empty())
+      reach =
+          std::max<int64_t>(reach, f.offsets.strides[d].factor *
+                                       static_cast<int64_t>(d < f.shape.size() ? f.shape[d] : 1));
+  int64_t far = std::max<int64_t>(int64_t{1} << 10, std::bit_ceil(static_cast<uint64_t>(reach)));
+  for (const AffineStride& st : f.offsets.strides) {
+    if (st.symbol.empty()) {
+      s.values.push_back(st.factor);
+    } else {
+      s.values.push_back(far);
+      far <<= 4;
+    }
+  }
+  s.established = !symbolic;
+  if (symbolic)
+    s.why = "the strides " + s.text +
+            " involve unknown kernel values; the sectors are counted with rows in distinct "
+            "sectors (each unknown stride taken as a large multiple of the line)";
+  for (const std::string& a : f.offsets.assumptions) {
+    s.established = false;
+    s.why += std::string(s.why.empty() ? "" : "; ") + "assumed: " + a;
+  }
+  return s;
+}
+
+/// The dims fastest first by stride (a stride of 1 first), for the coalesced layout.
+std::vector<uint64_t> orderByStrides(const std::vector<int64_t>& strides) {
+  std::vector<uint64_t> order(strides.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) {
+    int64_t sa = strides[a], sb = strides[b];
+    if (sa == sb)
+      return a > b;
+    return sa < sb;
+  });
+  return order;
+}
+
+/// What AxisInfo proves along `dim`, mask included: the cap on Triton's vector.
+uint64_t alignmentAlong(const TtgirAccessFacts& f, int dim) {
+  int64_t a = axisAlignment(f.pointer, dim, f.pointeeBits);
+  if (f.mask && dim >= 0 && dim < f.mask->rank())
+    a = std::min<int64_t>(a,
+                          std::max<int64_t>(f.mask->constancy[static_cast<std::size_t>(dim)], 1));
+  return static_cast<uint64_t>(std::max<int64_t>(a, 1));
+}
+
 } // namespace
 
-void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& options,
-                          KernelReport& k) {
+void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& options, KernelReport& k,
+                          const TtgirAxisAnalysis* analysis) {
   if (module.globalAccesses.empty())
     return;
   auto model = globalMemoryModel(k.arch);
   uint64_t numWarps = k.numWarps.value_or(4);
-  // Triton vectorizes a pointer only as far as AxisInfo proves it aligned: with no
-  // tt.divisibility on any pointer argument, every access is one element, whatever the layout.
-  std::string unmarked;
-  if (!module.pointerArguments.empty() &&
-      std::none_of(module.pointerArguments.begin(), module.pointerArguments.end(),
-                   [](const TtgirPointerArgument& p) { return p.divisibility >= 16; }))
-    unmarked = "no pointer argument of the kernel carries tt.divisibility = 16, so Triton "
-               "moves one element per access whatever the layout (the JIT marks 16-byte "
-               "aligned tensors; triton.compile needs them in its attrs)";
+  std::string problems;
+  if (analysis)
+    for (const std::string& p : analysis->problems)
+      problems += (problems.empty() ? "" : "; ") + p;
   for (const TtgirGlobalAccess& a : module.globalAccesses) {
     json e = {{"op", a.op},       {"location", a.location},
               {"line", a.line},   {"layout", a.pointers.layout},
@@ -78,12 +163,35 @@ void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& option
       skip("the pointers' layout could not be read");
       continue;
     }
+    const TtgirAccessFacts* facts = analysis ? analysis->atLine(a.line) : nullptr;
+    if (facts && (facts->op != a.op || facts->shape != a.shape))
+      facts = nullptr;
+    if (!facts) {
+      skip("the axis analysis did not find the pointers of this op, so neither the vector "
+           "Triton emits nor the strides are known" +
+           (problems.empty() ? std::string() : " (" + problems + ")"));
+      continue;
+    }
+    int fastest = tritonFastestDim(*entry->layout);
+    uint64_t alignment = alignmentAlong(*facts, fastest);
+    Strides strides = stridesOf(*facts);
+    e["axis_info"] = {
+        {"pointer", axisJson(facts->pointer)}, {"dim", fastest}, {"alignment", alignment}};
+    if (facts->mask)
+      e["axis_info"]["mask"] = axisJson(*facts->mask);
+    e["strides"] = strides.text.empty() ? json(nullptr) : json(strides.text);
+    if (!strides.why.empty())
+      e["strides_not_established"] = strides.why;
+    if (!problems.empty())
+      e["analysis_problems"] = problems;
+    // The counts: with the strides where there are any, else row-major for the instructions
+    // and requests alone (they do not depend on the addresses).
     CoalescingOptions co;
     co.elementBits = *bits;
-    bool isLoad = a.op == "tt.load";
+    co.strides = strides.values;
     CoalescingOptions asEmitted = co;
-    if (!unmarked.empty())
-      asEmitted.maxVectorLog2 = 0;
+    asEmitted.tritonAlignment = alignment;
+    bool isLoad = a.op == "tt.load";
     auto triton = predictTritonGlobalAccess(*entry->layout, asEmitted, *model, options.triton);
     auto best = predictGlobalAccess(*entry->layout, co, *model);
     if (!triton.ok() || !best.ok()) {
@@ -91,19 +199,46 @@ void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& option
       continue;
     }
     const GlobalAccess& t = isLoad ? triton->load : triton->store;
-    e["assumed"] = unmarked.empty() ? kAssumed : kAssumedUnmarked;
     e["predicted"] = accessJson(t);
     e["predicted"]["lowering"] = "triton";
     e["predicted"]["ptx"] = t.ptx(isLoad);
     e["predicted"]["llcheck"] = accessJson(*best);
-    // The ideal: the coalesced layout of the same tensor, as Triton would move it.
-    auto params = coalescedBlocked(a.shape, *bits, numWarps, *model);
+    if (strides.values.empty()) {
+      for (json* j : {&e["predicted"], &e["predicted"]["llcheck"]})
+        for (const char* field : {"sectors", "ideal_sectors", "excess_sectors",
+                                  "max_sectors_per_request", "bytes_per_request"})
+          if (j->contains(field))
+            (*j)[field] = nullptr;
+    }
+    int64_t bytes = std::max(*bits / 8, 1);
+    if (fastest >= 0 && fastest < facts->pointer.rank() &&
+        facts->pointer.divisibility[static_cast<std::size_t>(fastest)] < 16 &&
+        facts->pointer.divisibility[static_cast<std::size_t>(fastest)] / bytes <
+            facts->pointer.contiguity[static_cast<std::size_t>(fastest)])
+      e["note"] = "Triton proves the pointers divisible by only " +
+                  std::to_string(facts->pointer.divisibility[static_cast<std::size_t>(fastest)]) +
+                  (facts->pointer.divisibility[static_cast<std::size_t>(fastest)] == 1 ? " byte"
+                                                                                       : " bytes") +
+                  " along dim" + std::to_string(fastest) +
+                  ", so it moves at most that much per access (the JIT marks 16-byte aligned "
+                  "tensors with tt.divisibility = 16; triton.compile needs them in its attrs)";
+    if (strides.values.empty()) {
+      e["coalesced"] = nullptr;
+      k.globalAccesses.push_back(std::move(e));
+      continue;
+    }
+    // The ideal: the coalesced layout of the same tensor and strides, as Triton would move it
+    // with what AxisInfo proves of these pointers along that layout's fastest dim.
+    std::vector<uint64_t> order = orderByStrides(strides.values);
+    auto params = coalescedBlocked(a.shape, *bits, numWarps, *model, order);
     std::optional<GlobalAccess> ideal;
     std::string idealText;
     if (params.ok()) {
       auto layout = blockedToLinearLayout(*params, a.shape, options.triton);
       if (layout.ok()) {
-        auto coalesced = predictTritonGlobalAccess(*layout, co, *model, options.triton);
+        CoalescingOptions io = co;
+        io.tritonAlignment = alignmentAlong(*facts, tritonFastestDim(*layout));
+        auto coalesced = predictTritonGlobalAccess(*layout, io, *model, options.triton);
         if (coalesced.ok()) {
           ideal = isLoad ? coalesced->load : coalesced->store;
           idealText = blockedAttributeText(*params);
@@ -118,25 +253,31 @@ void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& option
     e["coalesced"] = accessJson(*ideal);
     e["coalesced"]["layout"] = idealText;
     e["coalesced"]["ptx"] = ideal->ptx(isLoad);
-    if (!unmarked.empty())
-      e["note"] = unmarked;
     bool moreSectors = t.sectors > ideal->sectors, moreRequests = t.requests > ideal->requests;
-    if (moreSectors || moreRequests) {
-      const LayoutEntry& l = *entry;
-      std::string message =
-          a.op + " at " + a.location + " (" + (l.encoding.empty() ? l.attribute : l.encoding) +
-          ", " + a.elementType + "): Triton's " + e["predicted"]["ptx"].get<std::string>() +
-          " takes " + std::to_string(t.requests) + " requests and " + std::to_string(t.sectors) +
-          " sectors per CTA; " + idealText + " takes " + std::to_string(ideal->requests) + " and " +
-          std::to_string(ideal->sectors) +
-          (isLoad ? " (load in it, then convert_layout)" : " (convert_layout to it, then store)") +
-          (unmarked.empty() ? std::string() : "; " + unmarked);
-      double excess =
-          static_cast<double>(t.sectors > ideal->sectors ? t.sectors - ideal->sectors : 0) +
-          static_cast<double>(t.requests - std::min(t.requests, ideal->requests)) / 8;
-      k.findings.push_back({"global_above_ideal", message, excess});
-      e["finding"] = "global_above_ideal";
+    if (!moreSectors && !moreRequests) {
+      k.globalAccesses.push_back(std::move(e));
+      continue;
     }
+    if (!strides.established || !problems.empty()) {
+      e["finding_withheld"] = "the coalesced layout takes fewer requests or sectors here, but " +
+                              (strides.why.empty() ? problems : strides.why);
+      k.globalAccesses.push_back(std::move(e));
+      continue;
+    }
+    const LayoutEntry& l = *entry;
+    std::string message =
+        a.op + " at " + a.location + " (" + (l.encoding.empty() ? l.attribute : l.encoding) + ", " +
+        a.elementType + ", strides " + strides.text + "): Triton's " +
+        e["predicted"]["ptx"].get<std::string>() + " takes " + std::to_string(t.requests) +
+        " requests and " + std::to_string(t.sectors) + " sectors per CTA; " + idealText +
+        " takes " + std::to_string(ideal->requests) + " and " + std::to_string(ideal->sectors) +
+        (isLoad ? " (load in it, then convert_layout)" : " (convert_layout to it, then store)") +
+        (e.contains("note") ? "; " + e["note"].get<std::string>() : std::string());
+    double excess =
+        static_cast<double>(t.sectors > ideal->sectors ? t.sectors - ideal->sectors : 0) +
+        static_cast<double>(t.requests - std::min(t.requests, ideal->requests)) / 8;
+    k.findings.push_back({"global_above_ideal", message, excess});
+    e["finding"] = "global_above_ideal";
     k.globalAccesses.push_back(std::move(e));
   }
 }

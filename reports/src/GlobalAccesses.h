@@ -5,12 +5,16 @@
 
 #include "llcheck/reports/Report.h"
 
+#include "llcheck/core/AxisInfo.h"
 #include "llcheck/core/Ttgir.h"
 
 namespace llcheck::reports::detail {
 
 /// Appends one entry per tt.load / tt.store of `module` to k.globalAccesses, and its finding,
 /// if any, to k.findings. k.arch picks the global-memory model (NVIDIA sm80 / sm90 only).
-void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& options, KernelReport& k);
+/// `axis` is Triton's AxisInfo of the module (null: the analysis failed; every entry then says
+/// so and makes no prediction).
+void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& options, KernelReport& k,
+                          const TtgirAxisAnalysis* axis);
 
 } // namespace llcheck::reports::detail

@@ -9,9 +9,11 @@
 
 #include "llcheck/reports/Sass.h"
 
+#include "llcheck/core/AxisInfo.h"
 #include "llcheck/core/Formats.h"
 #include "llcheck/core/Spec.h"
 #include "llcheck/core/conversion/BankConflicts.h"
+#include "llcheck/core/conversion/Coalescing.h"
 #include "llcheck/core/conversion/Contiguity.h"
 #include "llcheck/core/conversion/ConversionPlan.h"
 #include "llcheck/core/conversion/Ldmatrix.h"
@@ -21,6 +23,7 @@
 #include "llcheck/core/conversion/WarpShuffle.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -45,6 +48,8 @@ public:
     k_.arch = model_.arch;
     k_.banks = model_.banks;
     k_.notUnderstood = m.notUnderstood;
+    if (auto axis = analyzeAxisInfo(m.text, m.source); axis.ok())
+      axis_ = std::move(*axis);
     if (o.oracle)
       oraclePath_ = o.oracle->pathFor(m.source);
     if (o.readSass && !m.source.empty())
@@ -96,7 +101,7 @@ public:
       else
         k_.ops.push_back(std::move(e));
     }
-    reportGlobalAccesses(m_, o_, k_);
+    reportGlobalAccesses(m_, o_, k_, axis_ ? &*axis_ : nullptr);
     return std::move(k_);
   }
 
@@ -455,10 +460,42 @@ private:
   /// How a store reaches shared memory: st.shared (nullopt), or an async copy with the
   /// contiguity its op states of the source pointers (its `contiguity` attribute; 0: none).
   using AsyncSource = std::optional<uint64_t>;
-  static AsyncSource asyncSourceOf(const TtgirOp& op) {
+  AsyncSource asyncSourceOf(const TtgirOp& op) const {
     if (op.name != "ttg.async_copy_global_to_local")
       return std::nullopt;
-    return op.contiguity.value_or(0);
+    if (op.contiguity)
+      return *op.contiguity;
+    return axisContiguity(op).value_or(0);
+  }
+
+  /// What Triton's getContiguity gives an async copy's source pointers, from llcheck's own
+  /// AxisInfo of the TTGIR: min(alignment, the thread's run of registers) along the source
+  /// layout's fastest dim. nullopt where the analysis has no facts for the op.
+  std::optional<uint64_t> axisContiguity(const TtgirOp& op) const {
+    if (!axis_ || !op.src || op.src->layout < 0)
+      return std::nullopt;
+    const TtgirAccessFacts* f = axis_->atLine(op.line);
+    const LinearLayout* reg = static_cast<std::size_t>(op.src->layout) < m_.layouts.size() &&
+                                      m_.layouts[static_cast<std::size_t>(op.src->layout)].layout
+                                  ? &*m_.layouts[static_cast<std::size_t>(op.src->layout)].layout
+                                  : nullptr;
+    if (!f || f->op != op.name || !reg)
+      return std::nullopt;
+    int d = tritonFastestDim(*reg);
+    if (d < 0)
+      return std::nullopt;
+    uint64_t run = 1;
+    for (int i = 0; i < std::countr_zero(reg->getInDimSize(dims::kRegister)); ++i) {
+      bool along = true;
+      for (int k = 0; k < reg->getNumOutDims(); ++k)
+        along =
+            along && reg->getBasis(dims::kRegister, i, dims::standardOut(k)) == (k == d ? run : 0);
+      if (!along)
+        break;
+      run *= 2;
+    }
+    return std::min<uint64_t>(run,
+                              static_cast<uint64_t>(axisAlignment(f->pointer, d, f->pointeeBits)));
   }
 
   /// The elements per thread an async copy of REG may move at once, as Triton's lowering caps
@@ -576,15 +613,22 @@ private:
       e.plan["note"] =
           "padded shared layout: counted address by address, one instruction of each bank pattern";
     e.predicted = predictedJson(*compiler, *mine, sideName);
-    if (async && compiler->triton)
+    if (async && compiler->triton) {
+      std::optional<uint64_t> axis = axisContiguity(op);
       e.predicted["pointer_contiguity"] = {
           {"elements", asyncMaxElements(reg, *async)},
-          {"of", *async > 0
+          {"of", op.contiguity
                      ? "the op's contiguity attribute (" + std::to_string(*async) +
                            " elements: Triton's axis analysis of the pointers), at most 16 bytes"
-                     : std::string("assumed: the op states no contiguity; the pointers as a "
-                                   "row-major tensor, 16-byte aligned (the thread's run of "
-                                   "consecutive elements, at most a row and 16 bytes)")}};
+                 : axis ? "llcheck's axis analysis of the pointers in this TTGIR (" +
+                              std::to_string(*axis) + " elements), at most 16 bytes"
+                        : std::string("assumed: the op states no contiguity and the axis "
+                                      "analysis found no facts; the pointers as a row-major "
+                                      "tensor, 16-byte aligned (the thread's run of "
+                                      "consecutive elements, at most a row and 16 bytes)")}};
+      if (axis)
+        e.predicted["pointer_contiguity"]["axis_info_elements"] = *axis;
+    }
     addMisaligned(e, compiler->misaligned, compiler->instruction,
                   std::string(sideName) + " of layout " + std::to_string(reg.id) +
                       (store ? " into" : " from") + " shared layout " + std::to_string(shared.id) +
@@ -792,6 +836,8 @@ private:
   const TtgirModule& m_;
   const ReportOptions& o_;
   KernelReport k_;
+  /// Triton's AxisInfo of the module's pointers (AxisInfo.h).
+  std::optional<TtgirAxisAnalysis> axis_;
   SharedMemoryModel model_;
   std::string oraclePath_;
   /// The SASS beside the module, when there is one.

@@ -49,6 +49,12 @@ for k in doc["kernels"]:
         if not isinstance(p, dict):
             continue
         where = f"{k['file']}:{op['line']} {op['op']}"
+        if (op["op"] == "ttg.async_copy_global_to_local" and p["lowering"] == "llcheck"
+                and "Triton refuses this copy" in p.get("triton_error", "")):
+            # The axis analysis shows pointers no cp.async can move (small.ttgir copies from a
+            # splat: every lane the same address, 2 bytes apart from nothing).
+            counts["async copy Triton cannot emit (pointers under 4 bytes)"] += 1
+            continue
         assert p["lowering"] == ("triton" if nvidia else "llcheck"), (where, p.get("triton_error"))
         if nvidia:
             assert p["triton"] == version, where

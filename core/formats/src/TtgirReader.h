@@ -95,6 +95,7 @@ public:
   Reader(std::string_view text, const std::string& source, const TtgirOptions& options)
       : text_(text), source_(source), options_(options) {
     module_.source = source;
+    module_.text = std::string(text);
     module_.triton = options.triton;
   }
 

@@ -439,16 +439,23 @@ Result<GlobalAccess> predictGlobalAccess(const LinearLayout& reg, const Coalesci
   return a;
 }
 
+int tritonFastestDim(const LinearLayout& regIn) {
+  auto reg = withDistributedInDims(regIn);
+  if (!reg.ok())
+    return -1;
+  int rank = reg->getNumOutDims();
+  // getOrder's first dim: that of the first nonzero register basis (none: the last dim).
+  for (int i = 0; i < std::countr_zero(reg->getInDimSize(dims::kRegister)); ++i)
+    for (int k = 0; k < rank; ++k)
+      if (reg->getBasis(dims::kRegister, i, dims::standardOut(k)) != 0)
+        return k;
+  return rank - 1;
+}
+
 Result<TritonGlobalAccess> predictTritonGlobalAccess(const LinearLayout& regIn,
                                                      const CoalescingOptions& options,
                                                      const GlobalMemoryModel& model,
                                                      TritonVersion version) {
-  if (!options.strides.empty())
-    return contextError(
-        ContextItem::Strides,
-        "Triton's global accesses are modelled for a contiguous row-major tensor: " +
-            contextName(ContextItem::Strides) + " cannot be given with " +
-            contextName(ContextItem::TritonLowering));
   if (options.baseAlignment < 16)
     return contextError(ContextItem::TritonLowering,
                         "Triton assumes its pointer arguments 16-byte aligned (tt.divisibility = "
@@ -474,14 +481,7 @@ Result<TritonGlobalAccess> predictTritonGlobalAccess(const LinearLayout& regIn,
     return std::all_of(b.begin(), b.end(), [](uint64_t x) { return x == 0; });
   };
   std::vector<std::vector<uint64_t>> registers = bases(dims::kRegister);
-  // getOrder's first dim: that of the first nonzero register basis (none: the last dim).
-  int d = rank - 1;
-  for (const auto& b : registers)
-    if (!isZero(b)) {
-      d = static_cast<int>(std::find_if(b.begin(), b.end(), [](uint64_t x) { return x != 0; }) -
-                           b.begin());
-      break;
-    }
+  int d = tritonFastestDim(*reg);
   uint64_t run = 1;
   for (const auto& b : registers) {
     std::vector<uint64_t> want(static_cast<std::size_t>(rank), 0);
@@ -490,13 +490,30 @@ Result<TritonGlobalAccess> predictTritonGlobalAccess(const LinearLayout& regIn,
       break;
     run *= 2;
   }
-  auto elemBytes = static_cast<uint64_t>(options.elementBits / 8);
-  uint64_t cap = static_cast<uint64_t>(model.maxAccessBytes) / std::max<uint64_t>(elemBytes, 1);
-  if (d != rank - 1)
-    cap = 1;
-  else
-    cap = std::min(cap, reg->getOutDimSize(dims::standardOut(d)));
+  auto elemBytes = std::max<uint64_t>(static_cast<uint64_t>(options.elementBits / 8), 1);
+  uint64_t cap = static_cast<uint64_t>(model.maxAccessBytes) / elemBytes;
+  uint64_t alignment = 1;
+  if (options.tritonAlignment) {
+    alignment = std::max<uint64_t>(*options.tritonAlignment, 1);
+  } else {
+    // AxisInfo of base + sum_k index_k * stride_k (base 16-byte aligned): contiguous along d
+    // only where stride_d is 1, and aligned to what divides 16 bytes and every other stride.
+    std::vector<int64_t> strides = effectiveStrides(*reg, options);
+    if (strides[static_cast<std::size_t>(d)] == 1) {
+      uint64_t divisibility = 16;
+      for (int k = 0; k < rank; ++k) {
+        auto s = static_cast<uint64_t>(strides[static_cast<std::size_t>(k)]);
+        if (k != d && s != 0)
+          divisibility = std::min<uint64_t>(divisibility, (s & (~s + 1)) * elemBytes);
+      }
+      alignment = std::min<uint64_t>(std::max<uint64_t>(divisibility / elemBytes, 1),
+                                     reg->getOutDimSize(dims::standardOut(d)));
+    }
+  }
+  cap = std::min(cap, alignment);
   uint64_t vector = std::min(run, cap);
+  // A power of two: the vector is a run of register bits.
+  vector = std::bit_floor(vector);
   // A pointer Triton cannot prove aligned (no tt.divisibility) moves narrower vectors, down to
   // one element: the caller says how wide.
   if (options.maxVectorLog2 >= 0)
@@ -510,7 +527,7 @@ Result<TritonGlobalAccess> predictTritonGlobalAccess(const LinearLayout& regIn,
     return makeError("internal error: Triton's vector of " + std::to_string(vector) +
                      " elements is not contiguous by llcheck's count (" +
                      std::to_string(load->vectorElements) + ")");
-  if (vector < run || d != rank - 1 || load->vectorLimit == VectorLimit::Requested)
+  if (vector < run || load->vectorLimit == VectorLimit::Requested)
     load->vectorLimit = VectorLimit::Compiler;
   TritonGlobalAccess t{*load, *load};
   int copyWarps = 0, copyRegisters = 0;
@@ -565,12 +582,27 @@ nlohmann::json coalescingJson(const GlobalAccess& a, const LinearLayout& reg,
 }
 
 Result<BlockedParams> coalescedBlocked(const std::vector<uint64_t>& shape, int elementBits,
-                                       uint64_t numWarps, const GlobalMemoryModel& model) {
+                                       uint64_t numWarps, const GlobalMemoryModel& model,
+                                       const std::vector<uint64_t>& orderIn) {
   auto power = [](uint64_t v) { return v > 0 && std::has_single_bit(v); };
   if (shape.empty() || !std::all_of(shape.begin(), shape.end(), power) || !power(numWarps) ||
       elementBits < 8 || !power(static_cast<uint64_t>(elementBits)))
     return makeError("coalescedBlocked: the shape, warps and element bits must be powers of two");
-  std::size_t rank = shape.size(), last = rank - 1;
+  std::size_t rank = shape.size();
+  std::vector<uint64_t> order = orderIn;
+  if (order.empty())
+    for (std::size_t k = 0; k < rank; ++k)
+      order.push_back(rank - 1 - k);
+  {
+    std::vector<uint64_t> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t k = 0; k < rank; ++k)
+      if (sorted.size() != rank || sorted[k] != k)
+        return makeError("coalescedBlocked: the order must be a permutation of the dims");
+  }
+  // Fill the dims in `order` as a row-major fill fills them from the last one.
+  auto nth = [&](std::size_t k) { return static_cast<std::size_t>(order[k]); };
+  std::size_t last = nth(0);
   uint64_t elements = 1;
   for (uint64_t s : shape)
     elements *= s;
@@ -585,21 +617,20 @@ Result<BlockedParams> coalescedBlocked(const std::vector<uint64_t>& shape, int e
   p.warpsPerCTA.assign(rank, 1);
   uint64_t lanes = static_cast<uint64_t>(model.warpSize), warps = numWarps;
   for (std::size_t k = 0; k < rank; ++k) {
-    std::size_t d = last - k;
+    std::size_t d = nth(k);
     uint64_t room = std::max<uint64_t>(1, shape[d] / p.sizePerThread[d]);
     p.threadsPerWarp[d] = std::min(lanes, room);
     lanes /= p.threadsPerWarp[d];
   }
-  p.threadsPerWarp[0] *= lanes;
+  p.threadsPerWarp[nth(rank - 1)] *= lanes;
   for (std::size_t k = 0; k < rank; ++k) {
-    std::size_t d = last - k;
+    std::size_t d = nth(k);
     uint64_t room = std::max<uint64_t>(1, shape[d] / (p.sizePerThread[d] * p.threadsPerWarp[d]));
     p.warpsPerCTA[d] = std::min(warps, room);
     warps /= p.warpsPerCTA[d];
   }
-  p.warpsPerCTA[0] *= warps;
-  for (std::size_t k = 0; k < rank; ++k)
-    p.order.push_back(last - k);
+  p.warpsPerCTA[nth(rank - 1)] *= warps;
+  p.order = order;
   return p;
 }
 

@@ -133,6 +133,9 @@ struct TtgirAlias {
 
 struct TtgirModule {
   std::string source;
+  /// The module's text as read: what the axis analysis (llcheck/core/AxisInfo.h) reads the ops'
+  /// operands and attributes from.
+  std::string text;
   /// Module attributes: ttg.target, ttg.num-warps, ttg.threads-per-warp, ttg.num-ctas.
   std::optional<std::string> target;
   std::optional<uint64_t> numWarps;

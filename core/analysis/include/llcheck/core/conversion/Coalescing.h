@@ -46,6 +46,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,6 +80,11 @@ struct CoalescingOptions {
   uint64_t baseAlignment = 128;
   /// At most 2^maxVectorLog2 elements per access; -1: as wide as layout and hardware allow.
   int maxVectorLog2 = -1;
+  /// Triton's lowering only (predictTritonGlobalAccess): what Triton's AxisInfo proves of the
+  /// pointers along the layout's fastest dim, in elements: min(alignment, the mask's constancy)
+  /// (AxisInfo.h). Absent: what AxisInfo proves of base + sum_d index_d * stride_d with a
+  /// 16-byte aligned base and the strides above (row-major when none are given).
+  std::optional<uint64_t> tritonAlignment;
 };
 
 /// What stopped the vector from being wider.
@@ -156,10 +162,13 @@ struct GlobalAddressMap {
 /// - the store: only the warps that hold no copy of another warp's data (a zero warp basis:
 ///   Triton masks the others, and ptxas branches around their stores), and in 3.6 every
 ///   register, copies included.
-/// For a contiguous row-major tensor whose base is 16-byte aligned (Triton's divisibility of its
-/// pointer arguments); an Error for other strides or a base below 16 bytes. options.maxVectorLog2
-/// caps the vector too: where Triton cannot prove a pointer aligned (no tt.divisibility), it
-/// moves one element at a time.
+/// The vector's cap along that dim is options.tritonAlignment when given (the report computes
+/// it from the kernel's own TTGIR); otherwise AxisInfo's answer for a tensor with the given
+/// strides (row-major when none) whose base is 16-byte aligned (Triton's divisibility of its
+/// pointer arguments): the dim's extent if its stride is 1 (else 1 element), at most the
+/// largest power of two dividing 16 bytes and every other dim's stride in bytes. An Error for a
+/// base below 16 bytes. options.maxVectorLog2 caps the vector too: where Triton cannot prove a
+/// pointer aligned (no tt.divisibility), it moves one element at a time.
 struct TritonGlobalAccess {
   GlobalAccess load, store;
 };
@@ -175,9 +184,17 @@ struct TritonGlobalAccess {
 /// coalescing pass builds its layout for contiguous pointers the same way; `llcheck report`
 /// offers it for a tt.load / tt.store above the ideal. An Error for a shape or count that is
 /// not a power of two.
+/// `order` (fastest dim first, as in #ttg.blocked) puts the run along another dim, for a tensor
+/// whose contiguous dim is not the last; empty: row-major.
 [[nodiscard]] Result<BlockedParams> coalescedBlocked(const std::vector<uint64_t>& shape,
                                                      int elementBits, uint64_t numWarps,
-                                                     const GlobalMemoryModel& model);
+                                                     const GlobalMemoryModel& model,
+                                                     const std::vector<uint64_t>& order = {});
+
+/// The dim Triton vectorizes REG's global accesses along (its getOrder()[0]): that of REG's
+/// first nonzero register basis, or the last dim when there is none. -1 when REG is not a
+/// distributed layout.
+[[nodiscard]] int tritonFastestDim(const LinearLayout& reg);
 
 /// The strides the count uses: options.strides, or the row-major strides of REG's tensor.
 [[nodiscard]] std::vector<int64_t> effectiveStrides(const LinearLayout& reg,
