@@ -21,8 +21,15 @@ Rules:
   bytes; per phase the most distinct shared units in one bank group, unit mod 128/V);
 - global: the same phases, per phase the most LANES whose global unit falls in one bank group
   (lanes reading the same address count once each: no broadcast);
-- max (the rule for cp.async.ca, LDGSTS.ACCESS): per phase the larger of the two, summed;
+- max: per phase the larger of the two, summed (a lower bound; the rule predicted.txt used);
 - sum: per phase the sum of the two (an upper bound);
+- access (the rule for cp.async.ca, LDGSTS.ACCESS): per phase, the most lanes that one lane
+  meets in its global bank group or in its shared bank group, itself included (the largest
+  closed neighbourhood of the conflict graph: two lanes conflict when their global units share a
+  bank group, or their shared units do), summed over the phases. It is max when one side has no
+  conflict, and g + s - 1 when the two sides' conflicts are independent (F2-linear maps whose
+  conflicting lane bits differ); every measured shared destination is distinct, so whether
+  lanes writing one shared address count once is not measured;
 - bypass (the rule for cp.async.cg, LDGSTS.BYPASS, 16 bytes): no phases; the lanes group by
   (global 128-byte line, shared 128-byte row); within a group a transfer is one global 32-byte
   sector to one shared 32-byte sector: the two lanes of a whole sector (halves kept, or halves
@@ -113,9 +120,22 @@ def global_rule(g, s, width):
     return sum(a for a, _ in _phases(g, s, width))
 
 
-def access_rule(g, s, width):
-    """cp.async.ca (LDGSTS.ACCESS)."""
+def max_rule(g, s, width):
     return sum(max(a, b) for a, b in _phases(g, s, width))
+
+
+def access_rule(g, s, width):
+    """cp.async.ca (LDGSTS.ACCESS): per phase, the most lanes one lane meets in its global bank
+    group or its shared bank group (itself included), summed over the phases."""
+    lanes = phase_lanes(width)
+    per_row = 128 // width
+    total = 0
+    for p in range(0, 32, lanes):
+        gb = [x // width % per_row for x in g[p:p + lanes]]
+        sb = [x // width % per_row for x in s[p:p + lanes]]
+        total += max(sum(1 for u in range(lanes) if gb[u] == gb[t] or sb[u] == sb[t])
+                     for t in range(lanes))
+    return total
 
 
 def sum_rule(g, s, width):
@@ -176,8 +196,9 @@ RULES = {
     "found": None,  # max for ca, bypass for cg: rule_for(op)
     "shared": shared_rule,
     "global": global_rule,
-    "max": access_rule,
+    "max": max_rule,
     "sum": sum_rule,
+    "access": access_rule,
     "bypass": bypass_rule,
     "bypass_rot": lambda g, s, w: bypass_rule(g, s, w, "rot"),
     "bypass_xor": lambda g, s, w: bypass_rule(g, s, w, "xor"),
@@ -296,7 +317,19 @@ def main():
     hold = [r for r in rows if r["id"].startswith("h-")]
     print_table(first, "wavefronts", "ncu's LDGSTS wavefronts (source view), first patterns")
     if hold:
-        print_table(hold, "wavefronts", "the same, holdout patterns (h-*, predicted before)")
+        print_table(hold, "wavefronts", "the same, holdout patterns (h-*)")
+        pred_path = os.path.join(HERE, "predicted.txt")
+        if os.path.exists(pred_path):
+            pred = [line.split() for line in open(pred_path) if line.strip()]
+            if [(x[0], x[1]) for x in pred] != [(r["id"], r["op"]) for r in hold]:
+                raise SystemExit("analyze: predicted.txt does not list the holdout patterns")
+            tally = defaultdict(lambda: [0, 0])
+            for x, r in zip(pred, hold):
+                tally[kind(r)][0] += int(x[3]) == r["wavefronts"]
+                tally[kind(r)][1] += 1
+            print("\npredicted.txt (the first run's rules, max for ca and bypass for cg, written"
+                  " before the second run): " + ", ".join(
+                      f"{b} B {op} {ok}/{n}" for (b, op), (ok, n) in sorted(tally.items())))
     print_table([r for r in rows if not r["op"].startswith("cg")], "hw_wavefronts",
                 "the hardware counter, cp.async.ca only (BYPASS is not in it)")
     both = [r for r in rows if "wavefronts_flushed" in r]
