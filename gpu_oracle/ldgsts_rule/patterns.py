@@ -109,7 +109,8 @@ def holdout(add):
     for v, count in ((16, 40), (8, 25), (4, 25)):
         for i in range(count):
             w = rng.choice([x for x in (16, 32, 64, 128, 256) if x >= v])
-            s = rng.choice([w, 2 * w, 3 * w, 4 * w, 128, 384, 640, 4096, 4096 + 16 * rng.randrange(8)])
+            s = rng.choice([w, 2 * w, 3 * w, 4 * w, 128, 384, 640, 4096,
+                            4096 + 16 * rng.randrange(8)])
             s = max(s, w)
             base = rng.randrange(0, 4096 // v) * v
             sw = rng.choice(swz)
@@ -225,7 +226,8 @@ def main():
         for i in range(8):
             span = rng.choice([512, 2048, GLOBAL])
             g = [rng.randrange(span // v) * v for _ in range(32)]
-            add(f"mixed-{v}-rand{i}", v, g, distinct_random(rng, v, rng.choice([512, 2048, SHARED])))
+            add(f"mixed-{v}-rand{i}", v, g,
+                distinct_random(rng, v, rng.choice([512, 2048, SHARED])))
     add("fp32-contiguous", 4, contiguous(4), contiguous(4))
     add("fp32-contiguous-b4096", 4, contiguous(4, 4096), contiguous(4))
     holdout(add)

@@ -7,8 +7,9 @@
 #   ldgsts_metrics.txt   ncu --query-metrics lines naming ldgsts or shared wavefronts
 #   ldgsts_rule.sass     the LDGSTS instructions of the build (cuobjdump)
 #   ldgsts_none.csv      ncu's CSV, one row per launch and metric, --cache-control none
-#   ldgsts_all.csv       the lines of ldgsts_all.txt with --cache-control all
-#   ldgsts_discover.csv  (DISCOVER=1) every ldgsts counter, on the lines of discover.txt
+#   ldgsts_all.txt       the lines of patterns.txt the --cache-control all pass runs
+#   ldgsts_all.csv       ncu's CSV of those lines with --cache-control all
+#   ldgsts_discover.csv  (DISCOVER=1) every ldgsts counter on 40 launches (/tmp/discover.txt)
 #   ldgsts_rule.log      the program's and ncu's messages
 # analyze.py reads them back.
 set -uo pipefail
@@ -65,8 +66,8 @@ echo "cache-control all: rc $? in $(( $(date +%s) - t0 )) s," \
 if [ -n "${DISCOVER:-}" ]; then
   # Every ldgsts counter this ncu knows, on a few patterns (the first run did this).
   disc=$(awk '$2 == "Counter" && ($1 ~ /ldgsts/ || $1 ~ /wavefronts_mem_shared/) {print $1".sum"}' /tmp/query.txt | sort -u | paste -sd,)
-  grep -E '^(tile-(16|8|4)-w64-s(64|128|256)-b0-plain|fp32-contiguous|spread-(4|16)-st128|misaligned-16-b16|global-16-perline(2|4)) ' "$here/patterns.txt" >"$out/discover.txt"
+  grep -E '^(tile-(16|8|4)-w64-s(64|128|256)-b0-plain|fp32-contiguous|spread-(4|16)-st128|misaligned-16-b16|global-16-perline(2|4)) ' "$here/patterns.txt" >/tmp/discover.txt
   timeout 100 ncu --csv --print-units base --clock-control none --cache-control none \
-    --metrics "$disc" /tmp/ldgsts_rule "$out/discover.txt" >"$out/ldgsts_discover.csv" 2>>"$log"
+    --metrics "$disc" /tmp/ldgsts_rule /tmp/discover.txt >"$out/ldgsts_discover.csv" 2>>"$log"
   echo "discover rc $?"
 fi
