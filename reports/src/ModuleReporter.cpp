@@ -468,6 +468,68 @@ private:
     return axisContiguity(op).value_or(0);
   }
 
+  /// On sm90, an async copy's LDGSTS wavefronts depend on where its source lies (the rules of
+  /// TritonLowering.h, measured on an H200): with the strides the axis analysis found, the
+  /// predicted wavefronts are the source-aware count, and the destination's alone stay beside
+  /// them (`destination_wavefronts`, what the optimum and its findings compare: a shared layout
+  /// cannot change the source). Unknown strides are taken as rows far apart (each row its own
+  /// line: the most an unknown stride can cost for rows narrower than a line), and said so.
+  void sourceAwareCopy(OpEntry& e, const TtgirOp& op, const LayoutEntry& reg,
+                       const LayoutEntry& shared, uint64_t stated) {
+    if (model_.arch != "sm90" || !axis_)
+      return;
+    const TtgirAccessFacts* f = axis_->atLine(op.line);
+    if (!f || f->op != op.name)
+      return;
+    json source = {{"of", "where the copy's source lies in global memory (llcheck's axis "
+                          "analysis of the TTGIR); LDGSTS's wavefronts depend on it "
+                          "(gpu_oracle/ldgsts_rule)"}};
+    if (!f->offsets.affine) {
+      source["not_established"] = "the pointers are not affine (" + f->offsets.notAffine + ")";
+      e.predicted["source"] = source;
+      return;
+    }
+    AsyncCopySource src;
+    std::vector<std::string> assumed = f->offsets.assumptions;
+    int64_t far = int64_t{1} << 16;
+    for (const AffineStride& st : f->offsets.strides) {
+      if (st.factor < 0) {
+        source["not_established"] = "a negative stride";
+        e.predicted["source"] = source;
+        return;
+      }
+      if (st.symbol.empty()) {
+        src.strides.push_back(st.factor);
+      } else {
+        src.strides.push_back(far);
+        far <<= 4;
+        assumed.push_back(st.symbol + " taken as rows far apart (each row in its own line: the "
+                                      "most it can cost rows narrower than a line)");
+      }
+    }
+    int64_t aligned = 1;
+    for (int64_t d : f->pointer.divisibility)
+      aligned = std::max(aligned, d);
+    if (aligned < 128)
+      assumed.push_back("the tile's first byte at a 128-byte line (Triton proves " +
+                        std::to_string(aligned) + "-byte alignment)");
+    assumed.push_back("the shared buffer at a 128-byte boundary");
+    TritonLoweringOptions options{o_.triton, elementBits_};
+    auto t = tritonAsyncCopy(*reg.layout, *shared.layout, shared.padding,
+                             asyncMaxElements(reg, stated), model_, options, &src);
+    if (!t.ok()) {
+      source["not_established"] = t.error().str();
+      e.predicted["source"] = source;
+      return;
+    }
+    source["strides"] = affineStridesText(f->offsets.strides);
+    source["assumed"] = assumed;
+    e.predicted["source"] = source;
+    e.predicted["destination_wavefronts"] = e.predicted["wavefronts"];
+    e.predicted["store"] = toJson(*t);
+    e.predicted["wavefronts"] = t->count.wavefronts;
+  }
+
   /// What Triton's getContiguity gives an async copy's source pointers, from llcheck's own
   /// AxisInfo of the TTGIR: min(alignment, the thread's run of registers) along the source
   /// layout's fastest dim. nullopt where the analysis has no facts for the op.
@@ -628,6 +690,8 @@ private:
                                       "consecutive elements, at most a row and 16 bytes)")}};
       if (axis)
         e.predicted["pointer_contiguity"]["axis_info_elements"] = *axis;
+      if (store)
+        sourceAwareCopy(e, op, reg, shared, *async);
     }
     addMisaligned(e, compiler->misaligned, compiler->instruction,
                   std::string(sideName) + " of layout " + std::to_string(reg.id) +

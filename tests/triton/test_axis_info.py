@@ -278,3 +278,29 @@ def test_async_copy_contiguity_is_tritons(name, arch, tmp_path):
         o = copies[line]
         axis = o["predicted"]["pointer_contiguity"]
         assert axis.get("axis_info_elements") == n, (line, n, axis)
+
+
+@pytest.mark.parametrize("row_stride,per_instruction", [(32, 4), (64, 8), (4096, 8)])
+def test_async_copy_wavefronts_follow_the_source(row_stride, per_instruction, tmp_path):
+    """The A tile (128 x 32 f16, 16-byte cp.async.cg) of the tutorial matmul pipelined for
+    sm90, with the row stride fixed: the H200 measured 4 LDGSTS wavefronts per instruction
+    where the tile is contiguous in global memory (K = BK) and 8 where each row of 64 bytes
+    sits in a line of its own (issue 32; gpu_oracle/ldgsts_rule reproduces both), whatever the
+    destination; report's source-aware count must say the same, and keep the destination's
+    own count beside it."""
+    name, fn, sig, constexprs, marked, warps = next(k for k in KERNELS if k[0] == "matmul")
+    sig = dict(sig, stride_am="constexpr")
+    constexprs = dict(constexprs, BM=128, BN=128, BK=32, stride_am=row_stride)
+    kernel = compile_kernel((name, fn, sig, constexprs, set(marked) - {"stride_am"}, warps), 90,
+                            num_stages=3)
+    report = run_report(kernel.asm["ttgir"], tmp_path)
+    a_tiles = [o for o in report["ops"] if o["op"] == "ttg.async_copy_global_to_local"
+               and o["shape"] == [128, 32]]
+    if not a_tiles:
+        pytest.skip("this Triton pipelines no async copy of the A tile here")
+    for o in a_tiles:
+        p = o["predicted"]
+        assert p["source"]["strides"] == f"[{row_stride}, 1]", p["source"]
+        assert p["store"]["instruction"] == "cp.async.cg.shared.global", p["store"]
+        assert p["wavefronts"] == per_instruction * p["store"]["instructions"], p
+        assert p["destination_wavefronts"] == 4 * p["store"]["instructions"], p

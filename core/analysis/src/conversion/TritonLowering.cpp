@@ -454,10 +454,145 @@ Result<TritonAccess> tritonLocalAccess(const LinearLayout& reg, const LinearLayo
                            /*allowMatrix=*/true, /*rounds=*/1);
 }
 
+namespace {
+
+/// The LDGSTS wavefronts of every instruction of the copy, owner warps only: each active lane's
+/// shared offset, back through SHARED to its tensor coordinates, then through the strides to its
+/// global byte.
+Result<uint64_t> sourceWavefronts(const detail::CvtMap& m, const LinearLayout& shared,
+                                  const std::vector<IntervalPad>& padding,
+                                  const std::vector<detail::Chunk>& chunks, int copyBytes,
+                                  int elemBytes, const SharedMemoryModel& model,
+                                  const AsyncCopySource& source) {
+  int rank = shared.getNumOutDims();
+  if (static_cast<int>(source.strides.size()) != rank)
+    return makeError("the source has " + std::to_string(source.strides.size()) +
+                     " strides for a tensor of rank " + std::to_string(rank));
+  bool block = shared.hasInDim(dims::kBlock);
+  auto eb = static_cast<uint64_t>(elemBytes);
+  auto globalByte = [&](uint64_t lin) -> Result<uint64_t> {
+    Point in = {{dims::kOffset, lin}};
+    if (block)
+      in.push_back({dims::kBlock, 0});
+    auto coords = shared.apply(in);
+    if (!coords.ok())
+      return coords.error();
+    uint64_t offset = 0;
+    for (int d = 0; d < rank; ++d)
+      offset += static_cast<uint64_t>(source.strides[static_cast<std::size_t>(d)]) *
+                (*coords)[static_cast<std::size_t>(d)].second;
+    return source.globalOffset + offset * eb;
+  };
+  // Lanes and warps whose column is zero hold copies and are predicated off.
+  auto active = [](const std::vector<uint64_t>& cols, uint64_t x) {
+    for (std::size_t i = 0; i < cols.size(); ++i)
+      if ((x >> i & 1) && cols[i] == 0)
+        return false;
+    return true;
+  };
+  uint64_t total = 0;
+  for (uint64_t w = 0; w < (uint64_t{1} << m.warps.size()); ++w) {
+    if (!active(m.warps, w))
+      continue;
+    for (const detail::Chunk& c : chunks) {
+      std::vector<uint64_t> g, s;
+      for (uint64_t t = 0; t < static_cast<uint64_t>(model.warpSize); ++t) {
+        if (!active(m.lanes, t))
+          continue;
+        uint64_t lin = xorOf(m.warps, w) ^ xorOf(m.lanes, t) ^ c.start;
+        auto byte = globalByte(lin);
+        if (!byte.ok())
+          return byte.error();
+        g.push_back(*byte);
+        s.push_back(source.sharedOffset +
+                    (padding.empty() ? lin : paddedOffset(padding, lin)) * eb);
+      }
+      total += ldgstsWavefronts(g, s, copyBytes, copyBytes == 16);
+    }
+  }
+  return total;
+}
+
+} // namespace
+
+uint64_t ldgstsWavefronts(const std::vector<uint64_t>& global, const std::vector<uint64_t>& shared,
+                          int bytes, bool bypass) {
+  std::size_t n = std::min(global.size(), shared.size());
+  if (n == 0 || bytes <= 0)
+    return 0;
+  auto width = static_cast<uint64_t>(bytes);
+  if (!bypass) {
+    // cp.async.ca: per phase of 128 / bytes lanes (by position in the warp's active lanes).
+    uint64_t units = 128 / width, total = 0;
+    std::size_t phase = static_cast<std::size_t>(units);
+    for (std::size_t p = 0; p < n; p += phase) {
+      std::size_t end = std::min(n, p + phase);
+      uint64_t most = 0;
+      for (std::size_t t = p; t < end; ++t) {
+        uint64_t g = global[t] / width % units, h = shared[t] / width % units, k = 0;
+        for (std::size_t u = p; u < end; ++u)
+          k += (global[u] / width % units == g || shared[u] / width % units == h) ? 1 : 0;
+        most = std::max(most, k);
+      }
+      total += most;
+    }
+    return total;
+  }
+  // cp.async.cg: transfers of (line, row, global sector, shared sector), in lane order.
+  struct Transfer {
+    uint64_t line, row, gs, ss;
+    std::vector<std::pair<uint64_t, uint64_t>> halves;
+  };
+  std::vector<Transfer> transfers;
+  for (std::size_t t = 0; t < n; ++t) {
+    uint64_t g = global[t], h = shared[t];
+    Transfer key{g / 128, h / 128, g / 32, h / 32, {}};
+    auto it = std::find_if(transfers.begin(), transfers.end(), [&](const Transfer& x) {
+      return x.line == key.line && x.row == key.row && x.gs == key.gs && x.ss == key.ss;
+    });
+    if (it == transfers.end())
+      it = transfers.insert(transfers.end(), key);
+    it->halves.push_back({g % 32 / 16, h % 32 / 16});
+  }
+  // A class: 0 whole sector in place, 1 halves swapped, 2 + 2 * global half + shared half a
+  // lone 16-byte lane. A map: a rotation (0..3) or a reflection (4..7) of the four sectors.
+  struct Item {
+    uint64_t line, row;
+    int kind;
+    uint8_t maps;
+  };
+  std::vector<Item> items;
+  for (Transfer& x : transfers) {
+    std::sort(x.halves.begin(), x.halves.end());
+    uint64_t gs = x.gs % 4, ss = x.ss % 4;
+    auto maps = static_cast<uint8_t>((1u << ((ss + 4 - gs) % 4)) | (1u << (4 + (ss + gs) % 4)));
+    using H = std::vector<std::pair<uint64_t, uint64_t>>;
+    if (x.halves == H{{0, 0}, {1, 1}})
+      items.push_back({x.line, x.row, 0, maps});
+    else if (x.halves == H{{0, 1}, {1, 0}})
+      items.push_back({x.line, x.row, 1, maps});
+    else
+      for (const auto& [gh, sh] : x.halves)
+        items.push_back({x.line, x.row, 2 + static_cast<int>(2 * gh + sh), maps});
+  }
+  std::vector<Item> waves;
+  for (const Item& it : items) {
+    auto w = std::find_if(waves.begin(), waves.end(), [&](const Item& x) {
+      return x.line == it.line && x.row == it.row && x.kind == it.kind && (x.maps & it.maps);
+    });
+    if (w != waves.end())
+      w->maps &= it.maps;
+    else
+      waves.push_back(it);
+  }
+  return waves.size();
+}
+
 Result<TritonAccess> tritonAsyncCopy(const LinearLayout& src, const LinearLayout& shared,
                                      const std::vector<IntervalPad>& padding, int maxElements,
                                      const SharedMemoryModel& model,
-                                     const TritonLoweringOptions& options) {
+                                     const TritonLoweringOptions& options,
+                                     const AsyncCopySource* source) {
   if (auto bad = detail::checkModel(model, options.elementBits))
     return *bad;
   auto map = offsetMap(src, shared, padding, model);
@@ -504,6 +639,23 @@ Result<TritonAccess> tritonAsyncCopy(const LinearLayout& src, const LinearLayout
   int idle = static_cast<int>(m.warps.size() - owners);
   a.count.wavefronts >>= idle;
   a.count.idealWavefronts >>= idle;
+  if (source && model.arch == "sm90") {
+    auto wavefronts =
+        sourceWavefronts(m, shared, padding, chunks, a.copyBytes, elemBytes, model, *source);
+    if (!wavefronts.ok())
+      return wavefronts.error();
+    a.count.wavefronts = *wavefronts;
+    a.count.idealWavefronts = std::min(a.count.idealWavefronts, a.count.wavefronts);
+    a.why.push_back("wavefronts by the LDGSTS rule measured on an H200 (gpu_oracle/ldgsts_rule) "
+                    "for the source's strides " +
+                    [&] {
+                      std::string t = "[";
+                      for (std::size_t d = 0; d < source->strides.size(); ++d)
+                        t += (d ? ", " : "") + std::to_string(source->strides[d]);
+                      return t + "]";
+                    }() +
+                    ", its first byte " + std::to_string(source->globalOffset) + " past a line");
+  }
   a.count.bankConflicts = a.count.wavefronts - a.count.idealWavefronts;
   a.why.push_back("registers hold " + std::to_string(a.vectorElements) +
                   " consecutive offsets (in order, pointers allow " + std::to_string(maxVec) +

@@ -146,13 +146,42 @@ struct TritonConversion {
                                                            const SharedMemoryModel& model,
                                                            const TritonLoweringOptions& options);
 
+/// Where an async copy's source lies in global memory. On Hopper an LDGSTS's shared-memory
+/// wavefronts depend on it as much as on the destination (gpu_oracle/ldgsts_rule, measured on
+/// an H200: ncu's per-instruction LDGSTS wavefronts of 1,230 one-warp copies):
+/// - cp.async.ca (4, 8, 16 bytes; LDGSTS): in the usual phases (32, 16, 8 lanes), two lanes
+///   conflict when their global units (address / bytes mod 128 / bytes) or their shared units
+///   are equal; a phase takes the most lanes one lane conflicts with, itself included;
+/// - cp.async.cg (16 bytes; LDGSTS.BYPASS): no phases; a wavefront never spans two global
+///   128-byte lines or two shared 128-byte rows, and moves 32-byte sectors (whole, halves in
+///   place or swapped, or single 16-byte lanes) of one kind under one map of the four sectors
+///   of the line to those of the row that is a rotation or a reflection; filled greedily.
+struct AsyncCopySource {
+  /// Elements between consecutive indices of dim0, dim1, ...; non-negative.
+  std::vector<int64_t> strides;
+  /// The tile's first byte past a 128-byte line of global memory, and the destination's past
+  /// a 128-byte row of shared memory.
+  uint64_t globalOffset = 0;
+  uint64_t sharedOffset = 0;
+};
+
+/// The shared wavefronts of one LDGSTS: the global and shared byte addresses of the lanes that
+/// copy (predicated-off lanes left out), each moving `bytes`; `bypass` for cp.async.cg.
+[[nodiscard]] uint64_t ldgstsWavefronts(const std::vector<uint64_t>& global,
+                                        const std::vector<uint64_t>& shared, int bytes,
+                                        bool bypass);
+
 /// async_copy_global_to_local of pointers laid out as SRC into SHARED; `maxElements` bounds
 /// the copy by the pointers' contiguity and alignment (Triton's AxisInfo; 16 bytes at most).
+/// With `source` (sm90 only: the rules above were measured there), the wavefronts follow the
+/// LDGSTS rules for that source; without, the destination's bank rule alone (a lower bound
+/// on Hopper: the source can only add wavefronts).
 [[nodiscard]] Result<TritonAccess> tritonAsyncCopy(const LinearLayout& src,
                                                    const LinearLayout& shared,
                                                    const std::vector<IntervalPad>& padding,
                                                    int maxElements, const SharedMemoryModel& model,
-                                                   const TritonLoweringOptions& options);
+                                                   const TritonLoweringOptions& options,
+                                                   const AsyncCopySource* source = nullptr);
 
 /// The largest v (log2) Triton vectorises REG -> SHARED with: registers exactly offsets
 /// 1, 2, .., 2^(v-1) (permuted to the front when `permute`) and nothing else touching those
