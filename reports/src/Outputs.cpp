@@ -419,6 +419,7 @@ void ReportStream::add(const KernelReport& k, KernelStream& s) {
                {"not_understood", marker("not_understood")},
                {"findings", findings},
                {"global_accesses", k.globalAccesses},
+               {"scratch_ops", k.scratchOps},
                {"seconds", k.seconds}};
   if (!k.sass.is_null())
     head["sass"] = k.sass;

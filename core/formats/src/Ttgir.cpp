@@ -377,6 +377,10 @@ Error Reader::computeLayouts() {
   for (std::size_t i = 0; i < module_.globalAccesses.size(); ++i)
     module_.globalAccesses[i].pointers.layout =
         module_.types[static_cast<std::size_t>(globalTypes_[i])].layout;
+  for (std::size_t i = 0; i < module_.scratchOps.size(); ++i)
+    if (scratchTypes_[i] >= 0)
+      module_.scratchOps[i].src.layout =
+          module_.types[static_cast<std::size_t>(scratchTypes_[i])].layout;
   for (const auto& [ti, names] : typeUsers_) {
     int li = module_.types[static_cast<std::size_t>(ti)].layout;
     if (li < 0)

@@ -352,6 +352,34 @@ Error Reader::opLine(const LineRef& l) {
         typeUsers_[u.index].insert(name);
   if (name == "tt.func")
     pointerArguments(t);
+  static const std::set<std::string> kScratch = {"tt.reduce", "tt.scan",       "tt.histogram",
+                                                 "tt.gather", "tt.atomic_rmw", "tt.atomic_cas"};
+  if (kScratch.count(name)) {
+    TtgirScratchOp op;
+    op.name = name;
+    op.line = l.number;
+    std::size_t at = t.find("axis = ");
+    if (at != std::string_view::npos) {
+      int axis = -1;
+      std::string_view digits = t.substr(at + 7);
+      auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), axis);
+      if (ec == std::errc() && axis >= 0)
+        op.axis = axis;
+    }
+    std::string_view body = trim(t.substr(0, sigEnd));
+    if (body.size() >= 2 && body.substr(body.size() - 2) == "({") {
+      pendingScratch_ = std::move(op); // the types are on the line that closes the region
+      return Error{};
+    }
+    scratchOp(l, std::move(op), *uses, colon);
+    return Error{};
+  }
+  if (pendingScratch_ && startsWith(trim(t), "})")) {
+    TtgirScratchOp op = std::move(*pendingScratch_);
+    pendingScratch_.reset();
+    scratchOp(l, std::move(op), *uses, colon);
+    return Error{};
+  }
   if (name == "tt.load" || name == "tt.store")
     return globalAccessLine(l, name, *uses, colon, sigEnd, lead);
   if (!isHandled) {
@@ -366,6 +394,10 @@ Error Reader::opLine(const LineRef& l) {
   op.name = name;
   op.line = l.number;
   op.location = locationOf(l);
+  // The closing line of a region (`}) : (tensor<...>) -> ...`) starts below depth 0, where the
+  // signature scan finds no colon.
+  if (colon == std::string_view::npos)
+    colon = l.text.find(" : ");
   const TypeUse* src = nullptr;
   const TypeUse* dst = nullptr;
   for (const TypeUse& u : *uses) {
@@ -398,6 +430,39 @@ Error Reader::opLine(const LineRef& l) {
   opTypes_.push_back({src ? src->index : -1, dst->index});
   module_.ops.push_back(std::move(op));
   return Error{};
+}
+
+/// Records a scratch op once its types are known: the first tensor after the signature's colon
+/// is the operand its lowering reads (for tt.gather, the source; for atomics, the pointers).
+void Reader::scratchOp(const LineRef& l, TtgirScratchOp op, const std::vector<TypeUse>& uses,
+                       std::size_t colon) {
+  op.location = locationOf(l);
+  // The closing line of a region (`}) : (tensor<...>) -> ...`) starts below depth 0, where the
+  // signature scan finds no colon.
+  if (colon == std::string_view::npos)
+    colon = l.text.find(" : ");
+  const TypeUse* src = nullptr;
+  for (const TypeUse& u : uses)
+    if (colon != std::string_view::npos && u.begin > colon && u.index >= 0 &&
+        module_.types[static_cast<std::size_t>(u.index)].kind == TtgirType::Kind::Tensor) {
+      src = &u;
+      break;
+    }
+  if (startsWith(op.name, "tt.atomic")) {
+    // `-> f32` rather than `-> tensor<...>`: one value that every thread reads.
+    std::string_view t = l.text;
+    std::size_t arrow = t.rfind("->");
+    std::size_t locAt = t.rfind(" loc(");
+    if (arrow != std::string_view::npos) {
+      std::string_view result = trim(t.substr(
+          arrow + 2,
+          (locAt == std::string_view::npos || locAt < arrow ? t.size() : locAt) - arrow - 2));
+      op.scalarResult = !startsWith(result, "tensor<");
+    }
+  }
+  op.src = {src ? module_.types[static_cast<std::size_t>(src->index)].text : std::string(), -1};
+  scratchTypes_.push_back(src ? src->index : -1);
+  module_.scratchOps.push_back(std::move(op));
 }
 
 /// "file.py:40:12" from the line's loc(...), or "FILE.ttgir:LINE" when it has none.

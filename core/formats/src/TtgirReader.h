@@ -120,6 +120,11 @@ private:
   std::vector<std::pair<int, int>> opTypes_;
   /// Per access of module_.globalAccesses: the index of its pointer tensor's type.
   std::vector<int> globalTypes_;
+  /// Per op of module_.scratchOps: the index of its operand's type.
+  std::vector<int> scratchTypes_;
+  /// A reduce or scan in MLIR's generic form opens a region on its line; its types come on the
+  /// line that closes it (`}) : (tensor<...>) -> ...`).
+  std::optional<TtgirScratchOp> pendingScratch_;
 
   static int column(std::size_t offsetInLine) { return static_cast<int>(offsetInLine) + 1; }
 
@@ -154,6 +159,8 @@ private:
                          const std::vector<TypeUse>& uses, std::size_t colon, std::size_t sigEnd,
                          std::size_t lead);
   void pointerArguments(std::string_view t);
+  void scratchOp(const LineRef& l, TtgirScratchOp op, const std::vector<TypeUse>& uses,
+                 std::size_t colon);
 
   // Encodings and layouts (Ttgir.cpp).
   Error substitute(AttrValue& v, int depth, std::string& broken);

@@ -171,6 +171,10 @@ struct KernelReport {
   /// One entry per tt.load / tt.store of a tensor of pointers (report.json's
   /// "global_accesses", docs/report.md).
   nlohmann::json globalAccesses = nlohmann::json::array();
+  /// One entry per reduction, scan, histogram, gather and atomic (report.json's "scratch_ops"):
+  /// whether its lowering goes through shared-memory scratch, and why. Those that do are not
+  /// predicted yet and are also listed in notUnderstood.
+  nlohmann::json scratchOps = nlohmann::json::array();
   std::vector<TtgirNotUnderstood> notUnderstood;
   /// Findings that belong to no op (illegal layouts, not-understood items).
   std::vector<Finding> findings;

@@ -104,6 +104,23 @@ struct TtgirGlobalAccess {
   int line = 0;
 };
 
+/// An op whose lowering may go through shared-memory scratch that is not a tensor's layout: a
+/// reduction or scan (across warps), tt.histogram, tt.gather, an atomic whose scalar result
+/// every thread reads. llcheck does not predict these accesses yet; the report lists each with
+/// why it does or does not touch shared memory, so that none is skipped silently.
+struct TtgirScratchOp {
+  std::string name;
+  /// The operand the lowering reads (the reduced or scanned tensor, the gathered source, the
+  /// atomic's pointers): its type as written and its layout (-1 when it has no readable one).
+  TtgirOperand src;
+  /// The op's `axis` (reduce, scan, gather); -1 when it has none.
+  int axis = -1;
+  /// An atomic whose result is a scalar (every thread of the CTA receives it).
+  bool scalarResult = false;
+  std::string location;
+  int line = 0;
+};
+
 /// A pointer argument of a tt.func, with the divisibility Triton knows of it (the JIT marks
 /// 16-byte aligned tensors `{tt.divisibility = 16 : i32}`; 0 when unmarked): what AxisInfo, and
 /// so the vector of every tt.load / tt.store through it, starts from.
@@ -150,6 +167,8 @@ struct TtgirModule {
   std::vector<TtgirOp> ops;
   /// tt.load / tt.store of tensors of pointers, in file order (scalar ones have no layout).
   std::vector<TtgirGlobalAccess> globalAccesses;
+  /// Reductions, scans, histograms, gathers and atomics, in file order.
+  std::vector<TtgirScratchOp> scratchOps;
   /// Every tt.func's pointer arguments, in file order.
   std::vector<TtgirPointerArgument> pointerArguments;
   std::vector<TtgirNotUnderstood> notUnderstood;

@@ -1,0 +1,99 @@
+"""Reductions, scans and atomics in `llcheck report` (issue 32): each is listed in the kernel's
+`scratch_ops` with whether Triton's lowering goes through shared memory, and those that do are
+not-understood items (llcheck does not predict those accesses yet) instead of being skipped.
+Whether one does is read from the operand's layout (a reduce or scan whose axis spans warps);
+the reference is Triton's own PTX for the same kernel, compiled here for sm80 and sm90 by this
+environment's Triton (3.9 and 3.6): shared memory there means ld.shared / st.shared in the PTX,
+which these kernels use for nothing else but the convert_layout ops the report predicts through
+shared memory (a reduction's result often changes layout before its store)."""
+
+import json
+import re
+import subprocess
+
+import pytest
+
+triton = pytest.importorskip("triton")
+tl = pytest.importorskip("triton.language")
+from triton.backends.compiler import GPUTarget  # noqa: E402
+from triton.compiler import ASTSource  # noqa: E402
+
+from conftest import llcheck_binary, triton_version  # noqa: E402
+
+
+@triton.jit
+def reduce_tile(x, out, M: tl.constexpr, N: tl.constexpr, AXIS: tl.constexpr):
+    offs_m = tl.arange(0, M)
+    offs_n = tl.arange(0, N)
+    t = tl.load(x + offs_m[:, None] * N + offs_n[None, :])
+    if AXIS == 0:
+        tl.store(out + offs_n, tl.sum(t, axis=0))
+    else:
+        tl.store(out + offs_m, tl.max(t, axis=1))
+
+
+@triton.jit
+def sum_row(x, out, N: tl.constexpr):
+    # One row reduced to one value: no layout change after the reduction.
+    tl.store(out, tl.sum(tl.load(x + tl.arange(0, N)), axis=0))
+
+
+@triton.jit
+def cumsum_row(x, out, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(out + offs, tl.cumsum(tl.load(x + offs), 0))
+
+
+@triton.jit
+def atomic_counter(counter, out, N: tl.constexpr):
+    old = tl.atomic_add(counter, 1)
+    tl.store(out + tl.arange(0, N), tl.full([N], 0, tl.int32) + old)
+
+
+CASES = [  # (id, fn, constexprs, num_warps)
+    ("sum-axis0-64x64-w4", reduce_tile, {"M": 64, "N": 64, "AXIS": 0}, 4),
+    ("max-axis1-64x64-w4", reduce_tile, {"M": 64, "N": 64, "AXIS": 1}, 4),
+    ("max-axis1-8x1024-w4", reduce_tile, {"M": 8, "N": 1024, "AXIS": 1}, 4),
+    ("sum-axis0-1024x8-w8", reduce_tile, {"M": 1024, "N": 8, "AXIS": 0}, 8),
+    ("max-axis1-32x32-w1", reduce_tile, {"M": 32, "N": 32, "AXIS": 1}, 1),
+    ("sum-1024-w4", sum_row, {"N": 1024}, 4),
+    ("sum-1024-w1", sum_row, {"N": 1024}, 1),
+    ("cumsum-1024-w4", cumsum_row, {"N": 1024}, 4),
+    ("cumsum-32-w1", cumsum_row, {"N": 32}, 1),
+    ("atomic-scalar-w4", atomic_counter, {"N": 128}, 4),
+]
+SIGNATURES = {reduce_tile: {"x": "*fp32", "out": "*fp32"},
+              cumsum_row: {"x": "*fp32", "out": "*fp32"},
+              sum_row: {"x": "*fp32", "out": "*fp32"},
+              atomic_counter: {"counter": "*i32", "out": "*i32"}}
+PTX_SHARED = re.compile(r"^\s*(?:@!?%p\d+\s+)?(?:ld|st|atom|red)\.shared", re.M)
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_scratch_ops_say_whether_triton_uses_shared_memory(case, arch, tmp_path):
+    _, fn, constexprs, warps = case
+    sig = dict(SIGNATURES[fn], **{k: "constexpr" for k in constexprs})
+    attrs = {(0,): [["tt.divisibility", 16]], (1,): [["tt.divisibility", 16]]}
+    kernel = triton.compile(ASTSource(fn=fn, signature=sig, constexprs=constexprs, attrs=attrs),
+                            target=GPUTarget("cuda", arch, 32), options={"num_warps": warps})
+    (tmp_path / "k.ttgir").write_text(kernel.asm["ttgir"])
+    proc = subprocess.run([llcheck_binary(), "report", str(tmp_path / "k.ttgir"), "--out",
+                           str(tmp_path / "out"), "--no-z3", "--no-sass", "--quiet", "--triton",
+                           triton_version()], capture_output=True, text=True, check=False)
+    assert proc.returncode in (0, 1), proc.stderr
+    k = json.loads((tmp_path / "out" / "report.json").read_text())["kernels"][0]
+    ops = k["scratch_ops"]
+    assert ops, "no reduction, scan or atomic listed"
+    uses_shared = bool(PTX_SHARED.search(kernel.asm["ptx"]))
+    said = [o["shared_memory"] for o in ops]
+    assert None not in said, ops
+    converts = [o for o in k["ops"] if o["op"] == "ttg.convert_layout"
+                and isinstance(o.get("predicted"), dict) and o["predicted"].get("shared_memory")]
+    assert (any(said) or bool(converts)) == uses_shared, (ops, converts, uses_shared)
+    # Where no conversion touches shared memory, the PTX's shared accesses are the scratch ops'
+    # alone: the classification is checked exactly (most cases here: sum along dim0, the scans,
+    # the atomic).
+    listed = [n for n in k["not_understood"] if n["text"] in ("tt.reduce", "tt.scan",
+                                                              "tt.atomic_rmw")]
+    assert len(listed) == sum(said), (listed, ops)
