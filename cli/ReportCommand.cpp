@@ -135,9 +135,11 @@ int runReport(const ReportCommandOptions& o, std::string& errorMessage) {
   const reports::ReportTotals& t = *written;
   if (!o.quiet)
     std::cout << "llcheck report: " << t.files << (t.files == 1 ? " kernel, " : " kernels, ")
-              << t.layouts << " layouts, " << t.opsChecked << " of " << t.ops
-              << " data-moving ops checked, " << t.findings << " findings in " << t.seconds
-              << " s; wrote " << o.out << "/{report.json,report.md,junit.xml,report.html}\n";
+              << t.layouts << (t.layouts == 1 ? " layout, " : " layouts, ") << t.opsChecked
+              << " of " << t.ops << (t.ops == 1 ? " data-moving op" : " data-moving ops")
+              << " checked, " << t.findings << (t.findings == 1 ? " finding in " : " findings in ")
+              << t.seconds << " s; wrote " << o.out
+              << "/{report.json,report.md,junit.xml,report.html}\n";
   return t.findings == 0 ? 0 : 1;
 }
 

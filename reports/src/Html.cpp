@@ -376,8 +376,10 @@ void htmlKernel(ReportStream& r, const KernelReport& k, KernelStream& s) {
        << xmlEscape(k.arch) << (k.archNote.empty() ? "" : " (" + xmlEscape(k.archNote) + ")")
        << ", num-warps " << (k.numWarps ? std::to_string(*k.numWarps) : "-")
        << ", threads-per-warp " << (k.threadsPerWarp ? std::to_string(*k.threadsPerWarp) : "-")
-       << "; " << k.layouts.size() << " layouts, " << s.ops << " data-moving ops, "
-       << (nf ? "<span class=\"bad\">" + std::to_string(nf) + " findings</span>"
+       << "; " << k.layouts.size() << (k.layouts.size() == 1 ? " layout, " : " layouts, ") << s.ops
+       << (s.ops == 1 ? " data-moving op, " : " data-moving ops, ")
+       << (nf ? "<span class=\"bad\">" + std::to_string(nf) +
+                    (nf == 1 ? " finding</span>" : " findings</span>")
               : std::string("<span class=\"ok\">no findings</span>"))
        << "</p>\n";
   if (!k.findings.empty()) {
