@@ -4,6 +4,7 @@
 // again, until no value's facts change (the loops' carried values settle).
 #include "llcheck/core/AxisInfo.h"
 
+#include "llcheck/core/Ttgir.h"
 #include "llcheck/core/conversion/SharedMemory.h"
 
 #include <algorithm>
@@ -277,62 +278,6 @@ ValueType parseType(std::string_view t) {
   return v;
 }
 
-/// The value of attribute `key` in the op's attribute dictionary or properties ({...} or
-/// <{...}> at the top of the op text), as written ("64 : i32", "dense<16> : tensor<2xi32>").
-std::optional<std::string_view> attribute(std::string_view t, std::string_view key) {
-  int braces = 0, angles = 0;
-  bool inString = false;
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    char c = t[i];
-    if (c == '"') {
-      inString = !inString;
-      continue;
-    }
-    if (inString)
-      continue;
-    if (c == '{') {
-      ++braces;
-      continue;
-    }
-    if (c == '}') {
-      braces = std::max(0, braces - 1);
-      continue;
-    }
-    if (c == '<' && braces == 0 && i + 1 < t.size() && t[i + 1] == '{' &&
-        (i == 0 || t[i - 1] == ' '))
-      continue; // the properties' `<{`
-    if (c == '<')
-      ++angles;
-    else if (c == '>' && angles > 0)
-      --angles;
-    if (braces != 1 || angles != 0 || t.compare(i, key.size(), key) != 0)
-      continue;
-    std::size_t before = i;
-    while (before > 0 && t[before - 1] == ' ')
-      --before;
-    if (before == 0 || (t[before - 1] != '{' && t[before - 1] != ','))
-      continue;
-    std::string_view rest = trimmed(t.substr(i + key.size()));
-    if (rest.empty() || rest.front() != '=')
-      continue;
-    rest = trimmed(rest.substr(1));
-    // Up to the next ',' or '}' at this level.
-    int depth = 0;
-    std::size_t end = 0;
-    for (; end < rest.size(); ++end) {
-      char e = rest[end];
-      if (e == '<' || e == '[' || e == '(')
-        ++depth;
-      else if ((e == '>' || e == ']' || e == ')') && depth > 0)
-        --depth;
-      else if (depth == 0 && (e == ',' || e == '}'))
-        break;
-    }
-    return trimmed(rest.substr(0, end));
-  }
-  return std::nullopt;
-}
-
 std::optional<int64_t> leadingInteger(std::string_view s) {
   s = trimmed(s);
   int64_t v = 0;
@@ -344,7 +289,7 @@ std::optional<int64_t> leadingInteger(std::string_view s) {
 
 /// The integer attribute `key` of the op text in `out`; false when absent or not an integer.
 bool integerAttribute(std::string_view t, std::string_view key, int64_t& out) {
-  auto v = attribute(t, key);
+  auto v = ttgirOpAttribute(t, key);
   if (!v)
     return false;
   std::string_view s = trimmed(*v);
@@ -822,7 +767,7 @@ private:
 
   static void applyHints(const std::string& attrs, AxisInfo& a) {
     auto hint = [&](std::string_view name, std::vector<int64_t>& into) {
-      if (auto v = attribute(attrs, name))
+      if (auto v = ttgirOpAttribute(attrs, name))
         if (auto vec = hintVector(*v))
           into = *vec;
     };

@@ -239,46 +239,17 @@ std::string opName(std::string_view t) {
   return name.find('.') == std::string::npos ? std::string() : name;
 }
 
-/// The integer attribute `key` of the op's attribute dictionary (`{contiguity = 8 : i32}`, also
-/// after other entries): outside strings and types (#ttg.blocked<{...}> holds no such key), at
-/// brace depth 1. nullopt when absent or not an integer.
+/// The integer attribute `key` of the op's attribute dictionary (`{contiguity = 8 : i32}`);
+/// nullopt when absent or not an integer.
 std::optional<uint64_t> integerAttribute(std::string_view t, std::string_view key) {
-  int braces = 0, angles = 0;
-  bool inString = false;
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    char c = t[i];
-    if (c == '"') {
-      inString = !inString;
-      continue;
-    }
-    if (inString)
-      continue;
-    if (c == '<')
-      ++angles;
-    else if (c == '>' && angles > 0)
-      --angles;
-    else if (c == '{')
-      ++braces;
-    else if (c == '}')
-      braces = std::max(0, braces - 1);
-    if (braces != 1 || angles != 0 || !startsWith(t.substr(i), key))
-      continue;
-    std::size_t before = i;
-    while (before > 0 && t[before - 1] == ' ')
-      --before;
-    if (before == 0 || (t[before - 1] != '{' && t[before - 1] != ','))
-      continue;
-    std::string_view rest = trim(t.substr(i + key.size()));
-    if (!startsWith(rest, "="))
-      continue;
-    rest = trim(rest.substr(1));
-    uint64_t v = 0;
-    auto [p, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), v);
-    if (ec != std::errc() || p == rest.data())
-      return std::nullopt;
-    return v;
-  }
-  return std::nullopt;
+  auto value = ttgirOpAttribute(t, key);
+  if (!value)
+    return std::nullopt;
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(value->data(), value->data() + value->size(), v);
+  if (ec != std::errc() || p == value->data())
+    return std::nullopt;
+  return v;
 }
 
 bool looksDataMoving(const std::string& name) {
@@ -543,3 +514,62 @@ void Reader::pointerArguments(std::string_view t) {
 }
 
 } // namespace llcheck::ttgir
+
+namespace llcheck {
+
+std::optional<std::string_view> ttgirOpAttribute(std::string_view t, std::string_view key) {
+  using ttgir::trim;
+  int braces = 0, angles = 0;
+  bool inString = false;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    char c = t[i];
+    if (c == '"') {
+      inString = !inString;
+      continue;
+    }
+    if (inString)
+      continue;
+    if (c == '{') {
+      ++braces;
+      continue;
+    }
+    if (c == '}') {
+      braces = std::max(0, braces - 1);
+      continue;
+    }
+    if (c == '<' && braces == 0 && i + 1 < t.size() && t[i + 1] == '{' &&
+        (i == 0 || t[i - 1] == ' '))
+      continue; // the properties' `<{`
+    if (c == '<')
+      ++angles;
+    else if (c == '>' && angles > 0)
+      --angles;
+    if (braces != 1 || angles != 0 || t.compare(i, key.size(), key) != 0)
+      continue;
+    std::size_t before = i;
+    while (before > 0 && t[before - 1] == ' ')
+      --before;
+    if (before == 0 || (t[before - 1] != '{' && t[before - 1] != ','))
+      continue;
+    std::string_view rest = trim(t.substr(i + key.size()));
+    if (rest.empty() || rest.front() != '=')
+      continue;
+    rest = trim(rest.substr(1));
+    // Up to the next ',' or '}' at this level.
+    int depth = 0;
+    std::size_t end = 0;
+    for (; end < rest.size(); ++end) {
+      char e = rest[end];
+      if (e == '<' || e == '[' || e == '(')
+        ++depth;
+      else if ((e == '>' || e == ']' || e == ')') && depth > 0)
+        --depth;
+      else if (depth == 0 && (e == ',' || e == '}'))
+        break;
+    }
+    return trim(rest.substr(0, end));
+  }
+  return std::nullopt;
+}
+
+} // namespace llcheck

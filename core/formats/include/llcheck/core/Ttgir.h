@@ -191,6 +191,12 @@ struct TtgirOptions {
 [[nodiscard]] Result<TtgirModule> readTtgir(std::string_view text, const std::string& source,
                                             const TtgirOptions& options = {});
 
+/// The value of attribute `key` in an op's attribute dictionary (`{key = 8 : i32}`) or
+/// properties (`<{key = 1 : i32}>`), as written ("8 : i32", "dense<16> : tensor<2xi32>"):
+/// outside strings and types, preceded by `{` or `,`. nullopt when absent.
+[[nodiscard]] std::optional<std::string_view> ttgirOpAttribute(std::string_view opText,
+                                                               std::string_view key);
+
 /// The data-moving ops the reader interprets (ttg.convert_layout, ttg.local_alloc, ...).
 [[nodiscard]] const std::vector<std::string>& ttgirDataMovingOps();
 
