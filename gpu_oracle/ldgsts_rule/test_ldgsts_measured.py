@@ -2,17 +2,19 @@
 analyze.py) against the rules this experiment found for the shared-memory wavefronts of LDGSTS
 (README.md): the access rule for cp.async.ca (4, 8, 16 bytes) and the bypass rule for
 cp.async.cg (16 bytes), on every pattern. No GPU needed."""
+import importlib.util
 import json
 import os
-import sys
 from collections import Counter
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-
-import analyze  # noqa: E402
+# By path, under a name of its own: gpu_oracle/wavefront_rule has an analyze.py too, and one
+# pytest run collects both folders (a plain `import analyze` would get whichever came first).
+_spec = importlib.util.spec_from_file_location("ldgsts_analyze", os.path.join(HERE, "analyze.py"))
+analyze = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(analyze)
 
 FIELDS = {"id": str, "op": str, "bytes": int, "g": list, "s": list, "wavefronts": int,
           "conflicts": int, "instructions": int, "hw_wavefronts": int, "l1_hit_sectors": int}
