@@ -77,17 +77,32 @@ Strides stridesOf(const TtgirAccessFacts& f) {
   }
   // An unknown stride stands for rows far apart: a power of two past every known offset, so
   // no two rows share a sector (what the counts then hold for).
-  int64_t reach = 1;
-  for (std::size_t d = 0; d < f.offsets.strides.size(); ++d)
-    if (f.offsets.strides[d].symbol.empty())
-      reach =
-          std::max<int64_t>(reach, f.offsets.strides[d].factor *
-                                       static_cast<int64_t>(d < f.shape.size() ? f.shape[d] : 1));
-  int64_t far = std::max<int64_t>(int64_t{1} << 10, std::bit_ceil(static_cast<uint64_t>(reach)));
+  // (Each further unknown stride 16 times the last; the count refuses addresses past 2^64.)
+  uint64_t reach = 1;
+  for (std::size_t d = 0; d < f.offsets.strides.size(); ++d) {
+    uint64_t extent = 0;
+    if (f.offsets.strides[d].symbol.empty() &&
+        __builtin_mul_overflow(static_cast<uint64_t>(f.offsets.strides[d].factor),
+                               d < f.shape.size() ? f.shape[d] : 1, &extent)) {
+      s.why = "a stride of " + s.text + " reaches past 2^64 elements";
+      return s;
+    }
+    reach = std::max(reach, extent);
+  }
+  if (reach > (uint64_t{1} << 40)) {
+    s.why = "the tensor " + s.text + " spans more than 2^40 elements";
+    return s;
+  }
+  auto far = static_cast<int64_t>(std::max<uint64_t>(uint64_t{1} << 10, std::bit_ceil(reach)));
   for (const AffineStride& st : f.offsets.strides) {
     if (st.symbol.empty()) {
       s.values.push_back(st.factor);
     } else {
+      if (far > (int64_t{1} << 56)) {
+        s.values.clear();
+        s.why = "too many unknown strides to stand for";
+        return s;
+      }
       s.values.push_back(far);
       far <<= 4;
     }

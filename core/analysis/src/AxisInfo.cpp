@@ -244,7 +244,7 @@ struct ValueType {
       return 0;
     int bits = 0;
     auto [p, ec] = std::from_chars(element.data() + 1, element.data() + element.size(), bits);
-    return ec == std::errc() && p == element.data() + element.size() ? bits : 0;
+    return ec == std::errc() && p == element.data() + element.size() && bits > 0 ? bits : 0;
   }
   bool operator==(const ValueType&) const = default;
 };
@@ -656,8 +656,8 @@ AffineOffsets addOffsets(const AffineOffsets& a, const AffineOffsets& b, bool su
   appendAssumptions(r, b);
   for (std::size_t d = 0; d < a.strides.size(); ++d) {
     AffineStride x = a.strides[d], y = b.strides[d];
-    if (subtract)
-      y.factor = -y.factor;
+    if (subtract && __builtin_sub_overflow(int64_t{0}, y.factor, &y.factor))
+      return notAffine("a stride overflows 64 bits");
     if (y.factor == 0)
       continue;
     if (x.factor == 0) {
@@ -894,10 +894,11 @@ private:
     if (n == "arith.constant")
       return constant(op);
     if (n == "tt.make_range") {
-      int64_t s = 0, e = 0;
-      if (!integerAttribute(op.body, "start", s) || !integerAttribute(op.body, "end", e))
+      int64_t s = 0, e = 0, length = 0;
+      if (!integerAttribute(op.body, "start", s) || !integerAttribute(op.body, "end", e) ||
+          __builtin_sub_overflow(e, s, &length) || length < 1)
         return std::nullopt;
-      f.axis = {{e - s}, {highestPowOf2Divisor(s)}, {1}, std::nullopt};
+      f.axis = {{length}, {highestPowOf2Divisor(s)}, {1}, std::nullopt};
       f.offsets = zeroOffsets(1);
       f.offsets.strides[0].factor = 1;
       return f;
@@ -985,7 +986,7 @@ private:
     }
     // Triton reads the value zero-extended from its width (getZExtValue): -1 : i32 is 2^32 - 1.
     int bits = f.type.element == "i1" ? 1 : f.type.integerBits();
-    if (*v < 0 && bits < 64)
+    if (*v < 0 && bits > 0 && bits < 64)
       *v += int64_t{1} << bits;
     auto r = static_cast<std::size_t>(rank);
     f.axis.contiguity.assign(r, 1);
@@ -1266,9 +1267,13 @@ private:
           div = ldiv;
         else if (rc && *rc == 1)
           div = ldiv;
-        else if (rc && *rc != 0 && std::has_single_bit(static_cast<uint64_t>(std::abs(*rc))) &&
-                 lcont == 1)
-          div = std::max<int64_t>(1, ldiv / std::abs(*rc));
+        else if (uint64_t mag =
+                     rc ? (*rc < 0 ? 0 - static_cast<uint64_t>(*rc) : static_cast<uint64_t>(*rc))
+                        : 0;
+                 mag != 0 && std::has_single_bit(mag) && lcont == 1)
+          div = mag > static_cast<uint64_t>(kAxisMaxDivisor)
+                    ? 1
+                    : std::max<int64_t>(1, ldiv / static_cast<int64_t>(mag));
         else
           div = 1;
       } else if (n == "arith.remsi" || n == "arith.remui") {
