@@ -1060,11 +1060,14 @@ private:
       f.offsets = notAffine("tt.broadcast between ranks");
       return f;
     }
+    // Offsets of another rank (an operand whose type the line misstates) are not this tensor's.
+    if (f.offsets.affine && f.offsets.strides.size() != to.size())
+      f.offsets = notAffine("tt.broadcast of an operand of another rank");
     for (std::size_t d = 0; d < to.size(); ++d) {
       if (from[d] == 1) {
         f.axis.contiguity[d] = 1;
         f.axis.constancy[d] = static_cast<int64_t>(to[d]);
-        if (f.offsets.affine)
+        if (f.offsets.affine && d < f.offsets.strides.size())
           f.offsets.strides[d] = AffineStride{};
       }
     }
