@@ -223,7 +223,6 @@ std::vector<std::string_view> splitTop(std::string_view t) {
 struct ValueType {
   std::vector<uint64_t> shape; ///< empty: a scalar
   std::string element;         ///< "i32", "!tt.ptr<f16>", "f16"
-  bool known = false;
   [[nodiscard]] int rank() const { return shape.empty() ? 1 : static_cast<int>(shape.size()); }
   [[nodiscard]] bool isTensor() const { return !shape.empty(); }
   [[nodiscard]] bool isPointer() const { return element.rfind("!tt.ptr<", 0) == 0; }
@@ -268,12 +267,10 @@ ValueType parseType(std::string_view t) {
       return v;
     auto parts = splitTop(body.substr(i));
     v.element = std::string(parts.front());
-    v.known = true;
     return v;
   }
   if (t.find_first_of("<{( ") == std::string_view::npos || t.rfind("!tt.ptr<", 0) == 0) {
     v.element = std::string(t);
-    v.known = !t.empty();
   }
   return v;
 }
@@ -829,7 +826,7 @@ private:
 
   void forOp(const ParsedOp& op) {
     // The induction variable: Triton's visitForOpInductionVar.
-    Facts iv = opaque(ValueType{{}, "i32", true}, "", op.inductionVariable);
+    Facts iv = opaque(ValueType{{}, "i32"}, "", op.inductionVariable);
     Facts lb = get(op.lowerBound, {}), step = get(op.step, {});
     iv.axis.divisibility[0] = gcd2(lb.axis.divisibility[0], step.axis.divisibility[0]);
     set(op.inductionVariable, iv);
