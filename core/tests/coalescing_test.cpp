@@ -4,6 +4,7 @@
 // hand-counted cases and the bad inputs; and against what an H100 measured
 // (gpu_oracle/coalescing/: Nsight Compute's sectors, requests and SASS instructions of 1,300
 // cases), the paper's Table 3 among them (tests/table3/).
+#include "AttributeLayouts.h"
 #include "GlobalMemorySimulator.h"
 
 #include "llcheck/core/Formats.h"
@@ -130,12 +131,6 @@ TEST(Coalescing, MatchesAddressSimulatorOnRandomLayouts) {
   EXPECT_GT(enumerated * 20, trials);
   EXPECT_GT(vectorized * 20, trials);
   EXPECT_GT(uncoalesced * 20, trials);
-}
-
-LinearLayout attr(const std::string& text, std::vector<uint64_t> shape) {
-  LayoutContext o;
-  o.shape = std::move(shape);
-  return loadSpec(text, o).value().layout;
 }
 
 const char* kBlocked =

@@ -4,6 +4,7 @@
 // SASS ptxas made of them, compared with the model's instruction (kind and width) and
 // instructions per warp. Every difference must be listed, with its reason, in
 // tests/triton/lowering/known_differences.json, and every listed case must still differ.
+#include "AttributeLayouts.h"
 #include "BankSimulator.h"
 #include "TestLayouts.h"
 
@@ -27,14 +28,6 @@ using nlohmann::json;
 
 SharedMemoryModel sm(const std::string& arch) {
   return sharedMemoryModel(arch).value();
-}
-
-LinearLayout attr(const std::string& text, std::vector<uint64_t> shape) {
-  LayoutContext o;
-  o.shape = std::move(shape);
-  auto l = loadSpec(text, o);
-  EXPECT_TRUE(l.ok()) << (l.ok() ? "" : l.error().str());
-  return l.ok() ? l->layout : LinearLayout();
 }
 
 const char* kRow8 = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], "

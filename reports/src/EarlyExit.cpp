@@ -82,6 +82,8 @@ json earlyExitPrediction(const SassBeside& sass, const json& load, const LinearL
         remaining = *some;
     }
   }
+  if (!remaining && uniform && lanesExit && wavefronts == instructions)
+    remaining = 1; // one wavefront each with all lanes; a load some lane still makes takes one
   if (remaining) {
     x["wavefronts_executed"] =
         bound - (warps - exiting) * after * (wavefronts / instructions - *remaining);

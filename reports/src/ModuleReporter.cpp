@@ -20,10 +20,12 @@
 #include "llcheck/core/conversion/OptimalSwizzle.h"
 #include "llcheck/core/conversion/SharedMemory.h"
 #include "llcheck/core/conversion/TritonLowering.h"
+#include "llcheck/core/conversion/TritonReduce.h"
 #include "llcheck/core/conversion/WarpShuffle.h"
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -92,6 +94,11 @@ public:
     for (std::size_t i = 0; i < m_.ops.size(); ++i)
       if (m_.ops[i].name == "ttg.local_load" || m_.ops[i].name == "ttg.convert_layout")
         lastLoad = i;
+    // A reduce whose result is loaded from its scratch after that op is the last load instead.
+    if (lastReduce_ && (lastLoad == m_.ops.size() || lastReduce_->line > m_.ops[lastLoad].line)) {
+      reduceEarlyExit(*lastReduce_);
+      lastLoad = m_.ops.size();
+    }
     for (std::size_t i = 0; i < m_.ops.size(); ++i) {
       OpEntry e = opEntry(m_.ops[i]);
       if (i == lastLoad)
@@ -517,14 +524,153 @@ private:
       }
       e["shared_memory"] = shared ? json(*shared) : json(nullptr);
       e["why"] = why;
+      bool predicted = false;
+      if (op.name == "tt.reduce" && shared && *shared)
+        predicted = predictReduce(e, op, *l->layout, why);
       k_.scratchOps.push_back(e);
-      if (!shared || *shared)
+      if ((!shared || *shared) && !predicted)
         k_.notUnderstood.push_back(
             {"op", op.name,
              op.location.empty() ? m_.source + ":" + std::to_string(op.line) : op.location,
              op.name + ": " + why + "; llcheck does not predict these shared-memory accesses yet",
              false});
     }
+  }
+
+  /// Whether result I of OP is read anywhere after it (up to the next tt.func): `%2#1` of a
+  /// multi-result op, `%2` of a single one. Unnamed ops count as read.
+  [[nodiscard]] bool resultUsed(const TtgirScratchOp& op, int i) const {
+    if (op.resultName.empty())
+      return true;
+    std::string_view text = m_.text;
+    std::size_t from = 0;
+    for (int line = 1; line < op.line; ++line) {
+      std::size_t newline = text.find('\n', from);
+      if (newline == std::string_view::npos)
+        return true;
+      from = newline + 1;
+    }
+    std::size_t until = text.find("tt.func", from);
+    text =
+        text.substr(from, until == std::string_view::npos ? std::string_view::npos : until - from);
+    bool multi = op.resultCount > 1;
+    std::string ref = multi ? op.resultName + "#" + std::to_string(i) : op.resultName;
+    int seen = 0;
+    for (std::size_t at = text.find(ref); at != std::string_view::npos;
+         at = text.find(ref, at + 1)) {
+      std::size_t end = at + ref.size();
+      char next = end < text.size() ? text[end] : ' ';
+      bool ident = std::isalnum(static_cast<unsigned char>(next)) || next == '_' || next == '$' ||
+                   next == '.' || (!multi && (next == ':' || next == '#'));
+      if (!ident)
+        ++seen;
+    }
+    return seen > (multi ? 0 : 1); // a single result's name also appears where it is defined
+  }
+
+  /// A reduce across warps on sm80/sm90: Triton's shared-memory accesses (TritonReduce.h) as
+  /// `predicted`, one entry per instruction of each step. False, with `predicted_error`, where
+  /// they cannot be modelled (then the op stays not understood).
+  bool predictReduce(json& e, const TtgirScratchOp& op, const LinearLayout& src, std::string& why) {
+    lastReduce_.reset();
+    if (!tritonLowering()) {
+      why += "; Triton's reduce lowering is modelled on NVIDIA sm80/sm90 only";
+      return false;
+    }
+    std::vector<TritonReduceOperand> operands;
+    json unused = json::array();
+    for (const std::string& t : op.operandElementTypes) {
+      auto b = t == "i1" ? Result<int>(1) : dtypeBits(t);
+      if (!b.ok()) {
+        e["predicted_error"] = "operand element type " + t + ": " + b.error().message;
+        why += "; " + e["predicted_error"].get<std::string>();
+        return false;
+      }
+      int i = static_cast<int>(operands.size());
+      operands.push_back({*b, resultUsed(op, i)});
+      if (!operands.back().resultUsed)
+        unused.push_back(i);
+    }
+    if (!unused.empty())
+      e["results_unused"] = unused; // their loads are dead code, deleted by LLVM
+    std::optional<LinearLayout> result;
+    if (!op.result.type.empty()) {
+      const TtgirLayout* r =
+          op.result.layout >= 0 && static_cast<std::size_t>(op.result.layout) < m_.layouts.size()
+              ? &m_.layouts[static_cast<std::size_t>(op.result.layout)]
+              : nullptr;
+      if (!r || !r->layout) {
+        e["predicted_error"] = "the result's layout could not be read";
+        why += "; " + e["predicted_error"].get<std::string>();
+        return false;
+      }
+      result = *r->layout;
+    }
+    auto red = tritonReduce(src, op.axis, result, operands, model_, o_.triton);
+    if (!red.ok()) {
+      e["predicted_error"] = red.error().str();
+      why += "; " + red.error().str();
+      return false;
+    }
+    json steps = json::array();
+    uint64_t wavefronts = 0;
+    std::optional<std::size_t> lastLoadStep;
+    for (const TritonReduceStep& st : red->steps) {
+      if (st.access.name.rfind("ld", 0) == 0)
+        lastLoadStep = steps.size();
+      steps.push_back(toJson(st));
+      wavefronts += st.access.count.wavefronts;
+    }
+    if (lastLoadStep && lastLoadStep == steps.size() - 1)
+      lastReduce_ = ReduceLoad{k_.scratchOps.size(),
+                               *lastLoadStep,
+                               op.line,
+                               result,
+                               red->steps.back().access.count.vectorBits,
+                               src.getInDimSize(dims::kWarp)};
+    else
+      lastReduce_.reset(); // its last instruction is a store: no load of it can follow an EXIT
+    e["predicted"] = steps;
+    e["wavefronts"] = wavefronts;
+    e["lowering"] = red->why;
+    return true;
+  }
+
+  /// The reduce that may hold a kernel's last shared-memory loads: its entry in k_.scratchOps,
+  /// its last step (a load), its line, its result layout (nullopt: a scalar) and warps.
+  struct ReduceLoad {
+    std::size_t entry, step;
+    int line;
+    std::optional<LinearLayout> result;
+    int vectorBits;
+    uint64_t warps;
+  };
+  std::optional<ReduceLoad> lastReduce_;
+
+  /// `early_exit` of a reduce whose result loads are the kernel's last (EarlyExit.h): they come
+  /// from its scratch (no shared layout), the loaded layout is the result's, and a scalar result
+  /// is held by every thread (its store is one thread's).
+  void reduceEarlyExit(const ReduceLoad& r) {
+    if (!sass_)
+      return;
+    json& e = k_.scratchOps[r.entry];
+    json& step = e["predicted"][r.step];
+    LinearLayout loaded;
+    if (r.result) {
+      loaded = *r.result;
+    } else {
+      std::vector<DimBases> bases = {
+          {dims::kRegister, {}},
+          {dims::kLane, std::vector<std::vector<uint64_t>>(5, {0})},
+          {dims::kWarp, std::vector<std::vector<uint64_t>>(
+                            static_cast<std::size_t>(std::countr_zero(r.warps)), {0})}};
+      auto l = LinearLayout::create(bases, {{dims::standardOut(0), 1}}, false);
+      if (!l.ok())
+        return;
+      loaded = *l;
+    }
+    step["early_exit"] =
+        earlyExitPrediction(*sass_, step, loaded, nullptr, {}, model_, std::max(8, r.vectorBits));
   }
 
   /// On sm90, an async copy's LDGSTS wavefronts depend on where its source lies (the rules of

@@ -377,10 +377,13 @@ Error Reader::computeLayouts() {
   for (std::size_t i = 0; i < module_.globalAccesses.size(); ++i)
     module_.globalAccesses[i].pointers.layout =
         module_.types[static_cast<std::size_t>(globalTypes_[i])].layout;
-  for (std::size_t i = 0; i < module_.scratchOps.size(); ++i)
-    if (scratchTypes_[i] >= 0)
-      module_.scratchOps[i].src.layout =
-          module_.types[static_cast<std::size_t>(scratchTypes_[i])].layout;
+  for (std::size_t i = 0; i < module_.scratchOps.size(); ++i) {
+    auto [src, result] = scratchTypes_[i];
+    if (src >= 0)
+      module_.scratchOps[i].src.layout = module_.types[static_cast<std::size_t>(src)].layout;
+    if (result >= 0)
+      module_.scratchOps[i].result.layout = module_.types[static_cast<std::size_t>(result)].layout;
+  }
   for (const auto& [ti, names] : typeUsers_) {
     int li = module_.types[static_cast<std::size_t>(ti)].layout;
     if (li < 0)

@@ -329,6 +329,24 @@ Error Reader::opLine(const LineRef& l) {
     TtgirScratchOp op;
     op.name = name;
     op.line = l.number;
+    // `%2:2 = "tt.reduce"(...)` or `%2 = tt.atomic_rmw ...`
+    if (std::string_view head = t.substr(lead); startsWith(head, "%")) {
+      std::size_t eq = head.find(" = ");
+      std::string_view bound = head.substr(0, eq == std::string_view::npos ? 0 : eq);
+      std::size_t colonAt = bound.find(':');
+      op.resultName = std::string(bound.substr(0, colonAt));
+      op.resultCount = 1;
+      if (colonAt != std::string_view::npos) {
+        std::string_view digits = bound.substr(colonAt + 1);
+        int count = 0;
+        auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), count);
+        op.resultCount = ec == std::errc() && count > 0 ? count : 1;
+      }
+      if (op.resultName.size() < 2) {
+        op.resultName.clear();
+        op.resultCount = 0;
+      }
+    }
     std::size_t at = t.find("axis = ");
     if (at != std::string_view::npos) {
       int axis = -1;
@@ -413,12 +431,23 @@ void Reader::scratchOp(const LineRef& l, TtgirScratchOp op, const std::vector<Ty
   if (colon == std::string_view::npos)
     colon = l.text.find(" : ");
   const TypeUse* src = nullptr;
-  for (const TypeUse& u : uses)
-    if (colon != std::string_view::npos && u.begin > colon && u.index >= 0 &&
-        module_.types[static_cast<std::size_t>(u.index)].kind == TtgirType::Kind::Tensor) {
-      src = &u;
-      break;
+  const TypeUse* resultUse = nullptr;
+  std::size_t resultsAt = colon == std::string_view::npos ? colon : l.text.find("->", colon);
+  for (const TypeUse& u : uses) {
+    if (colon == std::string_view::npos || u.begin < colon || u.index < 0)
+      continue;
+    const TtgirType& type = module_.types[static_cast<std::size_t>(u.index)];
+    if (type.kind != TtgirType::Kind::Tensor)
+      continue;
+    if (resultsAt != std::string_view::npos && u.begin > resultsAt) {
+      if (!resultUse)
+        resultUse = &u;
+      continue;
     }
+    if (!src)
+      src = &u;
+    op.operandElementTypes.push_back(type.elementType);
+  }
   if (startsWith(op.name, "tt.atomic")) {
     // `-> f32` rather than `-> tensor<...>`: one value that every thread reads.
     std::string_view t = l.text;
@@ -432,7 +461,10 @@ void Reader::scratchOp(const LineRef& l, TtgirScratchOp op, const std::vector<Ty
     }
   }
   op.src = {src ? module_.types[static_cast<std::size_t>(src->index)].text : std::string(), -1};
-  scratchTypes_.push_back(src ? src->index : -1);
+  op.result = {resultUse ? module_.types[static_cast<std::size_t>(resultUse->index)].text
+                         : std::string(),
+               -1};
+  scratchTypes_.push_back({src ? src->index : -1, resultUse ? resultUse->index : -1});
   module_.scratchOps.push_back(std::move(op));
 }
 

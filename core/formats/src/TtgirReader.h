@@ -120,8 +120,8 @@ private:
   std::vector<std::pair<int, int>> opTypes_;
   /// Per access of module_.globalAccesses: the index of its pointer tensor's type.
   std::vector<int> globalTypes_;
-  /// Per op of module_.scratchOps: the index of its operand's type.
-  std::vector<int> scratchTypes_;
+  /// Per op of module_.scratchOps: the indices of its operand's and its result's types.
+  std::vector<std::pair<int, int>> scratchTypes_;
   /// A reduce or scan in MLIR's generic form opens a region on its line; its types come on the
   /// line that closes it (`}) : (tensor<...>) -> ...`).
   std::optional<TtgirScratchOp> pendingScratch_;

@@ -535,9 +535,11 @@ Result<bool> tritonConvertNeedsSharedMemory(const LinearLayout& srcIn, const Lin
   return laneToRegister >= 2 || registerToLane >= 2;
 }
 
-Result<TritonConversion> tritonConvertLayout(const LinearLayout& srcIn, const LinearLayout& dstIn,
-                                             const SharedMemoryModel& model,
-                                             const TritonLoweringOptions& options) {
+namespace {
+
+Result<TritonConversion> convertLayout(const LinearLayout& srcIn, const LinearLayout& dstIn,
+                                       const SharedMemoryModel& model,
+                                       const TritonLoweringOptions& options, bool tilePairs) {
   if (auto bad = detail::checkModel(model, options.elementBits))
     return *bad;
   auto src = withDistributedInDims(srcIn);
@@ -572,6 +574,8 @@ Result<TritonConversion> tritonConvertLayout(const LinearLayout& srcIn, const Li
     int conflicts;
   };
   std::optional<Candidate> best;
+  if (!tilePairs)
+    srcTiles.clear(); // optimalSwizzlingLdSt: the plain ld/st layout below
   for (const Tile& ts : srcTiles)
     for (const Tile& td : dstTiles) {
       int regsSrc = totalBases - static_cast<int>(ts.laneContig.size());
@@ -634,6 +638,20 @@ Result<TritonConversion> tritonConvertLayout(const LinearLayout& srcIn, const Li
   out.store.why.insert(out.store.why.begin(), layoutWhy);
   out.load.why.insert(out.load.why.begin(), layoutWhy);
   return out;
+}
+
+} // namespace
+
+Result<TritonConversion> tritonConvertLayout(const LinearLayout& src, const LinearLayout& dst,
+                                             const SharedMemoryModel& model,
+                                             const TritonLoweringOptions& options) {
+  return convertLayout(src, dst, model, options, /*tilePairs=*/true);
+}
+
+Result<TritonConversion> tritonConvertLayoutLdSt(const LinearLayout& src, const LinearLayout& dst,
+                                                 const SharedMemoryModel& model,
+                                                 const TritonLoweringOptions& options) {
+  return convertLayout(src, dst, model, options, /*tilePairs=*/false);
 }
 
 } // namespace llcheck

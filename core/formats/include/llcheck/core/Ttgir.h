@@ -113,6 +113,15 @@ struct TtgirScratchOp {
   /// The operand the lowering reads (the reduced or scanned tensor, the gathered source, the
   /// atomic's pointers): its type as written and its layout (-1 when it has no readable one).
   TtgirOperand src;
+  /// The element type of each operand the op reads (tt.reduce of an argmax reads two), in
+  /// order; for an atomic, the pointers' pointee.
+  std::vector<std::string> operandElementTypes;
+  /// The first tensor result (its type and layout); text empty when the result is a scalar.
+  TtgirOperand result;
+  /// The SSA name of its results ("%2" of `%2:2 = "tt.reduce"(...)`) and how many there are;
+  /// empty when the op is not bound to a name.
+  std::string resultName;
+  int resultCount = 0;
   /// The op's `axis` (reduce, scan, gather); -1 when it has none.
   int axis = -1;
   /// An atomic whose result is a scalar (every thread of the CTA receives it).

@@ -1,0 +1,571 @@
+// Triton's lowering of tt.reduce across warps on NVIDIA, per release (see TritonReduce.h).
+#include "llcheck/core/conversion/TritonReduce.h"
+
+#include "TritonLoweringDetail.h"
+#include "llcheck/core/LayoutUtils.h"
+#include "llcheck/core/Subspace.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <map>
+#include <set>
+
+namespace llcheck {
+
+namespace {
+
+using Basis = std::vector<uint64_t>; // one value per out dim
+using Bases = std::vector<Basis>;
+
+struct Named {
+  std::vector<DimBases> bases; // register, lane, warp, block (withDistributedInDims)
+  std::vector<DimSize> outs;
+  Bases& of(const DimName& d) {
+    for (DimBases& b : bases)
+      if (b.name == d)
+        return b.bases;
+    throw LayoutError(makeError("internal: no in-dim " + d.str()));
+  }
+  [[nodiscard]] const Bases& of(const DimName& d) const { return const_cast<Named*>(this)->of(d); }
+};
+
+Result<Named> named(const LinearLayout& l) {
+  auto d = withDistributedInDims(l);
+  if (!d.ok())
+    return d.error();
+  return Named{d->getBases(), d->getOutDims()};
+}
+
+Result<LinearLayout> build(const Named& n) {
+  return LinearLayout::create(n.bases, n.outs, /*requireSurjective=*/false);
+}
+
+bool isZero(const Basis& b) {
+  return std::all_of(b.begin(), b.end(), [](uint64_t v) { return v == 0; });
+}
+
+/// Coordinates of register r, lane l, warp w: the XOR of their bases.
+Basis coordinates(const Named& n, uint64_t r, uint64_t l, uint64_t w) {
+  Basis c(n.outs.size(), 0);
+  auto add = [&](const Bases& bases, uint64_t x) {
+    for (std::size_t i = 0; i < bases.size(); ++i)
+      if ((x >> i) & 1)
+        for (std::size_t d = 0; d < c.size(); ++d)
+          c[d] ^= bases[i][d];
+  };
+  add(n.of(dims::kRegister), r);
+  add(n.of(dims::kLane), l);
+  add(n.of(dims::kWarp), w);
+  return c;
+}
+
+uint64_t freeMask(const Bases& bases) {
+  uint64_t m = 0;
+  for (std::size_t i = 0; i < bases.size(); ++i)
+    if (isZero(bases[i]))
+      m |= uint64_t{1} << i;
+  return m;
+}
+
+/// The first out dim a basis moves, or -1 (Triton's basesPerDim and orderPerDim look no
+/// further).
+int firstDim(const Basis& b) {
+  for (std::size_t d = 0; d < b.size(); ++d)
+    if (b[d] != 0)
+      return static_cast<int>(d);
+  return -1;
+}
+
+/// LinearEncodingAttr::basesPerDim(dim, skipBroadcast): per out dim, 2^(the bases moving it
+/// first).
+std::vector<uint64_t> basesPerDim(const Bases& bases, std::size_t rank) {
+  std::vector<uint64_t> r(rank, 1);
+  for (const Basis& b : bases)
+    if (int d = firstDim(b); d >= 0)
+      r[static_cast<std::size_t>(d)] *= 2;
+  return r;
+}
+
+/// LinearEncodingAttr::orderPerDim: the dims in the order the bases first move them, then the
+/// rest in `fallback`'s order.
+std::vector<std::size_t> orderPerDim(const Bases& bases, const std::vector<std::size_t>& fallback) {
+  std::vector<std::size_t> order;
+  auto add = [&](std::size_t d) {
+    if (std::find(order.begin(), order.end(), d) == order.end())
+      order.push_back(d);
+  };
+  for (const Basis& b : bases)
+    if (int d = firstDim(b); d >= 0)
+      add(static_cast<std::size_t>(d));
+  for (std::size_t d : fallback)
+    add(d);
+  return order;
+}
+
+/// Triton's delinearize of a lane or warp id into per-dim indices: the id without its free
+/// (broadcast) bits, as an integer, in mixed radix over `shape` in `order` (the last dim takes
+/// what is left).
+std::vector<uint64_t> delinearize(uint64_t id, uint64_t free, const std::vector<uint64_t>& shape,
+                                  const std::vector<std::size_t>& order) {
+  std::vector<uint64_t> md(shape.size(), 0);
+  uint64_t lin = id & ~free;
+  for (std::size_t i = 0; i + 1 < order.size(); ++i) {
+    md[order[i]] = lin % shape[order[i]];
+    lin /= shape[order[i]];
+  }
+  if (!order.empty())
+    md[order.back()] = lin;
+  return md;
+}
+
+uint64_t linearize(const Basis& idx, const std::vector<uint64_t>& shape,
+                   const std::vector<std::size_t>& order) {
+  uint64_t lin = 0;
+  for (std::size_t i = order.size(); i-- > 0;)
+    lin = lin * shape[order[i]] + idx[order[i]];
+  return lin;
+}
+
+/// The bank model's wavefronts of one warp-wide access of `bytes` per lane at the given byte
+/// addresses (nullopt: the lane does not take part). Phases as SharedMemoryModel::phaseLanes
+/// says for lanes that move the address; a phase with no lane taking part takes no wavefront.
+struct LaneCount {
+  uint64_t wavefronts = 0, phases = 0;
+};
+LaneCount laneWavefronts(const std::vector<std::optional<uint64_t>>& address, int bytes,
+                         SharedAccessKind kind, const SharedMemoryModel& model) {
+  std::vector<uint64_t> laneColumns;
+  for (std::size_t bit = 1; bit < address.size(); bit <<= 1)
+    laneColumns.push_back(address[0] && address[bit] ? (*address[0] ^ *address[bit]) : 1);
+  Subspace phase(model.phaseLanes(bytes, kind, laneColumns));
+  auto unit = static_cast<uint64_t>(model.bankBytes);
+  std::map<std::pair<uint64_t, uint64_t>, std::set<uint64_t>> wordsOfBank;
+  std::set<uint64_t> phases;
+  for (std::size_t t = 0; t < address.size(); ++t) {
+    if (!address[t])
+      continue;
+    uint64_t p = phase.reduce(t);
+    phases.insert(p);
+    for (uint64_t word = *address[t] / unit; word <= (*address[t] + bytes - 1) / unit; ++word)
+      wordsOfBank[{p, word % static_cast<uint64_t>(model.banks)}].insert(word);
+  }
+  std::map<uint64_t, uint64_t> perPhase;
+  for (const auto& [key, words] : wordsOfBank)
+    perPhase[key.first] = std::max<uint64_t>(perPhase[key.first], words.size());
+  LaneCount c;
+  for (const auto& [p, n] : perPhase)
+    c.wavefronts += n;
+  c.phases = phases.size();
+  return c;
+}
+
+/// Accumulates one step's instructions, warp by warp.
+struct StepCounter {
+  TritonAccess a;
+  uint64_t maxPerPhase = 0;
+  StepCounter(SharedAccessKind kind, int bits, uint64_t warps) {
+    a.instruction = SharedInstruction::Vector;
+    a.vectorElements = 1;
+    a.name = detail::vectorName(kind, 1, bits);
+    a.warps = warps;
+    a.count.vectorBits = bits;
+  }
+  void add(const std::vector<std::optional<uint64_t>>& address, int bytes, SharedAccessKind kind,
+           const SharedMemoryModel& model) {
+    LaneCount c = laneWavefronts(address, bytes, kind, model);
+    a.count.instructions += 1;
+    a.count.wavefronts += c.wavefronts;
+    a.count.idealWavefronts += c.phases;
+    if (c.phases > 0)
+      maxPerPhase = std::max(maxPerPhase, (c.wavefronts + c.phases - 1) / c.phases);
+  }
+  TritonAccess done(std::string why) {
+    a.instructionsPerWarp = a.warps == 0 ? 0 : a.count.instructions / a.warps;
+    a.widthsPerWarp[a.count.vectorBits] = a.instructionsPerWarp;
+    a.count.bankConflicts = a.count.wavefronts - a.count.idealWavefronts;
+    a.count.wavefrontsPerPhase = maxPerPhase;
+    a.count.phasesPerInstruction = 1;
+    a.why.push_back(std::move(why));
+    return a;
+  }
+};
+
+Result<TritonReduce> reduce36(const Named& n, std::size_t axis, const std::optional<Named>& result,
+                              const std::vector<TritonReduceOperand>& operands,
+                              const SharedMemoryModel& model) {
+  std::size_t rank = n.outs.size();
+  const Bases& regs = n.of(dims::kRegister);
+  const Bases& lanes = n.of(dims::kLane);
+  const Bases& warps = n.of(dims::kWarp);
+  std::vector<uint64_t> shape;
+  for (const DimSize& d : n.outs)
+    shape.push_back(d.size);
+  std::vector<std::size_t> fallback;
+  for (std::size_t d = rank; d-- > 0;)
+    fallback.push_back(d);
+  std::vector<std::size_t> order = orderPerDim(regs, fallback);
+  std::vector<uint64_t> laneShape = basesPerDim(lanes, rank), warpShape = basesPerDim(warps, rank);
+  std::vector<std::size_t> laneOrder = orderPerDim(lanes, order),
+                           warpOrder = orderPerDim(warps, order);
+  uint64_t laneFree = freeMask(lanes), warpFree = freeMask(warps);
+  uint64_t interWarps = warpShape[axis];
+
+  TritonReduce out;
+  if (interWarps == 1) {
+    out.why.push_back("dim" + std::to_string(axis) +
+                      " lies within each warp: registers and shuffles, no shared memory");
+    return out;
+  }
+  out.sharedMemory = true;
+  std::vector<uint64_t> smemShape = shape;
+  smemShape[axis] = interWarps;
+  std::vector<std::size_t> smemOrder = {axis};
+  for (std::size_t d : order)
+    if (d != axis)
+      smemOrder.push_back(d);
+  uint64_t elems = 1;
+  for (uint64_t s : smemShape)
+    elems *= s;
+  uint64_t nWarps = uint64_t{1} << warps.size();
+  auto nLanes = static_cast<uint64_t>(model.warpSize);
+  uint64_t threads = nLanes * nWarps;
+  // Every instruction is counted lane by lane: bounded as TritonLowering's enumeration is.
+  auto tooMany = [&](std::size_t bitsPerWarp) {
+    return bitsPerWarp + warps.size() > detail::kMaxEnumeratedInstructionsLog2;
+  };
+  std::size_t resultRegisters = result ? result->of(dims::kRegister).size() : 0;
+  if (tooMany(regs.size()) || tooMany(resultRegisters) ||
+      elems / threads > (uint64_t{1} << detail::kMaxEnumeratedInstructionsLog2))
+    return makeError("the reduce would take more than 2^" +
+                     std::to_string(detail::kMaxEnumeratedInstructionsLog2) +
+                     " shared-memory instructions per CTA: too many to count one by one");
+
+  // The register groups: distinct registers (by their indices in thread 0) with the axis
+  // index zeroed, each with its first register.
+  std::map<Basis, uint64_t> groups;
+  std::set<Basis> seen;
+  for (uint64_t r = 0; r < (uint64_t{1} << regs.size()); ++r) {
+    Basis c = coordinates(n, r, 0, 0);
+    if (!seen.insert(c).second)
+      continue;
+    c[axis] = 0;
+    groups.emplace(c, r);
+  }
+  out.why.push_back("dim" + std::to_string(axis) + " spans " + std::to_string(interWarps) +
+                    " warps: Triton 3.6 stores each warp's partial results to a scratch of " +
+                    std::to_string(elems) + " elements (the axis fastest), combines them " +
+                    "thread by thread and loads the result");
+
+  for (std::size_t op = 0; op < operands.size(); ++op) {
+    int bits = std::max(8, operands[op].bits);
+    int bytes = bits / 8;
+    std::vector<std::optional<uint64_t>> address(nLanes);
+
+    StepCounter stored(SharedAccessKind::Store, bits, nWarps);
+    for (uint64_t w = 0; w < nWarps; ++w) {
+      uint64_t warpAxis = delinearize(w, warpFree, warpShape, warpOrder)[axis];
+      for (const auto& [key, r] : groups) {
+        for (uint64_t l = 0; l < nLanes; ++l) {
+          bool writes = (l & laneFree) == 0 && (w & warpFree) == 0 &&
+                        delinearize(l, laneFree, laneShape, laneOrder)[axis] == 0;
+          address[l].reset();
+          if (!writes)
+            continue;
+          Basis idx = coordinates(n, r, l, w);
+          idx[axis] = warpAxis;
+          address[l] = linearize(idx, smemShape, smemOrder) * static_cast<uint64_t>(bytes);
+        }
+        stored.add(address, bytes, SharedAccessKind::Store, model);
+      }
+    }
+    out.steps.push_back(
+        {"partials stored", static_cast<int>(op),
+         stored.done("one predicated " + stored.a.name + " per register group (" +
+                     std::to_string(groups.size()) +
+                     "): the lanes at index 0 along the axis write their warp's partial")});
+
+    uint64_t rounds = std::max<uint64_t>(elems / threads, 1);
+    StepCounter loaded(SharedAccessKind::Load, bits, nWarps);
+    StepCounter written(SharedAccessKind::Store, bits, nWarps);
+    for (uint64_t round = 0; round < rounds; ++round)
+      for (uint64_t w = 0; w < nWarps; ++w) {
+        std::vector<std::optional<uint64_t>> load(nLanes), store(nLanes);
+        for (uint64_t l = 0; l < nLanes; ++l) {
+          uint64_t t = w * nLanes + l;
+          if (t >= elems)
+            continue;
+          uint64_t at = (t + round * threads) * static_cast<uint64_t>(bytes);
+          load[l] = at;
+          if (l % interWarps == 0)
+            store[l] = at;
+        }
+        loaded.add(load, bytes, SharedAccessKind::Load, model);
+        written.add(store, bytes, SharedAccessKind::Store, model);
+      }
+    out.steps.push_back(
+        {"partials combined (load)", static_cast<int>(op),
+         loaded.done("threads below " + std::to_string(elems) +
+                     " each load one element per round (" + std::to_string(rounds) + ")")});
+    out.steps.push_back(
+        {"partials combined (store)", static_cast<int>(op),
+         written.done("after " + std::to_string(interWarps) + "-lane shuffles, every " +
+                      std::to_string(interWarps) + "th lane stores the combined value in place")});
+
+    if (!operands[op].resultUsed)
+      continue; // the result's loads are dead code
+    StepCounter final(SharedAccessKind::Load, bits, nWarps);
+    std::size_t perThread = 0;
+    if (!result) {
+      perThread = 1;
+      for (uint64_t w = 0; w < nWarps; ++w) {
+        std::vector<std::optional<uint64_t>> all(nLanes, uint64_t{0});
+        final.add(all, bytes, SharedAccessKind::Load, model);
+      }
+    } else {
+      const Named& res = *result;
+      std::set<Basis> distinct;
+      std::vector<uint64_t> registers;
+      for (uint64_t r = 0; r < (uint64_t{1} << res.of(dims::kRegister).size()); ++r)
+        if (distinct.insert(coordinates(res, r, 0, 0)).second)
+          registers.push_back(r);
+      perThread = registers.size();
+      for (uint64_t w = 0; w < nWarps; ++w)
+        for (uint64_t r : registers) {
+          for (uint64_t l = 0; l < nLanes; ++l) {
+            Basis rc = coordinates(res, r, l, w);
+            rc.insert(rc.begin() + static_cast<std::ptrdiff_t>(axis), 0);
+            address[l] = linearize(rc, smemShape, smemOrder) * static_cast<uint64_t>(bytes);
+          }
+          final.add(address, bytes, SharedAccessKind::Load, model);
+        }
+    }
+    out.steps.push_back({"result loaded", static_cast<int>(op),
+                         final.done("every thread loads the " + std::to_string(perThread) +
+                                    " result elements it holds")});
+  }
+  return out;
+}
+
+/// Triton 3.9's zeroBasesAlongDimAndReorder: the axis zeroed in `dim`'s bases, then the axis
+/// components left renumbered 1, 2, 4, ... in base order (register, lane, warp, block).
+void zeroAlongAndReorder(Named& n, std::size_t axis, const DimName& dim) {
+  for (Basis& b : n.of(dim))
+    b[axis] = 0;
+  uint64_t next = 1;
+  for (DimBases& d : n.bases)
+    for (Basis& b : d.bases)
+      if (b[axis] != 0) {
+        b[axis] = next;
+        next <<= 1;
+      }
+  n.outs[axis].size = next;
+}
+
+void removeZeroRegisters(Named& n) {
+  Bases& regs = n.of(dims::kRegister);
+  regs.erase(std::remove_if(regs.begin(), regs.end(), isZero), regs.end());
+}
+
+Named reducedRegLane(Named n, std::size_t axis) {
+  removeZeroRegisters(n);
+  Bases& regs = n.of(dims::kRegister);
+  std::stable_partition(regs.begin(), regs.end(), [&](const Basis& b) { return b[axis] != 0; });
+  zeroAlongAndReorder(n, axis, dims::kRegister);
+  removeZeroRegisters(n);
+  zeroAlongAndReorder(n, axis, dims::kLane);
+  return n;
+}
+
+Named interLayout(Named n, std::size_t axis) {
+  Bases& lanes = n.of(dims::kLane);
+  Bases& warps = n.of(dims::kWarp);
+  Bases& blocks = n.of(dims::kBlock);
+  auto alongAxis = [&](const Bases& b) {
+    std::vector<std::size_t> r;
+    for (std::size_t i = 0; i < b.size(); ++i)
+      if (b[i][axis] != 0)
+        r.push_back(i);
+    return r;
+  };
+  std::vector<std::size_t> warpAxis = alongAxis(warps), blockAxis = alongAxis(blocks);
+  std::vector<std::size_t> zeroLanes;
+  for (std::size_t i = 0; i < lanes.size(); ++i)
+    if (isZero(lanes[i]))
+      zeroLanes.push_back(i);
+  std::size_t total = warpAxis.size() + blockAxis.size();
+  if (zeroLanes.size() >= total) {
+    std::size_t k = 0;
+    for (std::size_t i : warpAxis)
+      std::swap(lanes[zeroLanes[k++]], warps[i]);
+    for (std::size_t i : blockAxis)
+      std::swap(lanes[zeroLanes[k++]], blocks[i]);
+    return n;
+  }
+  std::size_t k = 0;
+  if (total <= lanes.size()) {
+    for (std::size_t i : warpAxis)
+      std::swap(lanes[k++], warps[i]);
+    for (std::size_t i : blockAxis)
+      std::swap(lanes[k++], blocks[i]);
+    return n;
+  }
+  for (std::size_t i : warpAxis) {
+    std::swap(lanes[k++], warps[i]);
+    if (k >= lanes.size())
+      break;
+  }
+  return n;
+}
+
+std::size_t axisSize(const Named& n, std::size_t axis) {
+  return n.outs[axis].size;
+}
+
+Named removeDim(Named n, std::size_t axis) {
+  for (DimBases& d : n.bases)
+    for (Basis& b : d.bases)
+      b.erase(b.begin() + static_cast<std::ptrdiff_t>(axis));
+  n.outs.erase(n.outs.begin() + static_cast<std::ptrdiff_t>(axis));
+  for (std::size_t i = 0; i < n.outs.size(); ++i)
+    n.outs[i].name = dims::standardOut(static_cast<int>(i));
+  return n;
+}
+
+bool sameLayout(const Named& a, const Named& b) {
+  if (a.outs != b.outs)
+    return false;
+  for (const DimName& d : {dims::kRegister, dims::kLane, dims::kWarp})
+    if (a.of(d) != b.of(d))
+      return false;
+  return true;
+}
+
+Result<TritonReduce> reduce39(const Named& n, std::size_t axis, const std::optional<Named>& result,
+                              const std::vector<TritonReduceOperand>& operands,
+                              const SharedMemoryModel& model) {
+  TritonReduce out;
+  Named reg = reducedRegLane(n, axis);
+  if (axisSize(reg, axis) == 1) {
+    out.why.push_back("dim" + std::to_string(axis) +
+                      " lies within each warp: registers and shuffles, no shared memory");
+    return out;
+  }
+  out.sharedMemory = true;
+  struct Conversion {
+    Named from, to;
+    std::string what;
+    bool final = false;
+  };
+  std::vector<Conversion> conversions;
+  int round = 0;
+  while (axisSize(reg, axis) != 1) {
+    if (++round > 2)
+      return makeError("internal: Triton 3.9 reduces across warps in at most 2 rounds");
+    Named tmp = interLayout(reg, axis);
+    conversions.push_back({reg, tmp, "to the exchange layout", false});
+    reg = tmp;
+    zeroAlongAndReorder(reg, axis, dims::kLane);
+  }
+  reg = removeDim(reg, axis);
+  if (result && !sameLayout(reg, *result))
+    conversions.push_back({reg, *result, "to the result layout", true});
+  out.why.push_back("dim" + std::to_string(axis) +
+                    " spans warps: Triton 3.9 swaps the warps' axis bases into lanes through "
+                    "shared memory (a convert_layout with plain ld/st.shared), then shuffles" +
+                    std::string(conversions.back().final
+                                    ? "; the layout left is not the result's: one more conversion"
+                                    : ""));
+  for (std::size_t op = 0; op < operands.size(); ++op)
+    for (const Conversion& c : conversions) {
+      auto from = build(c.from);
+      if (!from.ok())
+        return from.error();
+      auto to = build(c.to);
+      if (!to.ok())
+        return to.error();
+      TritonLoweringOptions options{TritonVersion::v3_9, std::max(8, operands[op].bits)};
+      auto cvt = tritonConvertLayoutLdSt(*from, *to, model, options);
+      if (!cvt.ok())
+        return cvt.error().within("tt.reduce " + c.what);
+      out.steps.push_back({c.what + " (store)", static_cast<int>(op), cvt->store});
+      if (c.final && !operands[op].resultUsed)
+        continue; // the result's loads are dead code
+      out.steps.push_back({c.what + " (load)", static_cast<int>(op), cvt->load});
+    }
+  return out;
+}
+
+} // namespace
+
+Result<TritonReduce> tritonReduce(const LinearLayout& src, int axis,
+                                  const std::optional<LinearLayout>& result,
+                                  const std::vector<TritonReduceOperand>& operands,
+                                  const SharedMemoryModel& model, TritonVersion version) {
+  if (auto bad = detail::checkModel(model, 32))
+    return *bad;
+  auto n = named(src);
+  if (!n.ok())
+    return n.error().within("the reduced operand's layout");
+  if (axis < 0 || static_cast<std::size_t>(axis) >= n->outs.size())
+    return makeError("axis " + std::to_string(axis) + " is not a dim of a rank-" +
+                     std::to_string(n->outs.size()) + " operand");
+  if (n->of(dims::kBlock).size() != 0)
+    return makeError("Triton's reduce lowering is modelled for one CTA (block size 1)");
+  if (n->of(dims::kLane).size() != 5 || model.warpSize != 32)
+    return makeError("Triton's NVIDIA lowering needs 32 lanes per warp");
+  if (operands.empty())
+    return makeError("tt.reduce needs at least one operand");
+  for (const TritonReduceOperand& o : operands)
+    if (int b = o.bits;
+        b < 1 || b > 64 || (b > 8 && !std::has_single_bit(static_cast<unsigned>(b))))
+      return makeError("operand element width " + std::to_string(b) +
+                       " bits is not one of 1, 8, 16, 32, 64");
+  std::optional<Named> res;
+  if (result) {
+    auto r = named(*result);
+    if (!r.ok())
+      return r.error().within("the reduce's result layout");
+    if (r->outs.size() + 1 != n->outs.size())
+      return makeError("the result of reducing a rank-" + std::to_string(n->outs.size()) +
+                       " operand has rank " + std::to_string(n->outs.size() - 1) + ", not " +
+                       std::to_string(r->outs.size()));
+    if (r->of(dims::kLane).size() != 5 || r->of(dims::kWarp).size() != n->of(dims::kWarp).size())
+      return makeError("the reduce's result layout has other lanes or warps than its operand's");
+    res = *r;
+  }
+  auto a = static_cast<std::size_t>(axis);
+  return version == TritonVersion::v3_6 ? reduce36(*n, a, res, operands, model)
+                                        : reduce39(*n, a, res, operands, model);
+}
+
+namespace {
+
+/// F applied to L's bases along AXIS, for the two helper layouts below.
+template <typename F> Result<LinearLayout> alongAxis(const LinearLayout& l, int axis, F f) {
+  auto n = named(l);
+  if (!n.ok())
+    return n.error();
+  if (axis < 0 || static_cast<std::size_t>(axis) >= n->outs.size())
+    return makeError("axis " + std::to_string(axis) + " is not a dim of the layout");
+  return build(f(*n, static_cast<std::size_t>(axis)));
+}
+
+} // namespace
+
+Result<LinearLayout> tritonReducedRegLaneLayout(const LinearLayout& src, int axis) {
+  return alongAxis(src, axis, reducedRegLane);
+}
+
+Result<LinearLayout> tritonReduceInterLayout(const LinearLayout& reduced, int axis) {
+  return alongAxis(reduced, axis, interLayout);
+}
+
+nlohmann::json toJson(const TritonReduceStep& s) {
+  nlohmann::json j = toJson(s.access);
+  j["phase"] = s.phase;
+  j["operand"] = s.operand;
+  return j;
+}
+
+} // namespace llcheck

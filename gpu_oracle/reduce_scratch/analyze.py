@@ -1,0 +1,138 @@
+"""Reads what run.sh brought back (reduce.tgz, unpacked) into measured.json: per release and
+case, the launch (grid, output checked), and every SASS shared-memory instruction the
+reductions own (by the line table: the kernel lines that call tl.sum / tl.max / tl.argmax),
+with ncu's executions and L1 shared wavefronts. The TTGIR of each case is kept beside it
+(ttgir/RELEASE/ID.ttgir) for test_reduce_measured.py, which predicts them with llcheck.
+
+    python3 analyze.py UNPACKED_DIR NVDISASM CUOBJDUMP
+
+Beside each TTGIR goes its SASS (ID.sass, `cuobjdump -sass`), from which llcheck report reads
+the early exit of warps whose stores are masked."""
+import csv
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import kernels  # noqa: E402
+
+SHARED = re.compile(r"^(STS|LDS)(\.[A-Z0-9.]+)?$")
+WIDTH = {"": 32, ".U8": 8, ".S8": 8, ".U16": 16, ".S16": 16, ".64": 64, ".128": 128}
+
+
+def source_pages(path):
+    """ncu's --page source --csv: [(kernel name, [row dicts])] in launch order."""
+    pages, rows, header, name = [], None, None, None
+    for rec in csv.reader(io.StringIO(open(path, errors="replace").read())):
+        if len(rec) >= 2 and rec[0] == "Kernel Name":
+            if name is not None:
+                pages.append((name, rows))
+            name, rows, header = rec[1], [], None
+        elif name is not None and header is None:
+            header = rec
+        elif name is not None and rec:
+            rows.append(dict(zip(header, rec)))
+    if name is not None:
+        pages.append((name, rows))
+    return pages
+
+
+def line_table(nvdisasm, cubin):
+    """[(line, SASS text)] per instruction, in address order: the kernel file's line, "lib"
+    for Triton's own language/standard.py (where Triton 3.6's line table puts the reductions'
+    instructions; 3.9's puts them at the kernel line that calls them), None otherwise."""
+    text = subprocess.run([nvdisasm, "-gi", cubin], capture_output=True, text=True,
+                          check=True).stdout
+    out, line = [], None
+    for raw in text.splitlines():
+        m = re.search(r'//## File "([^"]+)", line (\d+)', raw)
+        if m:
+            line = (int(m.group(2)) if m.group(1).endswith("reduce_cases.py")
+                    else "lib" if m.group(1).endswith("triton/language/standard.py") else None)
+            continue
+        m = re.match(r"\s*/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;?\s*(/\*.*)?$", raw)
+        if m and m.group(1) and not m.group(1).startswith("."):
+            out.append((line, m.group(1).rstrip(" ;")))
+    return out
+
+
+def reduce_lines(folder):
+    kernels.load(folder)
+    src = open(os.path.join(folder, "reduce_cases.py")).read()
+    spans, start = {}, None
+    for i, text in enumerate(src.splitlines(), 1):
+        m = re.match(r"def (\w+)\(", text)
+        if m:
+            start = m.group(1)
+            spans[start] = set()
+        elif start and re.search(r"\btl\.(sum|max|argmax)\(", text):
+            spans[start].add(i)
+    return spans
+
+
+def opcode(sass):
+    op = sass.split()[0]
+    if op.startswith("@"):
+        op = sass.split()[1]
+    return op
+
+
+def main():
+    unpacked = sys.argv[1]
+    nvdisasm, cuobjdump = sys.argv[2], sys.argv[3]
+    meta = open(os.path.join(unpacked, "meta.txt")).read().split("\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        lines = reduce_lines(tmp)
+    triton39 = json.load(open(os.path.join(unpacked, "39", "cases.json")))["triton"]
+    result = {"gpu": meta[0], "ncu": meta[1], "software": meta[2], "date": meta[3],
+              "triton_3.9": triton39, "releases": {}}
+    for rel, folder in (("3.6", "36"), ("3.9", "39")):
+        d = os.path.join(unpacked, folder)
+        launches = json.load(open(os.path.join(d, "launches.json")))["launches"]
+        plain = {r["id"]: r for r in json.load(
+            open(os.path.join(d, "launches-plain.json")))["launches"]}
+        pages = source_pages(os.path.join(d, "src.csv"))
+        assert len(pages) == len(launches), (rel, len(pages), len(launches))
+        cases = []
+        os.makedirs(os.path.join(HERE, "ttgir", folder), exist_ok=True)
+        for launch, (name, rows) in zip(launches, pages):
+            cid = launch["id"]
+            assert name == cid, (name, cid)
+            table = line_table(nvdisasm, os.path.join(d, cid + ".cubin"))
+            sass_rows = [r for r in rows if r.get("Source", "").strip()]
+            assert len(table) == len(sass_rows), (cid, len(table), len(sass_rows))
+            instructions = []
+            for (line, text), row in zip(table, sass_rows):
+                got = row["Source"].strip()
+                assert opcode(got) == opcode(text), (cid, got, text)
+                m = SHARED.match(opcode(text))
+                if not m or (line != "lib" and line not in lines[cid]):
+                    continue
+                instructions.append({
+                    "sass": text, "kind": "st" if m.group(1) == "STS" else "ld",
+                    "bits": WIDTH[m.group(2) or ""], "line": line,
+                    "executed": int(row["Instructions Executed"]),
+                    "wavefronts": int(row["L1 Wavefronts Shared"]),
+                    "ideal": int(row["L1 Wavefronts Shared Ideal"])})
+            with open(os.path.join(HERE, "ttgir", folder, cid + ".ttgir"), "w") as f:
+                f.write(open(os.path.join(d, cid + ".ttgir")).read())
+            sass = subprocess.run([cuobjdump, "-sass", os.path.join(d, cid + ".cubin")],
+                                  capture_output=True, text=True, check=True).stdout
+            with open(os.path.join(HERE, "ttgir", folder, cid + ".sass"), "w") as f:
+                f.write(sass)
+            ok = plain.get(cid, {}).get("ok", False) and launch.get("ok", False)
+            cases.append({"id": cid, "grid": launch.get("grid"), "output_ok": ok,
+                          "instructions": instructions})
+        result["releases"][rel] = cases
+    with open(os.path.join(HERE, "measured.json"), "w") as f:
+        json.dump(result, f, indent=1)
+    print(f"{sum(len(c) for c in result['releases'].values())} cases written")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""The reductions of the reduce-scratch experiment: each case is its own @triton.jit function
+(its own kernel name, so Nsight Compute's per-kernel source pages tell them apart), written into
+a module file and imported from there (Triton reads a kernel's source from its file).
+
+Cases are Triton's own idioms: tl.sum / tl.max / tl.argmax of a loaded tile along either axis,
+a whole row to a scalar, and the reductions of Triton's softmax (tutorial 02) and layer norm
+(tutorial 05) forward kernels, over fp32, fp16 and int32, 1 to 16 warps."""
+import importlib.util
+import os
+
+TILE = '''
+@triton.jit
+def {name}(x, out, M: tl.constexpr, N: tl.constexpr):
+    offs_m = tl.arange(0, M)
+    offs_n = tl.arange(0, N)
+    t = tl.load(x + offs_m[:, None] * N + offs_n[None, :])
+    r = {op}(t, axis={axis})
+    tl.store(out + {offs}, r)
+'''
+COLUMN_MAJOR = '''
+@triton.jit
+def {name}(x, out, M: tl.constexpr, N: tl.constexpr):
+    # x is N x M row-major: the tile is read column by column (Triton lays it out order [0, 1])
+    offs_m = tl.arange(0, M)
+    offs_n = tl.arange(0, N)
+    t = tl.load(x + offs_m[:, None] + offs_n[None, :] * M)
+    r = {op}(t, axis={axis})
+    tl.store(out + {offs}, r)
+'''
+ROW = '''
+@triton.jit
+def {name}(x, out, N: tl.constexpr):
+    tl.store(out, {op}(tl.load(x + tl.arange(0, N)), axis=0))
+'''
+SOFTMAX = '''
+@triton.jit
+def {name}(x, out, n_cols, BLOCK: tl.constexpr):
+    # Triton's tutorial 02, one row per program.
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n_cols
+    v = tl.load(x + row * n_cols + offs, mask=mask, other=-float("inf"))
+    v = v - tl.max(v, axis=0)
+    num = tl.exp(v)
+    tl.store(out + row * n_cols + offs, num / tl.sum(num, axis=0), mask=mask)
+'''
+LAYERNORM = '''
+@triton.jit
+def {name}(x, out, n_cols, eps, BLOCK: tl.constexpr):
+    # Triton's tutorial 05 forward, one row per program, the row in one block.
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n_cols
+    v = tl.load(x + row * n_cols + offs, mask=mask, other=0.).to(tl.float32)
+    mean = tl.sum(v, axis=0) / n_cols
+    d = tl.where(mask, v - mean, 0.)
+    rstd = 1 / tl.sqrt(tl.sum(d * d, axis=0) / n_cols + eps)
+    tl.store(out + row * n_cols + offs, d * rstd, mask=mask)
+'''
+
+
+def _tile(kind, op, axis, m, n, warps, dtype, template=TILE):
+    offs = "offs_n" if axis == 0 else "offs_m"
+    name = f"{kind}_{op.split('.')[-1]}_a{axis}_{m}x{n}_w{warps}_{dtype}"
+    return {"id": name, "template": template, "fmt": {"op": op, "axis": axis, "offs": offs},
+            "constexprs": {"M": m, "N": n}, "warps": warps, "dtype": dtype, "kind": "tile",
+            "shape": [m, n], "axis": axis, "op": op.split(".")[-1],
+            "column_major": template is COLUMN_MAJOR}
+
+
+CASES = [
+    _tile("tile", "tl.sum", 0, 64, 64, 4, "fp32"),
+    _tile("tile", "tl.max", 1, 8, 1024, 4, "fp32"),
+    _tile("tile", "tl.sum", 0, 1024, 8, 8, "fp32"),
+    _tile("tile", "tl.sum", 0, 256, 64, 8, "fp16"),
+    _tile("tile", "tl.max", 1, 16, 512, 8, "fp16"),
+    _tile("tile", "tl.max", 1, 32, 256, 4, "fp32"),
+    _tile("tile", "tl.sum", 0, 128, 128, 8, "fp32"),
+    _tile("tile", "tl.sum", 0, 64, 32, 16, "fp32"),
+    _tile("tile", "tl.sum", 1, 4, 4096, 16, "fp32"),
+    _tile("tile", "tl.max", 0, 512, 16, 4, "i32"),
+    _tile("tile", "tl.sum", 1, 64, 128, 8, "i32"),
+    _tile("tile", "tl.sum", 0, 32, 32, 2, "fp16"),
+    _tile("tile", "tl.max", 1, 2, 2048, 8, "fp16"),
+    _tile("tile", "tl.argmax", 1, 4, 2048, 8, "fp32"),
+    _tile("tile", "tl.argmax", 0, 256, 32, 4, "fp16"),
+    _tile("colmajor", "tl.sum", 0, 256, 32, 4, "fp32", COLUMN_MAJOR),
+    _tile("colmajor", "tl.max", 1, 64, 64, 8, "fp32", COLUMN_MAJOR),
+    _tile("colmajor", "tl.sum", 0, 512, 8, 8, "fp16", COLUMN_MAJOR),
+] + [
+    {"id": f"row_{op}_{n}_w{w}_{dt}", "template": ROW, "fmt": {"op": f"tl.{op}"},
+     "constexprs": {"N": n}, "warps": w, "dtype": dt, "kind": "row", "shape": [n], "axis": 0,
+     "op": op}
+    for op, n, w, dt in [("sum", 1024, 4, "fp32"), ("sum", 4096, 8, "fp16"),
+                         ("max", 256, 2, "fp32"), ("sum", 8192, 16, "i32")]
+] + [
+    {"id": f"softmax_{n}_w{w}_{dt}", "template": SOFTMAX, "fmt": {}, "constexprs": {"BLOCK": n},
+     "warps": w, "dtype": dt, "kind": "softmax", "shape": [n], "axis": 0, "op": "softmax",
+     "cols": n - n // 8, "rows": 4}
+    for n, w, dt in [(1024, 4, "fp32"), (2048, 8, "fp16"), (4096, 16, "fp32"), (512, 2, "fp16")]
+] + [
+    {"id": f"layernorm_{n}_w{w}_{dt}", "template": LAYERNORM, "fmt": {},
+     "constexprs": {"BLOCK": n}, "warps": w, "dtype": dt, "kind": "layernorm", "shape": [n],
+     "axis": 0, "op": "layernorm", "cols": n - n // 4, "rows": 4}
+    for n, w, dt in [(1024, 4, "fp16"), (4096, 8, "fp32"), (2048, 16, "fp16")]
+]
+
+
+def signature(case):
+    ptr = "*" + case["dtype"]
+    out = "*i32" if case["op"] == "argmax" else ptr
+    if case["kind"] == "softmax":
+        return {"x": ptr, "out": ptr, "n_cols": "i32", "BLOCK": "constexpr"}
+    if case["kind"] == "layernorm":
+        return {"x": ptr, "out": ptr, "n_cols": "i32", "eps": "fp32", "BLOCK": "constexpr"}
+    sig = {"x": ptr, "out": out}
+    sig.update({k: "constexpr" for k in case["constexprs"]})
+    return sig
+
+
+def load(folder):
+    """Writes every case's function into FOLDER/reduce_cases.py and imports it: {id: kernel}."""
+    src = "import triton\nimport triton.language as tl\n" + "".join(
+        c["template"].format(name=c["id"], **c["fmt"]) for c in CASES)
+    path = os.path.join(folder, "reduce_cases.py")
+    with open(path, "w") as f:
+        f.write(src)
+    spec = importlib.util.spec_from_file_location("reduce_cases", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return {c["id"]: getattr(mod, c["id"]) for c in CASES}

@@ -1,0 +1,151 @@
+"""On the GPU machine: launches every case of kernels.py once and checks its output against a
+float64 reference; under ncu (run.sh) each launch is one profiled kernel.
+
+    python3 run_gpu.py 3.6 DIR    Triton 3.6 of the machine compiles and runs each case (torch
+                                  tensors); its TTGIR, PTX and cubin are saved in DIR
+    python3 run_gpu.py 3.9 DIR    launches the cubins compile39.py left in DIR (CuPy)
+
+DIR/launches.json: per launch in order {"id", "grid", "ok", "error"}, written after each."""
+import json
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kernels  # noqa: E402
+
+NP = {"fp32": np.float32, "fp16": np.float16, "i32": np.int32}
+
+
+def inputs(case, rng):
+    """(x, n_cols, grid, reference) as numpy arrays."""
+    dt = NP[case["dtype"]]
+    if case["kind"] in ("softmax", "layernorm"):
+        rows, cols = case["rows"], case["cols"]
+        x = rng.standard_normal((rows, cols)).astype(dt)
+        v = x.astype(np.float64)
+        if case["kind"] == "softmax":
+            e = np.exp(v - v.max(axis=1, keepdims=True))
+            ref = e / e.sum(axis=1, keepdims=True)
+        else:
+            d = v - v.mean(axis=1, keepdims=True)
+            ref = d / np.sqrt((d * d).mean(axis=1, keepdims=True) + 1e-5)
+        return x, cols, rows, ref
+    shape = case["shape"]
+    if dt == np.int32:
+        x = rng.integers(-50, 50, size=shape).astype(dt)
+    else:
+        x = rng.standard_normal(shape).astype(dt)
+    v = x.astype(np.float64)
+    if case.get("column_major"):
+        m, n = shape
+        x = np.ascontiguousarray(x.reshape(m, n).T)  # stored N x M
+    axis = case["axis"]
+    op = case["op"]
+    if op == "sum":
+        ref = v.sum(axis=axis)
+    elif op == "max":
+        ref = v.max(axis=axis)
+    else:
+        ref = v  # argmax: checked by the value it points at
+    return x, None, 1, ref
+
+
+def check(case, x, out, ref):
+    dt = case["dtype"]
+    if case["op"] == "argmax":
+        v = x.astype(np.float64)
+        if case.get("column_major"):
+            v = v.T
+        idx = out.astype(np.int64)
+        picked = np.take_along_axis(v, np.expand_dims(idx, case["axis"]), case["axis"])
+        return bool(np.all(picked.squeeze(case["axis"]) == v.max(axis=case["axis"])))
+    got = out.astype(np.float64)
+    tol = {"fp32": 1e-4, "fp16": 2e-2, "i32": 0}[dt]
+    if case["kind"] in ("softmax", "layernorm"):
+        return bool(np.allclose(got, ref, rtol=tol, atol=tol))
+    scale = max(1.0, float(np.abs(ref).max()))
+    return bool(np.abs(got - ref).max() <= tol * scale)
+
+
+def out_shape(case):
+    if case["kind"] in ("softmax", "layernorm"):
+        return (case["rows"], case["cols"])
+    if case["kind"] == "row":
+        return (1,)
+    m, n = case["shape"]
+    return (n,) if case["axis"] == 0 else (m,)
+
+
+def run36(folder):
+    import torch
+    import triton
+    fns = kernels.load(folder)
+    rng = np.random.default_rng(0)
+    launches = []
+    for case in kernels.CASES:
+        rec = {"id": case["id"]}
+        try:
+            x, cols, grid, ref = inputs(case, rng)
+            xt = torch.from_numpy(x).cuda()
+            odt = np.int32 if case["op"] == "argmax" else NP[case["dtype"]]
+            out = torch.zeros(out_shape(case), dtype=getattr(torch, np.dtype(odt).name)).cuda()
+            fn = fns[case["id"]]
+            args = [xt, out] + ([cols] if cols is not None else [])
+            if case["kind"] == "layernorm":
+                args.append(1e-5)
+            k = fn[(grid,)](*args, **case["constexprs"], num_warps=case["warps"])
+            torch.cuda.synchronize()
+            rec.update(grid=grid, ok=check(case, x, out.cpu().numpy(), ref))
+            for ext in ("ttgir", "ptx"):
+                with open(os.path.join(folder, f"{case['id']}.{ext}"), "w") as f:
+                    f.write(k.asm[ext])
+            with open(os.path.join(folder, f"{case['id']}.cubin"), "wb") as f:
+                f.write(k.asm["cubin"])
+        except Exception as e:  # noqa: BLE001 - recorded, the other cases go on
+            rec["error"] = f"{type(e).__name__}: {e}"[:300]
+        launches.append(rec)
+        with open(os.path.join(folder, "launches.json"), "w") as f:
+            json.dump({"triton": triton.__version__, "launches": launches}, f, indent=1)
+        print(rec, flush=True)
+
+
+def run39(folder):
+    import cupy as cp
+    meta = json.load(open(os.path.join(folder, "cases.json")))
+    by_id = {c["id"]: c for c in kernels.CASES}
+    rng = np.random.default_rng(0)
+    launches = []
+    for m in meta["cases"]:
+        case = by_id[m["id"]]
+        rec = {"id": m["id"]}
+        try:
+            x, cols, grid, ref = inputs(case, rng)
+            fn = cp.RawModule(path=os.path.join(folder, m["id"] + ".cubin")).get_function(
+                m["kernel"])
+            if m["shared"] > 48 * 1024:
+                fn.max_dynamic_shared_size_bytes = m["shared"]
+            xd = cp.asarray(x)
+            odt = np.int32 if case["op"] == "argmax" else NP[case["dtype"]]
+            out = cp.zeros(out_shape(case), dtype=odt)
+            args = [xd, out]
+            if cols is not None:
+                args.append(np.int32(cols))
+            if case["kind"] == "layernorm":
+                args.append(np.float32(1e-5))
+            args += [np.uint64(0)] * (m["params"] - len(args))
+            fn((grid, 1, 1), (m["threads"], 1, 1), tuple(args), shared_mem=m["shared"])
+            cp.cuda.Device().synchronize()
+            rec.update(grid=grid, ok=check(case, x, cp.asnumpy(out), ref))
+        except Exception as e:  # noqa: BLE001
+            rec["error"] = f"{type(e).__name__}: {e}"[:300]
+        launches.append(rec)
+        with open(os.path.join(folder, "launches.json"), "w") as f:
+            json.dump({"triton": meta["triton"], "launches": launches}, f, indent=1)
+        print(rec, flush=True)
+
+
+if __name__ == "__main__":
+    os.makedirs(sys.argv[2], exist_ok=True)
+    (run36 if sys.argv[1] == "3.6" else run39)(sys.argv[2])
