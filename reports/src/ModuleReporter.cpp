@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <bit>
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -77,6 +78,8 @@ public:
     for (std::size_t i = 0; i < m_.layouts.size(); ++i)
       k_.layouts.push_back(layoutEntry(static_cast<int>(i), m_.layouts[i]));
     scratchOps();
+    tmaCopies();
+    descriptorReads();
     for (const TtgirNotUnderstood& n : k_.notUnderstood)
       k_.findings.push_back(
           {"not_understood", n.where + ": " + n.what + " '" + n.text + "': " + n.reason, 1e3});
@@ -534,6 +537,123 @@ private:
              op.location.empty() ? m_.source + ":" + std::to_string(op.line) : op.location,
              op.name + ": " + why + "; llcheck does not predict these shared-memory accesses yet",
              false});
+    }
+  }
+
+  /// An encoding as written ("#shared") with its alias substituted (the attribute's text).
+  [[nodiscard]] std::string resolvedEncoding(const std::string& encoding) const {
+    for (const TtgirAlias& a : m_.aliases) // names are kept without their '#'
+      if ("#" + a.name == encoding)
+        return a.text;
+    return encoding;
+  }
+
+  [[nodiscard]] std::string where(const std::string& location, int line) const {
+    return location.empty() ? m_.source + ":" + std::to_string(line) : location;
+  }
+
+  /// TMA copies: the TMA unit moves one box in the descriptor's swizzle, so what matters is
+  /// the box's bytes and whether the descriptor's encoding is the buffer's (the buffer's
+  /// readers and writers assume the buffer's). Each mbarrier's barrier_expect is checked
+  /// against the bytes of the copies that arrive on it.
+  void tmaCopies() {
+    std::map<std::string, std::pair<uint64_t, uint64_t>> arriving; // barrier -> bytes, copies
+    for (const TtgirTmaCopy& c : m_.tmaCopies) {
+      std::string encoding = resolvedEncoding(c.encoding);
+      json e = {{"op", c.name},         {"location", c.location},
+                {"line", c.line},       {"descriptor", c.descriptor},
+                {"box", c.box},         {"element", c.elementType},
+                {"encoding", encoding}, {"buffer_layout", c.buffer.layout}};
+      auto bits = dtypeBits(c.elementType);
+      if (c.box.empty() || !bits.ok()) {
+        e["note"] = c.box.empty() ? "the descriptor's type could not be read"
+                                  : "element type " + c.elementType + ": " + bits.error().message;
+        k_.tmaCopies.push_back(e);
+        continue;
+      }
+      uint64_t elems = 1;
+      for (uint64_t d : c.box)
+        elems *= d;
+      uint64_t bytes = elems * static_cast<uint64_t>(*bits) / 8;
+      e["bytes"] = bytes;
+      // #ttg.nvmma_shared<{swizzlingByteWidth = 128, ...}>: the swizzle the TMA unit applies.
+      if (std::size_t at = encoding.find("swizzlingByteWidth = "); at != std::string::npos) {
+        const char* from = encoding.data() + at + std::string_view("swizzlingByteWidth = ").size();
+        uint64_t v = 0;
+        if (std::from_chars(from, encoding.data() + encoding.size(), v).ec == std::errc())
+          e["swizzle_bytes"] = v;
+      }
+      e["shared_instructions"] =
+          "none: the TMA unit " +
+          std::string(c.name.find("global_to_local") != std::string::npos ? "writes" : "reads") +
+          " the shared buffer, no thread issues ld/st.shared";
+      const TtgirLayout* buf =
+          c.buffer.layout >= 0 && static_cast<std::size_t>(c.buffer.layout) < m_.layouts.size()
+              ? &m_.layouts[static_cast<std::size_t>(c.buffer.layout)]
+              : nullptr;
+      if (buf) {
+        bool same = buf->encoding == c.encoding || buf->attribute == encoding;
+        e["matches_buffer_layout"] = same;
+        if (!same)
+          k_.findings.push_back(
+              {"tma_layout_mismatch",
+               where(c.location, c.line) + ": " + c.name + " moves the box in " + encoding +
+                   " (the descriptor's encoding), but the buffer is laid out as " + buf->attribute +
+                   ": its readers and writers see the data in another order",
+               100.0});
+      }
+      if (!c.barrier.empty()) {
+        e["barrier"] = c.barrier;
+        arriving[c.barrier].first += bytes;
+        arriving[c.barrier].second += 1;
+      }
+      k_.tmaCopies.push_back(e);
+    }
+    for (const TtgirBarrierExpect& x : m_.barrierExpects) {
+      auto it = arriving.find(x.barrier);
+      json b = {{"barrier", x.barrier}, {"line", x.line}, {"expect_bytes", x.bytes}};
+      if (it == arriving.end()) {
+        b["note"] = "no TMA copy in this module arrives on it";
+      } else {
+        b["copies"] = it->second.second;
+        b["copies_bytes"] = it->second.first;
+        b["agree"] = it->second.first == x.bytes;
+        if (it->second.first != x.bytes)
+          k_.findings.push_back(
+              {"tma_expect_mismatch",
+               m_.source + ":" + std::to_string(x.line) + ": barrier_expect " + x.barrier +
+                   " expects " + std::to_string(x.bytes) + " bytes, but the " +
+                   std::to_string(it->second.second) + " TMA copies arriving on it bring " +
+                   std::to_string(it->second.first) +
+                   ": a barrier expecting more never completes, one expecting fewer completes "
+                   "before the data is there",
+               100.0});
+      }
+      k_.barriers.push_back(b);
+    }
+  }
+
+  /// MMAs reading shared operands through matrix descriptors: listed (no ld.shared is issued
+  /// for them), with each operand's layout.
+  void descriptorReads() {
+    for (const TtgirDescriptorRead& d : m_.descriptorReads) {
+      json operands = json::array();
+      for (const TtgirOperand& o : d.sharedOperands) {
+        const TtgirLayout* l =
+            o.layout >= 0 && static_cast<std::size_t>(o.layout) < m_.layouts.size()
+                ? &m_.layouts[static_cast<std::size_t>(o.layout)]
+                : nullptr;
+        operands.push_back({{"type", o.type},
+                            {"layout", o.layout},
+                            {"encoding", l ? json(l->attribute) : json(nullptr)}});
+      }
+      k_.descriptorReads.push_back(
+          {{"op", d.name},
+           {"location", d.location},
+           {"line", d.line},
+           {"operands", operands},
+           {"shared_instructions",
+            "none: the MMA reads these operands through matrix descriptors, no ld.shared"}});
     }
   }
 

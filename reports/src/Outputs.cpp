@@ -420,6 +420,9 @@ void ReportStream::add(const KernelReport& k, KernelStream& s) {
                {"findings", findings},
                {"global_accesses", k.globalAccesses},
                {"scratch_ops", k.scratchOps},
+               {"tma_copies", k.tmaCopies},
+               {"barriers", k.barriers},
+               {"descriptor_reads", k.descriptorReads},
                {"seconds", k.seconds}};
   if (!k.sass.is_null())
     head["sass"] = k.sass;

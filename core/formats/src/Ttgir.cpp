@@ -384,6 +384,14 @@ Error Reader::computeLayouts() {
     if (result >= 0)
       module_.scratchOps[i].result.layout = module_.types[static_cast<std::size_t>(result)].layout;
   }
+  auto layoutOf = [&](int type) {
+    return type >= 0 ? module_.types[static_cast<std::size_t>(type)].layout : -1;
+  };
+  for (std::size_t i = 0; i < module_.tmaCopies.size(); ++i)
+    module_.tmaCopies[i].buffer.layout = layoutOf(tmaTypes_[i]);
+  for (std::size_t i = 0; i < module_.descriptorReads.size(); ++i)
+    for (std::size_t j = 0; j < descriptorTypes_[i].size(); ++j)
+      module_.descriptorReads[i].sharedOperands[j].layout = layoutOf(descriptorTypes_[i][j]);
   for (const auto& [ti, names] : typeUsers_) {
     int li = module_.types[static_cast<std::size_t>(ti)].layout;
     if (li < 0)

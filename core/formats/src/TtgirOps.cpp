@@ -371,6 +371,17 @@ Error Reader::opLine(const LineRef& l) {
   }
   if (name == "tt.load" || name == "tt.store")
     return globalAccessLine(l, name, *uses, colon, sigEnd, lead);
+  if (name == "ttng.async_tma_copy_global_to_local" ||
+      name == "ttng.async_tma_copy_local_to_global") {
+    tmaCopy(l, name, *uses, colon, arrow);
+    return Error{};
+  }
+  if (name == "ttng.barrier_expect")
+    barrierExpect(l);
+  if (name == "ttng.warp_group_dot" || name == "ttng.tc_gen5_mma") {
+    descriptorRead(l, name, *uses, colon);
+    return Error{};
+  }
   if (!isHandled) {
     if (!name.empty() && looksDataMoving(name))
       notUnderstood("op", utf8Prefix(trim(t.substr(0, sigEnd)), 160),
@@ -419,6 +430,172 @@ Error Reader::opLine(const LineRef& l) {
   opTypes_.push_back({src ? src->index : -1, dst->index});
   module_.ops.push_back(std::move(op));
   return Error{};
+}
+
+namespace {
+
+/// The operands written before the signature's colon, after the op's name: "%a_desc[%x, %y]
+/// %buf, %bar, %pred" -> {"%a_desc[%x, %y]", "%buf", "%bar", "%pred"} (commas inside brackets
+/// kept).
+std::vector<std::string> operandList(std::string_view text) {
+  std::vector<std::string> out;
+  int depth = 0;
+  std::string cur;
+  for (char c : text) {
+    if (c == '[' || c == '(' || c == '{')
+      ++depth;
+    if (c == ']' || c == ')' || c == '}')
+      --depth;
+    if (c == ',' && depth == 0) {
+      out.push_back(std::string(trim(cur)));
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  if (!trim(cur).empty())
+    out.push_back(std::string(trim(cur)));
+  return out;
+}
+
+/// The box, element and encoding of `!tt.tensordesc<tensor<128x64xf16, #shared>>` (3.6) or
+/// `!tt.tensordesc<128x64xf16, #shared>` (3.9) starting at `at`; false when unreadable.
+bool tensordescType(std::string_view t, std::size_t at, TtgirTmaCopy& c) {
+  std::size_t open = t.find('<', at);
+  if (open == std::string_view::npos)
+    return false;
+  int depth = 0;
+  std::size_t close = std::string_view::npos;
+  for (std::size_t i = open; i < t.size(); ++i) {
+    if (t[i] == '<')
+      ++depth;
+    else if (t[i] == '>' && --depth == 0) {
+      close = i;
+      break;
+    }
+  }
+  if (close == std::string_view::npos)
+    return false;
+  std::string_view inner = trim(t.substr(open + 1, close - open - 1));
+  if (startsWith(inner, "tensor<") && inner.back() == '>')
+    inner = trim(inner.substr(7, inner.size() - 8));
+  std::size_t comma = inner.find(',');
+  std::string_view shapeElem = trim(inner.substr(0, comma));
+  c.encoding =
+      comma == std::string_view::npos ? std::string() : std::string(trim(inner.substr(comma + 1)));
+  std::size_t lastX = shapeElem.rfind('x');
+  if (lastX == std::string_view::npos)
+    return false;
+  c.elementType = std::string(shapeElem.substr(lastX + 1));
+  std::string_view dims = shapeElem.substr(0, lastX);
+  while (!dims.empty()) {
+    std::size_t x = dims.find('x');
+    std::string_view d = dims.substr(0, x);
+    uint64_t v = 0;
+    auto [end, ec] = std::from_chars(d.data(), d.data() + d.size(), v);
+    if (ec != std::errc() || end != d.data() + d.size() || v == 0) {
+      c.box.clear();
+      return false;
+    }
+    c.box.push_back(v);
+    dims = x == std::string_view::npos ? std::string_view() : dims.substr(x + 1);
+  }
+  return !c.box.empty();
+}
+
+} // namespace
+
+void Reader::tmaCopy(const LineRef& l, const std::string& name, const std::vector<TypeUse>& uses,
+                     std::size_t colon, std::size_t arrow) {
+  TtgirTmaCopy c;
+  c.name = name;
+  c.line = l.number;
+  c.location = locationOf(l);
+  std::string_view t = l.text;
+  std::size_t at = t.find(name);
+  if (colon == std::string_view::npos)
+    colon = t.find(" : ");
+  std::size_t after = at == std::string_view::npos ? 0 : at + name.size();
+  std::vector<std::string> ops = colon == std::string_view::npos || colon < after
+                                     ? std::vector<std::string>{}
+                                     : operandList(t.substr(after, colon - after));
+  if (!ops.empty()) {
+    std::string first = ops[0];
+    std::size_t bracket = first.find('[');
+    c.descriptor = first.substr(0, bracket);
+    // "%desc[%x, %y] %buf": the buffer follows the indices in the first operand.
+    std::size_t close = first.find(']');
+    std::vector<std::string> rest;
+    if (close != std::string::npos && close + 1 < first.size())
+      rest.push_back(std::string(trim(std::string_view(first).substr(close + 1))));
+    rest.insert(rest.end(), ops.begin() + 1, ops.end());
+    if (name == "ttng.async_tma_copy_global_to_local" && rest.size() >= 2)
+      c.barrier = rest[1];
+  }
+  bool readable = colon != std::string_view::npos;
+  std::size_t desc = readable ? t.find("!tt.tensordesc<", colon) : std::string_view::npos;
+  if (desc == std::string_view::npos || !tensordescType(t, desc, c))
+    notUnderstood(
+        "op",
+        utf8Prefix(trim(t.substr(0, colon == std::string_view::npos ? t.size() : colon)), 160),
+        where(source_, l.number, column(at == std::string_view::npos ? 0 : at)),
+        "cannot read the tensor descriptor type of " + name +
+            " (expected !tt.tensordesc<SHAPExELEMENT, ENCODING>)");
+  // The buffer: the memdesc after the arrow (global_to_local), or the one after the colon.
+  int buffer = -1;
+  for (const TypeUse& u : uses) {
+    if (u.index < 0 || colon == std::string_view::npos || u.begin < colon)
+      continue;
+    if (module_.types[static_cast<std::size_t>(u.index)].kind != TtgirType::Kind::MemDesc)
+      continue;
+    bool wanted = name == "ttng.async_tma_copy_global_to_local"
+                      ? (arrow != std::string_view::npos && u.begin > arrow)
+                      : true;
+    if (wanted) {
+      buffer = u.index;
+      break;
+    }
+  }
+  c.buffer = {buffer >= 0 ? module_.types[static_cast<std::size_t>(buffer)].text : std::string(),
+              -1};
+  tmaTypes_.push_back(buffer);
+  module_.tmaCopies.push_back(std::move(c));
+}
+
+void Reader::barrierExpect(const LineRef& l) {
+  std::string_view t = l.text;
+  std::size_t at = t.find("ttng.barrier_expect");
+  std::size_t colon = t.find(" : ");
+  if (at == std::string_view::npos || colon == std::string_view::npos || colon < at)
+    return;
+  std::size_t from = at + std::string_view("ttng.barrier_expect").size();
+  std::vector<std::string> ops = operandList(t.substr(from, colon - from));
+  if (ops.size() < 2)
+    return;
+  uint64_t bytes = 0;
+  auto [end, ec] = std::from_chars(ops[1].data(), ops[1].data() + ops[1].size(), bytes);
+  if (ec != std::errc() || end != ops[1].data() + ops[1].size())
+    return;
+  module_.barrierExpects.push_back({ops[0], bytes, l.number});
+}
+
+void Reader::descriptorRead(const LineRef& l, const std::string& name,
+                            const std::vector<TypeUse>& uses, std::size_t colon) {
+  TtgirDescriptorRead d;
+  d.name = name;
+  d.line = l.number;
+  d.location = locationOf(l);
+  if (colon == std::string_view::npos)
+    colon = l.text.find(" : ");
+  std::vector<int> types;
+  for (const TypeUse& u : uses)
+    if (u.index >= 0 && colon != std::string_view::npos && u.begin > colon &&
+        module_.types[static_cast<std::size_t>(u.index)].kind == TtgirType::Kind::MemDesc) {
+      d.sharedOperands.push_back({module_.types[static_cast<std::size_t>(u.index)].text, -1});
+      types.push_back(u.index);
+    }
+  descriptorTypes_.push_back(std::move(types));
+  module_.descriptorReads.push_back(std::move(d));
 }
 
 /// Records a scratch op once its types are known: the first tensor after the signature's colon

@@ -122,6 +122,10 @@ private:
   std::vector<int> globalTypes_;
   /// Per op of module_.scratchOps: the indices of its operand's and its result's types.
   std::vector<std::pair<int, int>> scratchTypes_;
+  /// Per copy of module_.tmaCopies: its buffer's type; per read of module_.descriptorReads: its
+  /// shared operands' types.
+  std::vector<int> tmaTypes_;
+  std::vector<std::vector<int>> descriptorTypes_;
   /// A reduce or scan in MLIR's generic form opens a region on its line; its types come on the
   /// line that closes it (`}) : (tensor<...>) -> ...`).
   std::optional<TtgirScratchOp> pendingScratch_;
@@ -159,6 +163,11 @@ private:
                          const std::vector<TypeUse>& uses, std::size_t colon, std::size_t sigEnd,
                          std::size_t lead);
   void pointerArguments(std::string_view t);
+  void tmaCopy(const LineRef& l, const std::string& name, const std::vector<TypeUse>& uses,
+               std::size_t colon, std::size_t arrow);
+  void barrierExpect(const LineRef& l);
+  void descriptorRead(const LineRef& l, const std::string& name, const std::vector<TypeUse>& uses,
+                      std::size_t colon);
   void scratchOp(const LineRef& l, TtgirScratchOp op, const std::vector<TypeUse>& uses,
                  std::size_t colon);
 

@@ -175,6 +175,13 @@ struct KernelReport {
   /// whether its lowering goes through shared-memory scratch, and why. Those that do are not
   /// predicted yet and are also listed in notUnderstood.
   nlohmann::json scratchOps = nlohmann::json::array();
+  /// TMA copies (the box, its bytes and swizzle, whether the descriptor's encoding is the
+  /// buffer's), each mbarrier's expected bytes against the copies arriving on it, and the MMAs
+  /// that read shared operands through descriptors (report.json's "tma_copies", "barriers",
+  /// "descriptor_reads").
+  nlohmann::json tmaCopies = nlohmann::json::array();
+  nlohmann::json barriers = nlohmann::json::array();
+  nlohmann::json descriptorReads = nlohmann::json::array();
   std::vector<TtgirNotUnderstood> notUnderstood;
   /// Findings that belong to no op (illegal layouts, not-understood items).
   std::vector<Finding> findings;

@@ -130,6 +130,43 @@ struct TtgirScratchOp {
   int line = 0;
 };
 
+/// A TMA copy (ttng.async_tma_copy_global_to_local / _local_to_global): the tensor memory
+/// accelerator moves one box of the tensor a descriptor describes between global memory and a
+/// shared buffer, in the swizzle the descriptor's encoding gives; no thread issues ld/st.shared.
+struct TtgirTmaCopy {
+  std::string name;
+  std::string descriptor; ///< its SSA name ("%a_desc")
+  /// The descriptor's type: the box (block shape), its element and its encoding as written
+  /// (`!tt.tensordesc<tensor<128x64xf16, #shared>>` in 3.6, `!tt.tensordesc<128x64xf16,
+  /// #shared>` in 3.9); box empty when the type could not be read.
+  std::vector<uint64_t> box;
+  std::string elementType;
+  std::string encoding;
+  /// The shared buffer written (global_to_local) or read (local_to_global).
+  TtgirOperand buffer;
+  /// global_to_local: the mbarrier the copy arrives on (SSA name).
+  std::string barrier;
+  std::string location;
+  int line = 0;
+};
+
+/// ttng.barrier_expect %bar, BYTES: the bytes the TMA copies arriving on %bar must bring.
+struct TtgirBarrierExpect {
+  std::string barrier;
+  uint64_t bytes = 0;
+  int line = 0;
+};
+
+/// An MMA that reads operands from shared memory through matrix descriptors (Hopper's
+/// ttng.warp_group_dot, Blackwell's ttng.tc_gen5_mma): no ld.shared is issued for them.
+struct TtgirDescriptorRead {
+  std::string name;
+  /// Every shared-memory operand (memdesc) on the op's line, in order.
+  std::vector<TtgirOperand> sharedOperands;
+  std::string location;
+  int line = 0;
+};
+
 /// A pointer argument of a tt.func, with the divisibility Triton knows of it (the JIT marks
 /// 16-byte aligned tensors `{tt.divisibility = 16 : i32}`; 0 when unmarked): what AxisInfo, and
 /// so the vector of every tt.load / tt.store through it, starts from.
@@ -178,6 +215,10 @@ struct TtgirModule {
   std::vector<TtgirGlobalAccess> globalAccesses;
   /// Reductions, scans, histograms, gathers and atomics, in file order.
   std::vector<TtgirScratchOp> scratchOps;
+  /// TMA copies, the barriers' expected bytes, and descriptor reads of MMAs, in file order.
+  std::vector<TtgirTmaCopy> tmaCopies;
+  std::vector<TtgirBarrierExpect> barrierExpects;
+  std::vector<TtgirDescriptorRead> descriptorReads;
   /// Every tt.func's pointer arguments, in file order.
   std::vector<TtgirPointerArgument> pointerArguments;
   std::vector<TtgirNotUnderstood> notUnderstood;
