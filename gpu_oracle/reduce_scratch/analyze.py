@@ -5,6 +5,8 @@ with ncu's executions and L1 shared wavefronts. The TTGIR of each case is kept b
 (ttgir/RELEASE/ID.ttgir) for test_reduce_measured.py, which predicts them with llcheck.
 
     python3 analyze.py UNPACKED_DIR NVDISASM CUOBJDUMP
+    python3 analyze.py --inductor UNPACKED_DIR NVDISASM CUOBJDUMP   (inductor.sh's tarball:
+        measured_inductor.json and ttgir/inductor36/)
 
 Beside each TTGIR goes its SASS (ID.sass, `cuobjdump -sass`), from which llcheck report reads
 the early exit of warps whose stores are masked."""
@@ -42,23 +44,91 @@ def source_pages(path):
     return pages
 
 
+def file_lines(nvdisasm, cubin):
+    """[(source file, line, SASS text)] per instruction, in address order (`nvdisasm -gi`)."""
+    text = subprocess.run([nvdisasm, "-gi", cubin], capture_output=True, text=True,
+                          check=True).stdout
+    out, file, line = [], None, None
+    for raw in text.splitlines():
+        m = re.search(r'//## File "([^"]+)", line (\d+)', raw)
+        if m:
+            file, line = m.group(1), int(m.group(2))
+            continue
+        m = re.match(r"\s*/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;?\s*(/\*.*)?$", raw)
+        if m and m.group(1) and not m.group(1).startswith("."):
+            out.append((file, line, m.group(1).rstrip(" ;")))
+    return out
+
+
+# Where Triton 3.6's line table puts a reduction's own instructions: tl.sum / tl.max / ... in
+# Triton's language/standard.py, Inductor's reductions in its runtime/triton_helpers.py.
+REDUCTION_FILES = ("triton/language/standard.py", "_inductor/runtime/triton_helpers.py")
+
+
+def inductor(unpacked, nvdisasm, cuobjdump):
+    kdir = os.path.join(unpacked, "kernels")
+    cubins = {}
+    for f in sorted(os.listdir(kdir)):
+        if f.endswith(".cubin"):
+            stem = f[:-len(".cubin")]
+            meta = json.load(open(os.path.join(kdir, stem + ".json")))
+            table = file_lines(nvdisasm, os.path.join(kdir, f))
+            cubins[stem] = (meta, table)
+    pages = source_pages(os.path.join(unpacked, "src.csv"))
+    os.makedirs(os.path.join(HERE, "ttgir", "inductor36"), exist_ok=True)
+    cases, seen = [], {}
+    for name, rows in pages:
+        sass_rows = [r for r in rows if r.get("Source", "").strip()]
+        ops = [opcode(r["Source"].strip()) for r in sass_rows]
+        match = [stem for stem, (meta, table) in cubins.items() if meta["name"] == name and
+                 [opcode(t) for _, _, t in table] == ops]
+        assert match, f"no cubin in the cache has the SASS of the launch of {name}"
+        stem = match[0]
+        meta, table = cubins[stem]
+        # Every warp executes the first instruction once: its executions / warps = CTAs.
+        grid = int(sass_rows[0]["Instructions Executed"]) // meta["num_warps"]
+        instructions = []
+        for (file, _, text), row in zip(table, sass_rows):
+            m = SHARED.match(opcode(text))
+            if not m or not file or not file.endswith(REDUCTION_FILES):
+                continue
+            instructions.append({
+                "sass": text, "kind": "st" if m.group(1) == "STS" else "ld",
+                "bits": WIDTH[m.group(2) or ""], "file": os.path.basename(file),
+                "executed": int(row["Instructions Executed"]),
+                "wavefronts": int(row["L1 Wavefronts Shared"]),
+                "ideal": int(row["L1 Wavefronts Shared Ideal"])})
+        seen[name] = seen.get(name, 0) + 1
+        cid = f"{name}-{seen[name]}"
+        for ext in ("ttgir",):
+            with open(os.path.join(HERE, "ttgir", "inductor36", f"{cid}.{ext}"), "w") as f:
+                f.write(open(os.path.join(kdir, f"{stem}.{ext}")).read())
+        sass = subprocess.run([cuobjdump, "-sass", os.path.join(kdir, stem + ".cubin")],
+                              capture_output=True, text=True, check=True).stdout
+        with open(os.path.join(HERE, "ttgir", "inductor36", f"{cid}.sass"), "w") as f:
+            f.write(sass)
+        cases.append({"id": cid, "kernel": name, "grid": grid, "num_warps": meta["num_warps"],
+                      "output_ok": True, "instructions": instructions})
+    checked = json.load(open(os.path.join(unpacked, "plain.json")))
+    under_ncu = json.load(open(os.path.join(unpacked, "ncu.json")))
+    bad = [c["id"] for c in checked["cases"] + under_ncu["cases"] if not c.get("ok")]
+    result = {"source": "PyTorch Inductor (torch.compile) on the GPU machine, Triton 3.6",
+              "torch": checked["torch"], "models": [c["id"] for c in checked["cases"]],
+              "outputs_not_ok": bad, "releases": {"3.6": cases}}
+    with open(os.path.join(HERE, "measured_inductor.json"), "w") as f:
+        json.dump(result, f, indent=1)
+    print(f"{len(cases)} launches written")
+
+
 def line_table(nvdisasm, cubin):
     """[(line, SASS text)] per instruction, in address order: the kernel file's line, "lib"
     for Triton's own language/standard.py (where Triton 3.6's line table puts the reductions'
     instructions; 3.9's puts them at the kernel line that calls them), None otherwise."""
-    text = subprocess.run([nvdisasm, "-gi", cubin], capture_output=True, text=True,
-                          check=True).stdout
-    out, line = [], None
-    for raw in text.splitlines():
-        m = re.search(r'//## File "([^"]+)", line (\d+)', raw)
-        if m:
-            line = (int(m.group(2)) if m.group(1).endswith("reduce_cases.py")
-                    else "lib" if m.group(1).endswith("triton/language/standard.py") else None)
-            continue
-        m = re.match(r"\s*/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;?\s*(/\*.*)?$", raw)
-        if m and m.group(1) and not m.group(1).startswith("."):
-            out.append((line, m.group(1).rstrip(" ;")))
-    return out
+    def where(file, line):
+        if file and file.endswith("reduce_cases.py"):
+            return line
+        return "lib" if file and file.endswith("triton/language/standard.py") else None
+    return [(where(f, n), t) for f, n, t in file_lines(nvdisasm, cubin)]
 
 
 def reduce_lines(folder):
@@ -83,6 +153,9 @@ def opcode(sass):
 
 
 def main():
+    if sys.argv[1] == "--inductor":
+        inductor(*sys.argv[2:5])
+        return
     unpacked = sys.argv[1]
     nvdisasm, cuobjdump = sys.argv[2], sys.argv[3]
     meta = open(os.path.join(unpacked, "meta.txt")).read().split("\n")

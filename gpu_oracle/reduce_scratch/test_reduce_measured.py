@@ -14,6 +14,11 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MEASURED = json.load(open(os.path.join(HERE, "measured.json")))
+# The kernels PyTorch Inductor generated on the GPU machine (Triton 3.6), as another "release"
+# of the table: inductor.py, analyze.py --inductor.
+INDUCTOR = json.load(open(os.path.join(HERE, "measured_inductor.json")))
+MEASURED["releases"]["inductor-3.6"] = INDUCTOR["releases"]["3.6"]
+FOLDERS = {"3.6": "36", "3.9": "39", "inductor-3.6": "inductor36"}
 KNOWN = json.load(open(os.path.join(HERE, "known_differences.json")))
 
 
@@ -33,9 +38,10 @@ def sides(tmp_path_factory):
     """{(release, case, side): (predicted instructions, wavefronts, measured ..., ...)}"""
     out = {}
     for release, cases in MEASURED["releases"].items():
-        folder = os.path.join(HERE, "ttgir", release.replace(".", ""))
-        rep = tmp_path_factory.mktemp("report" + release.replace(".", ""))
-        r = subprocess.run([llcheck(), "report", "--triton", release, "--hardware", "sm90",
+        folder = os.path.join(HERE, "ttgir", FOLDERS[release])
+        rep = tmp_path_factory.mktemp("report" + FOLDERS[release])
+        triton = release.split("-")[-1]
+        r = subprocess.run([llcheck(), "report", "--triton", triton, "--hardware", "sm90",
                             "--no-z3", "--quiet", "--out", str(rep), folder],
                            capture_output=True, text=True)
         assert r.returncode in (0, 1), r.stderr
@@ -88,6 +94,7 @@ def test_every_output_was_checked_against_the_reference():
            if not c["output_ok"] and not any((d["release"], d["case"]) == (r, c["id"])
                                              for d in KNOWN["outputs"])]
     assert not bad, bad
+    assert not INDUCTOR["outputs_not_ok"], INDUCTOR["outputs_not_ok"]
 
 
 def table(sides):
@@ -95,7 +102,10 @@ def table(sides):
              f"{MEASURED['gpu']}; ncu {MEASURED['ncu']}; {MEASURED['software']} (3.9's cubins "
              f"compiled for sm90 by Triton {MEASURED['triton_3.9']}); {MEASURED['date']}. "
              "Sides: per case, the reduce's shared-memory instructions of one kind and width, "
-             "summed over the launch. Written by test_reduce_measured.py: do not edit.", "",
+             "summed over the launch. inductor-3.6: the kernels PyTorch Inductor "
+             f"(torch {INDUCTOR['torch']}) generated there for {len(INDUCTOR['models'])} "
+             "reductions of small models (inductor.py), one row per launch. "
+             "Written by test_reduce_measured.py: do not edit.", "",
              "| release | cases | sides | exact | instructions executed exact | "
              "wavefronts exact |", "| --- | --- | --- | --- | --- | --- |"]
     for release in MEASURED["releases"]:

@@ -95,7 +95,8 @@ public:
     // The last op that reads shared memory: the loads ptxas can put after a predicated EXIT.
     std::size_t lastLoad = m_.ops.size();
     for (std::size_t i = 0; i < m_.ops.size(); ++i)
-      if (m_.ops[i].name == "ttg.local_load" || m_.ops[i].name == "ttg.convert_layout")
+      if (m_.ops[i].name == "ttg.local_load" ||
+          (m_.ops[i].name == "ttg.convert_layout" && convertReadsShared(m_.ops[i])))
         lastLoad = i;
     // A reduce whose result is loaded from its scratch after that op is the last load instead.
     if (lastReduce_ && (lastLoad == m_.ops.size() || lastReduce_->line > m_.ops[lastLoad].line)) {
@@ -754,6 +755,22 @@ private:
     e["wavefronts"] = wavefronts;
     e["lowering"] = red->why;
     return true;
+  }
+
+  /// Whether Triton lowers this convert_layout through shared memory (one within warps, by
+  /// shuffles, loads nothing); true where that cannot be told.
+  [[nodiscard]] bool convertReadsShared(const TtgirOp& op) const {
+    auto layout = [&](int i) -> const std::optional<LinearLayout>* {
+      return i >= 0 && static_cast<std::size_t>(i) < m_.layouts.size()
+                 ? &m_.layouts[static_cast<std::size_t>(i)].layout
+                 : nullptr;
+    };
+    const std::optional<LinearLayout>* src = op.src ? layout(op.src->layout) : nullptr;
+    const std::optional<LinearLayout>* dst = layout(op.dst.layout);
+    if (!src || !dst || !*src || !*dst)
+      return true;
+    auto shared = tritonConvertNeedsSharedMemory(**src, **dst, o_.triton);
+    return !shared.ok() || *shared;
   }
 
   /// The reduce that may hold a kernel's last shared-memory loads: its entry in k_.scratchOps,

@@ -39,6 +39,8 @@ struct Instruction {
   uint64_t address = 0;
   std::string predicate; ///< "@P0", "@!UP1", or ""
   std::string opcode;
+  /// A branch's absolute target ("BRA 0x380"), when it has one.
+  std::optional<uint64_t> target;
 };
 
 void finish(SassFunction& f, const std::vector<Instruction>& code) {
@@ -49,13 +51,26 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
       lastExit = i;
       break;
     }
+  // The first predicated EXIT: where the warps whose stores are all masked leave.
+  std::optional<uint64_t> exitAt;
+  for (std::size_t i = 0; i < lastExit && !exitAt; ++i)
+    if (baseOf(code[i].opcode) == "EXIT" && !code[i].predicate.empty() &&
+        code[i].predicate != "@PT" && code[i].predicate != "@!PT")
+      exitAt = code[i].address;
   bool afterExit = false;
   for (std::size_t i = 0; i < code.size(); ++i) {
     const Instruction& ins = code[i];
     if (ins.predicate == "@!PT")
       continue; // never executed
     std::string_view base = baseOf(ins.opcode);
-    if (isBranch(base) && i < lastExit && f.straightLine) {
+    // Counting loads by position needs the code from the EXIT on to run once, in order: a
+    // branch there, or one before it that lands past it, breaks that. Branches that stay
+    // before the EXIT (a K loop, a skipped prologue) do not.
+    // BSSY / BSYNC bracket a divergent region (ptxas's branch around loads a warp skips):
+    // the region ends at BSSY's target, and a BSYNC before the EXIT waits there.
+    bool before = exitAt && ins.address < *exitAt;
+    bool harmless = before && ((ins.target && *ins.target <= *exitAt) || base == "BSYNC");
+    if (isBranch(base) && i < lastExit && f.straightLine && !harmless) {
       f.straightLine = false;
       std::ostringstream where;
       where << ins.opcode << " at 0x" << std::hex << ins.address;
@@ -175,6 +190,20 @@ std::optional<Instruction> instructionLine(std::string_view line) {
       ++n;
   }
   ins.opcode = std::string(line.substr(0, n));
+  // "BRA 0x380 ;", "BSSY B0, 0x740 ;": the target, an absolute address.
+  std::string_view operand = skipBlanks(line.substr(n));
+  if (ins.opcode == "BSSY" && startsWith(operand, "B")) {
+    std::size_t comma = operand.find(',');
+    operand = comma == std::string_view::npos ? std::string_view()
+                                              : skipBlanks(operand.substr(comma + 1));
+  }
+  if (startsWith(operand, "0x")) {
+    std::size_t hex = 2;
+    while (hex < operand.size() && std::isxdigit(static_cast<unsigned char>(operand[hex])))
+      ++hex;
+    if (hex > 2 && hex <= 18)
+      ins.target = std::strtoull(std::string(operand.substr(2, hex - 2)).c_str(), nullptr, 16);
+  }
   return ins;
 }
 

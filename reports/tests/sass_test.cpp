@@ -55,6 +55,30 @@ TEST(Sass, aBranchBeforeTheEndIsNotStraightLine) {
   EXPECT_EQ(f->front().notStraightLine, "BRA at 0x10");
 }
 
+TEST(Sass, branchesThatStayBeforeTheExitDoNotMatter) {
+  // A loop, or ptxas's branch around loads some warps skip (BSSY ... BSYNC), before the EXIT:
+  // the code from the EXIT on still runs once, in order (Inductor's looped reductions).
+  std::string text = kListing;
+  text.replace(text.find("S2R R0, SR_TID.X"), 16, "@P1 BRA 0x40    ");
+  text.replace(text.find("BAR.SYNC.DEFER_BLOCKING 0x0"), 27, "BSSY B0, 0x60              ");
+  text.replace(text.find("@!PT LDS RZ, [RZ]"), 17, "BSYNC B0         ");
+  auto f = parseSass(text, "k.sass");
+  ASSERT_TRUE(f.ok()) << f.error().str();
+  EXPECT_TRUE(f->front().straightLine) << f->front().notStraightLine;
+  EXPECT_EQ(f->front().ldsAfterExit, 2u);
+  // One that lands past the EXIT, or a branch after it, does.
+  std::string past = kListing;
+  past.replace(past.find("S2R R0, SR_TID.X"), 16, "@P1 BRA 0x90    ");
+  auto g = parseSass(past, "k.sass");
+  ASSERT_TRUE(g.ok());
+  EXPECT_FALSE(g->front().straightLine);
+  std::string after = kListing;
+  after.replace(after.find("LDS.128 R20, [R3+0x600]"), 23, "@P1 BRA 0x80           ");
+  auto h = parseSass(after, "k.sass");
+  ASSERT_TRUE(h.ok());
+  EXPECT_FALSE(h->front().straightLine);
+}
+
 TEST(Sass, noPredicatedExit) {
   std::string text = kListing;
   text.replace(text.find("@P0 EXIT"), 8, "    NOP ");

@@ -9,10 +9,12 @@
 // NAME.ttgir and NAME.cubin together): NAME.sass (`cuobjdump -sass` text) or NAME.cubin, which
 // is disassembled with cuobjdump.
 //
-// The reading is positional: the kernel must be straight-line code (Triton unrolls every
-// shared-memory access; a branch other than the final self-loop makes "after the EXIT"
-// meaningless, and the kernel says so instead of a count). Instructions predicated on !PT are
-// never executed and are not counted.
+// The reading is positional: the code from the predicated EXIT on must run once, in order
+// (Triton unrolls every shared-memory access): a branch after the EXIT (other than the final
+// self-loop), or one before it whose target lies past it, makes "after the EXIT" meaningless,
+// and the kernel says so instead of a count. Branches that stay before the EXIT (a K loop, a
+// skipped loop of Inductor's looped reductions) do not matter. Instructions predicated on !PT
+// are never executed and are not counted.
 #pragma once
 
 #include "llcheck/core/Error.h"
@@ -34,8 +36,8 @@ struct SassFunction {
   uint64_t exitAddress = 0;
   /// LDS and LDSM after that EXIT in program order (what the warps that take it skip).
   uint64_t ldsAfterExit = 0, ldsmAfterExit = 0;
-  /// False when a branch (other than the self-loop after the last EXIT) or call makes program
-  /// order differ from execution order; `notStraightLine` names the first one.
+  /// False when a branch or call makes the code from the predicated EXIT on run otherwise than
+  /// once in program order (see above); `notStraightLine` names the first one.
   bool straightLine = true;
   std::string notStraightLine;
 };
