@@ -531,6 +531,8 @@ private:
       bool predicted = false;
       if (op.name == "tt.reduce" && shared && *shared)
         predicted = predictReduce(e, op, *l->layout, why);
+      else if (shared && *shared)
+        lastReduce_.reset(); // a later op reads shared memory: the reduce's loads are not last
       k_.scratchOps.push_back(e);
       if ((!shared || *shared) && !predicted)
         k_.notUnderstood.push_back(
@@ -572,9 +574,19 @@ private:
         k_.tmaCopies.push_back(e);
         continue;
       }
+      // A TMA box has at most 256 elements per dim (and 5 dims); anything far past that is not
+      // a descriptor Triton built, and is not multiplied out.
       uint64_t elems = 1;
-      for (uint64_t d : c.box)
-        elems *= d;
+      bool huge = c.box.size() > 5;
+      for (uint64_t d : c.box) {
+        huge = huge || d > (uint64_t{1} << 16);
+        elems *= huge ? 1 : d;
+      }
+      if (huge) {
+        e["note"] = "a box of more than 5 dims or 65536 elements in a dim is not a TMA box";
+        k_.tmaCopies.push_back(e);
+        continue;
+      }
       uint64_t bytes = elems * static_cast<uint64_t>(*bits) / 8;
       e["bytes"] = bytes;
       // #ttg.nvmma_shared<{swizzlingByteWidth = 128, ...}>: the swizzle the TMA unit applies.
