@@ -536,8 +536,7 @@ private:
       k_.scratchOps.push_back(e);
       if ((!shared || *shared) && !predicted)
         k_.notUnderstood.push_back(
-            {"op", op.name,
-             op.location.empty() ? m_.source + ":" + std::to_string(op.line) : op.location,
+            {"op", op.name, where(op.location, op.line),
              op.name + ": " + why + "; llcheck does not predict these shared-memory accesses yet",
              false});
     }

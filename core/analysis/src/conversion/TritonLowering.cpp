@@ -291,6 +291,33 @@ std::optional<Error> checkEnumerable(const CvtMap& m, int v, int elemBytes) {
                    " (more than a CTA's shared memory holds: Triton would not compile it)");
 }
 
+WarpWavefronts warpWavefronts(const std::vector<std::optional<uint64_t>>& byteAddress, int bytes,
+                              const Subspace& phase, const SharedMemoryModel& model) {
+  uint64_t unit = std::max<uint64_t>(static_cast<uint64_t>(model.bankBytes), 1);
+  std::map<std::pair<uint64_t, uint64_t>, std::set<uint64_t>> wordsOfBank;
+  std::set<uint64_t> phases;
+  for (std::size_t t = 0; t < byteAddress.size(); ++t) {
+    if (!byteAddress[t])
+      continue;
+    uint64_t p = phase.reduce(t);
+    phases.insert(p);
+    uint64_t byte = *byteAddress[t];
+    for (uint64_t word = byte / unit; word <= (byte + static_cast<uint64_t>(bytes) - 1) / unit;
+         ++word)
+      wordsOfBank[{p, word % static_cast<uint64_t>(model.banks)}].insert(word);
+  }
+  std::map<uint64_t, uint64_t> perPhase;
+  for (const auto& [key, words] : wordsOfBank)
+    perPhase[key.first] = std::max<uint64_t>(perPhase[key.first], words.size());
+  WarpWavefronts c;
+  for (const auto& [p, n] : perPhase) {
+    c.wavefronts += n;
+    c.maxPerPhase = std::max(c.maxPerPhase, n);
+  }
+  c.phases = phases.size();
+  return c;
+}
+
 AccessCount chunkCount(const CvtMap& m, const std::vector<IntervalPad>& padding,
                        const std::vector<Chunk>& chunks, SharedAccessKind kind,
                        const SharedMemoryModel& model, int elemBytes, uint64_t* misaligned) {
@@ -298,27 +325,20 @@ AccessCount chunkCount(const CvtMap& m, const std::vector<IntervalPad>& padding,
   auto eb = static_cast<uint64_t>(elemBytes);
   uint64_t maxPerPhase = 0;
   int widest = 0;
+  std::vector<std::optional<uint64_t>> address(static_cast<std::size_t>(model.warpSize));
   for (uint64_t w = 0; w < (uint64_t{1} << m.warps.size()); ++w)
     for (const Chunk& c : chunks) {
       Subspace phase(model.phaseLanes(c.bytes, kind, m.lanes));
-      std::map<std::pair<uint64_t, uint64_t>, std::set<uint64_t>> wordsOfBank;
       for (uint64_t t = 0; t < static_cast<uint64_t>(model.warpSize); ++t) {
         uint64_t lin = xorOf(m.warps, w) ^ xorOf(m.lanes, t) ^ c.start;
         uint64_t byte = (padding.empty() ? lin : paddedOffset(padding, lin)) * eb;
-        auto bytes = static_cast<uint64_t>(c.bytes);
-        if (misaligned && byte % bytes != 0)
+        if (misaligned && byte % static_cast<uint64_t>(c.bytes) != 0)
           ++*misaligned;
-        uint64_t unit = std::max<uint64_t>(static_cast<uint64_t>(model.bankBytes), 1);
-        for (uint64_t word = byte / unit; word <= (byte + bytes - 1) / unit; ++word)
-          wordsOfBank[{phase.reduce(t), word % static_cast<uint64_t>(model.banks)}].insert(word);
+        address[t] = byte;
       }
-      std::map<uint64_t, uint64_t> perPhase;
-      for (const auto& [key, words] : wordsOfBank)
-        perPhase[key.first] = std::max<uint64_t>(perPhase[key.first], words.size());
-      for (const auto& [p, n] : perPhase) {
-        a.wavefronts += n;
-        maxPerPhase = std::max(maxPerPhase, n);
-      }
+      WarpWavefronts n = warpWavefronts(address, c.bytes, phase, model);
+      a.wavefronts += n.wavefronts;
+      maxPerPhase = std::max(maxPerPhase, n.maxPerPhase);
       a.instructions += 1;
       a.idealWavefronts += static_cast<uint64_t>(model.warpSize >> phase.dim());
       widest = std::max(widest, c.bytes);

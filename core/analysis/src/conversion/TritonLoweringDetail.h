@@ -2,6 +2,7 @@
 // as Triton lowers it, on the map C = SHARED^-1 ∘ REG (see TritonLowering.h for the rules).
 #pragma once
 
+#include "llcheck/core/Subspace.h"
 #include "llcheck/core/conversion/TritonLowering.h"
 
 #include <optional>
@@ -51,6 +52,17 @@ struct Chunk {
 [[nodiscard]] std::vector<Chunk> emittedAccesses(const CvtMap& m,
                                                  const std::vector<IntervalPad>& padding, int v,
                                                  bool permute, int elemBytes, bool merge);
+/// One warp-wide access of `bytes` per lane, by each lane's byte address (nullopt: the lane
+/// takes no part): per phase (lanes reduced modulo `phase`), the most distinct bank words one
+/// bank is asked for; a phase no lane takes part in takes no wavefront.
+struct WarpWavefronts {
+  uint64_t wavefronts = 0;
+  uint64_t phases = 0;      ///< phases with a lane taking part
+  uint64_t maxPerPhase = 0; ///< the most wavefronts one phase takes
+};
+[[nodiscard]] WarpWavefronts warpWavefronts(const std::vector<std::optional<uint64_t>>& byteAddress,
+                                            int bytes, const Subspace& phase,
+                                            const SharedMemoryModel& model);
 /// The bank model's count of those accesses, by their addresses, all warps.
 /// `misaligned` (when given) counts the lane accesses whose byte address is not a multiple of
 /// their width (padding can move a vector off its alignment; the GPU faults on them).

@@ -6,7 +6,6 @@
 #include "llcheck/core/Subspace.h"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <map>
 #include <set>
@@ -127,37 +126,17 @@ uint64_t linearize(const Basis& idx, const std::vector<uint64_t>& shape,
   return lin;
 }
 
-/// The bank model's wavefronts of one warp-wide access of `bytes` per lane at the given byte
-/// addresses (nullopt: the lane does not take part). Phases as SharedMemoryModel::phaseLanes
-/// says for lanes that move the address; a phase with no lane taking part takes no wavefront.
-struct LaneCount {
-  uint64_t wavefronts = 0, phases = 0;
-};
-LaneCount laneWavefronts(const std::vector<std::optional<uint64_t>>& address, int bytes,
-                         SharedAccessKind kind, const SharedMemoryModel& model) {
+/// The bank model's wavefronts of one warp-wide access at the given byte addresses (nullopt:
+/// the lane does not take part), its phases as SharedMemoryModel::phaseLanes says for the lanes
+/// that move the address.
+detail::WarpWavefronts laneWavefronts(const std::vector<std::optional<uint64_t>>& address,
+                                      int bytes, SharedAccessKind kind,
+                                      const SharedMemoryModel& model) {
   std::vector<uint64_t> laneColumns;
   for (std::size_t bit = 1; bit < address.size(); bit <<= 1)
     laneColumns.push_back(address[0] && address[bit] ? (*address[0] ^ *address[bit]) : 1);
-  Subspace phase(model.phaseLanes(bytes, kind, laneColumns));
-  auto unit = static_cast<uint64_t>(model.bankBytes);
-  std::map<std::pair<uint64_t, uint64_t>, std::set<uint64_t>> wordsOfBank;
-  std::set<uint64_t> phases;
-  for (std::size_t t = 0; t < address.size(); ++t) {
-    if (!address[t])
-      continue;
-    uint64_t p = phase.reduce(t);
-    phases.insert(p);
-    for (uint64_t word = *address[t] / unit; word <= (*address[t] + bytes - 1) / unit; ++word)
-      wordsOfBank[{p, word % static_cast<uint64_t>(model.banks)}].insert(word);
-  }
-  std::map<uint64_t, uint64_t> perPhase;
-  for (const auto& [key, words] : wordsOfBank)
-    perPhase[key.first] = std::max<uint64_t>(perPhase[key.first], words.size());
-  LaneCount c;
-  for (const auto& [p, n] : perPhase)
-    c.wavefronts += n;
-  c.phases = phases.size();
-  return c;
+  return detail::warpWavefronts(address, bytes,
+                                Subspace(model.phaseLanes(bytes, kind, laneColumns)), model);
 }
 
 /// Accumulates one step's instructions, warp by warp.
@@ -173,12 +152,11 @@ struct StepCounter {
   }
   void add(const std::vector<std::optional<uint64_t>>& address, int bytes, SharedAccessKind kind,
            const SharedMemoryModel& model) {
-    LaneCount c = laneWavefronts(address, bytes, kind, model);
+    detail::WarpWavefronts c = laneWavefronts(address, bytes, kind, model);
     a.count.instructions += 1;
     a.count.wavefronts += c.wavefronts;
     a.count.idealWavefronts += c.phases;
-    if (c.phases > 0)
-      maxPerPhase = std::max(maxPerPhase, (c.wavefronts + c.phases - 1) / c.phases);
+    maxPerPhase = std::max(maxPerPhase, c.maxPerPhase);
   }
   TritonAccess done(std::string why) {
     a.instructionsPerWarp = a.warps == 0 ? 0 : a.count.instructions / a.warps;
