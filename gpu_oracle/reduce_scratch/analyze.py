@@ -140,7 +140,7 @@ def reduce_lines(folder):
         if m:
             start = m.group(1)
             spans[start] = set()
-        elif start and re.search(r"\btl\.(sum|max|argmax)\(", text):
+        elif start and re.search(r"\btl\.(sum|max|argmax|cumsum|associative_scan)\(", text):
             spans[start].add(i)
     return spans
 

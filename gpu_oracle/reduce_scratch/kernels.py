@@ -1,10 +1,13 @@
-"""The reductions of the reduce-scratch experiment: each case is its own @triton.jit function
+"""The reductions and scans of the reduce-scratch experiment: each case is its own @triton.jit function
 (its own kernel name, so Nsight Compute's per-kernel source pages tell them apart), written into
 a module file and imported from there (Triton reads a kernel's source from its file).
 
 Cases are Triton's own idioms: tl.sum / tl.max / tl.argmax of a loaded tile along either axis,
 a whole row to a scalar, and the reductions of Triton's softmax (tutorial 02) and layer norm
-(tutorial 05) forward kernels, over fp32, fp16 and int32, 1 to 16 warps."""
+(tutorial 05) forward kernels, over fp32, fp16 and int32, 1 to 16 warps; and scans across
+warps: tl.cumsum (forward and reverse) and a running max (tl.associative_scan) of rows and
+tiles along either axis, over fp32, fp16, int32 and int64, 2 to 16 warps, and a two-operand
+scan (a running argmax: value and index)."""
 import importlib.util
 import os
 
@@ -58,6 +61,59 @@ def {name}(x, out, n_cols, eps, BLOCK: tl.constexpr):
     tl.store(out + row * n_cols + offs, d * rstd, mask=mask)
 '''
 
+SCAN_ROW = '''
+@triton.jit
+def _max_{name}(a, b):
+    return tl.maximum(a, b)
+
+
+@triton.jit
+def {name}(x, out, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    v = tl.load(x + offs)
+    tl.store(out + offs, {scan})
+'''
+SCAN_TILE = '''
+@triton.jit
+def _max_{name}(a, b):
+    return tl.maximum(a, b)
+
+
+@triton.jit
+def {name}(x, out, M: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    v = tl.load(x + offs)
+    tl.store(out + offs, {scan})
+'''
+SCAN_ARGMAX = '''
+@triton.jit
+def _pick_{name}(a, ai, b, bi):
+    keep = a >= b
+    return tl.where(keep, a, b), tl.where(keep, ai, bi)
+
+
+@triton.jit
+def {name}(x, out, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    v, i = tl.associative_scan((tl.load(x + offs), offs), 0, _pick_{name})
+    tl.store(out + offs, i)
+'''
+
+
+def _scan(op, axis, shape, warps, dtype, reverse=False):
+    dims = "x".join(map(str, shape))
+    name = f"scan_{op}_a{axis}_{dims}_w{warps}_{dtype}" + ("_rev" if reverse else "")
+    scan = (f"tl.cumsum(v, {axis}, reverse={reverse})" if op == "cumsum" else
+            f"tl.associative_scan(v, {axis}, _max_{name}, reverse={reverse})")
+    case = {"id": name, "template": SCAN_ROW if len(shape) == 1 else SCAN_TILE,
+            "fmt": {"scan": scan}, "warps": warps, "dtype": dtype, "kind": "scan",
+            "shape": list(shape), "axis": axis, "op": op, "reverse": reverse}
+    if op == "argmax":
+        case["template"] = SCAN_ARGMAX
+    case["constexprs"] = ({"N": shape[0]} if len(shape) == 1 else
+                          {"M": shape[0], "N": shape[1]})
+    return case
+
 
 def _tile(kind, op, axis, m, n, warps, dtype, template=TILE):
     offs = "offs_n" if axis == 0 else "offs_m"
@@ -103,6 +159,26 @@ CASES = [
      "constexprs": {"BLOCK": n}, "warps": w, "dtype": dt, "kind": "layernorm", "shape": [n],
      "axis": 0, "op": "layernorm", "cols": n - n // 4, "rows": 4}
     for n, w, dt in [(1024, 4, "fp16"), (4096, 8, "fp32"), (2048, 16, "fp16")]
+] + [
+    _scan("cumsum", 0, [1024], 4, "fp32"),
+    _scan("cumsum", 0, [4096], 4, "fp32"),
+    _scan("cumsum", 0, [1024], 2, "fp32"),
+    _scan("cumsum", 0, [256], 8, "i32"),
+    _scan("cumsum", 0, [512], 16, "fp32"),
+    _scan("cumsum", 0, [1024], 4, "fp32", reverse=True),
+    _scan("cumsum", 0, [1024], 4, "i64"),
+    _scan("cummax", 0, [2048], 8, "fp16"),
+    _scan("cummax", 0, [128], 4, "fp16"),
+    _scan("cummax", 0, [2048], 2, "fp16", reverse=True),
+    _scan("cumsum", 1, [16, 256], 4, "fp32"),
+    _scan("cumsum", 0, [256, 16], 8, "fp32"),
+    _scan("cumsum", 0, [64, 64], 4, "i32"),
+    _scan("cumsum", 1, [4, 1024], 8, "fp32"),
+    _scan("cumsum", 1, [2, 512], 8, "fp32"),
+    _scan("cumsum", 0, [32, 32], 2, "fp32"),
+    _scan("cummax", 0, [128, 32], 4, "fp16"),
+    _scan("cumsum", 0, [64, 64], 4, "fp32", reverse=True),
+    _scan("argmax", 0, [512], 4, "fp32"),
 ]
 
 

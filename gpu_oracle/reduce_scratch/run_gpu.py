@@ -15,7 +15,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kernels  # noqa: E402
 
-NP = {"fp32": np.float32, "fp16": np.float16, "i32": np.int32}
+NP = {"fp32": np.float32, "fp16": np.float16, "i32": np.int32, "i64": np.int64}
 
 
 def inputs(case, rng):
@@ -33,6 +33,8 @@ def inputs(case, rng):
             ref = d / np.sqrt((d * d).mean(axis=1, keepdims=True) + 1e-5)
         return x, cols, rows, ref
     shape = case["shape"]
+    if case["kind"] == "scan":
+        return scan_inputs(case, rng)
     if dt == np.int32:
         x = rng.integers(-50, 50, size=shape).astype(dt)
     else:
@@ -52,8 +54,31 @@ def inputs(case, rng):
     return x, None, 1, ref
 
 
+def scan_inputs(case, rng):
+    dt = NP[case["dtype"]]
+    shape, axis = case["shape"], case["axis"]
+    if np.issubdtype(dt, np.integer):
+        x = rng.integers(-50, 50, size=shape).astype(dt)
+    else:
+        x = rng.standard_normal(shape).astype(dt)
+    v = x.astype(np.float64)
+    if case.get("reverse"):
+        v = np.flip(v, axis)
+    if case["op"] == "cumsum":
+        ref = np.cumsum(v, axis=axis)
+    else:  # cummax; argmax is checked by the running max its indices point at
+        ref = np.maximum.accumulate(v, axis=axis)
+    if case.get("reverse"):
+        ref = np.flip(ref, axis)
+    return x, None, 1, ref
+
+
 def check(case, x, out, ref):
     dt = case["dtype"]
+    if case["kind"] == "scan" and case["op"] == "argmax":
+        idx = out.astype(np.int64)
+        ok_range = bool(np.all((idx >= 0) & (idx <= np.arange(len(idx)))))
+        return ok_range and bool(np.all(x.astype(np.float64)[idx] == ref))
     if case["op"] == "argmax":
         v = x.astype(np.float64)
         if case.get("column_major"):
@@ -62,7 +87,7 @@ def check(case, x, out, ref):
         picked = np.take_along_axis(v, np.expand_dims(idx, case["axis"]), case["axis"])
         return bool(np.all(picked.squeeze(case["axis"]) == v.max(axis=case["axis"])))
     got = out.astype(np.float64)
-    tol = {"fp32": 1e-4, "fp16": 2e-2, "i32": 0}[dt]
+    tol = {"fp32": 1e-4, "fp16": 2e-2, "i32": 0, "i64": 0}[dt]
     if case["kind"] in ("softmax", "layernorm"):
         return bool(np.allclose(got, ref, rtol=tol, atol=tol))
     scale = max(1.0, float(np.abs(ref).max()))
@@ -74,6 +99,8 @@ def out_shape(case):
         return (case["rows"], case["cols"])
     if case["kind"] == "row":
         return (1,)
+    if case["kind"] == "scan":
+        return tuple(case["shape"])
     m, n = case["shape"]
     return (n,) if case["axis"] == 0 else (m,)
 

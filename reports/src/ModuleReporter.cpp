@@ -21,6 +21,7 @@
 #include "llcheck/core/conversion/SharedMemory.h"
 #include "llcheck/core/conversion/TritonLowering.h"
 #include "llcheck/core/conversion/TritonReduce.h"
+#include "llcheck/core/conversion/TritonScan.h"
 #include "llcheck/core/conversion/WarpShuffle.h"
 
 #include <algorithm>
@@ -531,6 +532,8 @@ private:
       bool predicted = false;
       if (op.name == "tt.reduce" && shared && *shared)
         predicted = predictReduce(e, op, *l->layout, why);
+      else if (op.name == "tt.scan" && shared && *shared)
+        predicted = predictScan(e, op, *l->layout, why);
       else if (shared && *shared)
         lastReduce_.reset(); // a later op reads shared memory: the reduce's loads are not last
       k_.scratchOps.push_back(e);
@@ -700,26 +703,57 @@ private:
     return seen > (multi ? 0 : 1); // a single result's name also appears where it is defined
   }
 
+  /// The element width of each operand of a reduce or scan (an i1 counts 1); nullopt, with
+  /// `predicted_error`, where one cannot be read.
+  std::optional<std::vector<int>> operandBits(json& e, const TtgirScratchOp& op, std::string& why) {
+    std::vector<int> bits;
+    for (const std::string& t : op.operandElementTypes) {
+      auto b = t == "i1" ? Result<int>(1) : dtypeBits(t);
+      if (!b.ok()) {
+        e["predicted_error"] = "operand element type " + t + ": " + b.error().message;
+        why += "; " + e["predicted_error"].get<std::string>();
+        return std::nullopt;
+      }
+      bits.push_back(*b);
+    }
+    return bits;
+  }
+
+  /// A reduce's or scan's steps as `predicted` (one entry per instruction of each step), with
+  /// their wavefronts and rules; the index of the last step that loads, if any.
+  static std::optional<std::size_t> putSteps(json& e, const TritonReduce& red) {
+    json steps = json::array();
+    uint64_t wavefronts = 0;
+    std::optional<std::size_t> lastLoadStep;
+    for (const TritonReduceStep& st : red.steps) {
+      if (st.access.name.rfind("ld", 0) == 0)
+        lastLoadStep = steps.size();
+      steps.push_back(toJson(st));
+      wavefronts += st.access.count.wavefronts;
+    }
+    e["predicted"] = steps;
+    e["wavefronts"] = wavefronts;
+    e["lowering"] = red.why;
+    return lastLoadStep;
+  }
+
   /// A reduce across warps on sm80/sm90: Triton's shared-memory accesses (TritonReduce.h) as
-  /// `predicted`, one entry per instruction of each step. False, with `predicted_error`, where
-  /// they cannot be modelled (then the op stays not understood).
+  /// `predicted`. False, with `predicted_error`, where they cannot be modelled (then the op
+  /// stays not understood).
   bool predictReduce(json& e, const TtgirScratchOp& op, const LinearLayout& src, std::string& why) {
     lastReduce_.reset();
     if (!tritonLowering()) {
       why += "; Triton's reduce lowering is modelled on NVIDIA sm80/sm90 only";
       return false;
     }
+    auto bits = operandBits(e, op, why);
+    if (!bits)
+      return false;
     std::vector<TritonReduceOperand> operands;
     json unused = json::array();
-    for (const std::string& t : op.operandElementTypes) {
-      auto b = t == "i1" ? Result<int>(1) : dtypeBits(t);
-      if (!b.ok()) {
-        e["predicted_error"] = "operand element type " + t + ": " + b.error().message;
-        why += "; " + e["predicted_error"].get<std::string>();
-        return false;
-      }
+    for (int b : *bits) {
       int i = static_cast<int>(operands.size());
-      operands.push_back({*b, resultUsed(op, i)});
+      operands.push_back({b, resultUsed(op, i)});
       if (!operands.back().resultUsed)
         unused.push_back(i);
     }
@@ -744,27 +778,47 @@ private:
       why += "; " + red.error().str();
       return false;
     }
-    json steps = json::array();
-    uint64_t wavefronts = 0;
-    std::optional<std::size_t> lastLoadStep;
-    for (const TritonReduceStep& st : red->steps) {
-      if (st.access.name.rfind("ld", 0) == 0)
-        lastLoadStep = steps.size();
-      steps.push_back(toJson(st));
-      wavefronts += st.access.count.wavefronts;
-    }
-    if (lastLoadStep && lastLoadStep == steps.size() - 1)
+    std::optional<std::size_t> lastLoadStep = putSteps(e, *red);
+    if (lastLoadStep && lastLoadStep == red->steps.size() - 1)
       lastReduce_ = ReduceLoad{k_.scratchOps.size(),
                                *lastLoadStep,
                                op.line,
                                result,
                                red->steps.back().access.count.vectorBits,
                                src.getInDimSize(dims::kWarp)};
-    else
-      lastReduce_.reset(); // its last instruction is a store: no load of it can follow an EXIT
-    e["predicted"] = steps;
-    e["wavefronts"] = wavefronts;
-    e["lowering"] = red->why;
+    return true;
+  }
+
+  /// A scan across warps on sm80/sm90: Triton's shared-memory accesses (TritonScan.h) as
+  /// `predicted`; false, with `predicted_error`, where they cannot be modelled. Every thread
+  /// goes on to use the totals it loads, so no load of a scan is a kernel's last before an
+  /// early exit.
+  bool predictScan(json& e, const TtgirScratchOp& op, const LinearLayout& src, std::string& why) {
+    lastReduce_.reset();
+    if (!tritonLowering()) {
+      why += "; Triton's scan lowering is modelled on NVIDIA sm80/sm90 only";
+      return false;
+    }
+    auto bits = operandBits(e, op, why);
+    if (!bits)
+      return false;
+    if (op.reverse)
+      e["reverse"] = true;
+    auto scan = tritonScan(src, op.axis, op.reverse, *bits, model_, o_.triton);
+    if (!scan.ok()) {
+      e["predicted_error"] = scan.error().str();
+      why += "; " + scan.error().str();
+      return false;
+    }
+    (void)putSteps(e, *scan);
+    json ptx = json::array();
+    for (const auto& widths : scan->ptxLoadWidthsPerWarp) {
+      json w = json::object();
+      for (const auto& [width, n] : widths)
+        w[std::to_string(width)] = n;
+      ptx.push_back(w);
+    }
+    e["ptx_load_widths_per_warp"] = ptx; // per operand, before ptxas merges them
     return true;
   }
 

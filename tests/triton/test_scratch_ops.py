@@ -1,6 +1,7 @@
 """Reductions, scans and atomics in `llcheck report` (issue 32): each is listed in the kernel's
-`scratch_ops` with whether Triton's lowering goes through shared memory, and those that do are
-not-understood items (llcheck does not predict those accesses yet) instead of being skipped.
+`scratch_ops` with whether Triton's lowering goes through shared memory; reduces and scans
+across warps are predicted instruction by instruction (checked here against the PTX), the
+others that use shared memory are not-understood items instead of being skipped.
 Whether one does is read from the operand's layout (a reduce or scan whose axis spans warps);
 the reference is Triton's own PTX for the same kernel, compiled here for sm80 and sm90 by this
 environment's Triton (3.9 and 3.6): shared memory there means ld.shared / st.shared in the PTX,
@@ -45,6 +46,13 @@ def cumsum_row(x, out, N: tl.constexpr):
 
 
 @triton.jit
+def cumsum_tile(x, out, M: tl.constexpr, N: tl.constexpr, AXIS: tl.constexpr,
+                REV: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    tl.store(out + offs, tl.cumsum(tl.load(x + offs), AXIS, reverse=REV))
+
+
+@triton.jit
 def atomic_counter(counter, out, N: tl.constexpr):
     old = tl.atomic_add(counter, 1)
     tl.store(out + tl.arange(0, N), tl.full([N], 0, tl.int32) + old)
@@ -60,10 +68,15 @@ CASES = [  # (id, fn, constexprs, num_warps)
     ("sum-1024-w1", sum_row, {"N": 1024}, 1),
     ("cumsum-1024-w4", cumsum_row, {"N": 1024}, 4),
     ("cumsum-32-w1", cumsum_row, {"N": 32}, 1),
+    ("cumsum-4096-w4", cumsum_row, {"N": 4096}, 4),
+    ("cumsum-256x16-axis0-w8", cumsum_tile, {"M": 256, "N": 16, "AXIS": 0, "REV": False}, 8),
+    ("cumsum-16x256-axis1-w4-rev", cumsum_tile, {"M": 16, "N": 256, "AXIS": 1, "REV": True}, 4),
+    ("cumsum-4x1024-axis1-w8", cumsum_tile, {"M": 4, "N": 1024, "AXIS": 1, "REV": False}, 8),
     ("atomic-scalar-w4", atomic_counter, {"N": 128}, 4),
 ]
 SIGNATURES = {reduce_tile: {"x": "*fp32", "out": "*fp32"},
               cumsum_row: {"x": "*fp32", "out": "*fp32"},
+              cumsum_tile: {"x": "*fp32", "out": "*fp32"},
               sum_row: {"x": "*fp32", "out": "*fp32"},
               atomic_counter: {"counter": "*i32", "out": "*i32"}}
 PTX_SHARED = re.compile(r"^\s*(?:@!?%p\d+\s+)?(?:ld|st|atom|red)\.shared", re.M)
@@ -105,10 +118,20 @@ def test_scratch_ops_say_whether_triton_uses_shared_memory(case, arch, tmp_path)
             assert "predicted" in o, o
             assert reduce_shared(kernel.asm["ptx"]) == predicted_shared(o), (
                 o, reduce_shared(kernel.asm["ptx"]))
+        if o["op"] == "tt.scan" and o["shared_memory"]:
+            # The PTX's loads, before ptxas merges the broadcast ones further (the steps count
+            # the SASS, measured on the H200 in gpu_oracle/reduce_scratch).
+            assert "predicted" in o, o
+            want = {k: v for k, v in predicted_shared(o).items() if k[0] == "st"}
+            for widths in o["ptx_load_widths_per_warp"]:
+                for bits, n in widths.items():
+                    want[("ld", int(bits))] = want.get(("ld", int(bits)), 0) + n
+            assert reduce_shared(kernel.asm["ptx"]) == {k: v for k, v in want.items() if v}, (
+                o, reduce_shared(kernel.asm["ptx"]))
 
 
 def reduce_shared(ptx):
-    """The PTX's ld/st.shared that Triton's reductions emit, by (ld|st, bits per lane): those
+    """The PTX's ld/st.shared that Triton's reductions and scans emit, by (ld|st, bits per lane): those
     whose .loc is in Triton's language/standard.py (tl.sum, tl.max, ... are written there; the
     convert_layout ops the kernels also have carry the kernel's own lines)."""
     files = dict(re.findall(r'^\s*\.file\s+(\d+)\s+"([^"]+)"', ptx, re.M))
@@ -118,7 +141,8 @@ def reduce_shared(ptx):
         if loc:
             here = files.get(loc.group(1), "")
             continue
-        m = re.match(r"\s*(?:@!?%p\d+\s+)?(ld|st)\.shared(?:\.v(\d))?\.[a-z](\d+)", line)
+        m = re.match(r"\s*(?:@!?%p\d+\s+)?(ld|st)\.shared(?:::cta)?(?:\.v(\d))?\.[a-z](\d+)",
+                     line)
         if m and here and here.endswith("language/standard.py"):
             key = (m.group(1), int(m.group(2) or 1) * int(m.group(3)))
             counts[key] = counts.get(key, 0) + 1

@@ -355,6 +355,7 @@ Error Reader::opLine(const LineRef& l) {
       if (ec == std::errc() && axis >= 0)
         op.axis = axis;
     }
+    op.reverse = t.find("reverse = true") != std::string_view::npos;
     std::string_view body = trim(t.substr(0, sigEnd));
     if (body.size() >= 2 && body.substr(body.size() - 2) == "({") {
       pendingScratch_ = std::move(op); // the types are on the line that closes the region

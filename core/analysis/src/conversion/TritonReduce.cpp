@@ -1,7 +1,7 @@
 // Triton's lowering of tt.reduce across warps on NVIDIA, per release (see TritonReduce.h).
 #include "llcheck/core/conversion/TritonReduce.h"
 
-#include "TritonLoweringDetail.h"
+#include "TritonScratch.h"
 #include "llcheck/core/LayoutUtils.h"
 #include "llcheck/core/Subspace.h"
 
@@ -14,160 +14,7 @@ namespace llcheck {
 
 namespace {
 
-using Basis = std::vector<uint64_t>; // one value per out dim
-using Bases = std::vector<Basis>;
-
-struct Named {
-  std::vector<DimBases> bases; // register, lane, warp, block (withDistributedInDims)
-  std::vector<DimSize> outs;
-  Bases& of(const DimName& d) {
-    for (DimBases& b : bases)
-      if (b.name == d)
-        return b.bases;
-    throw LayoutError(makeError("internal: no in-dim " + d.str()));
-  }
-  [[nodiscard]] const Bases& of(const DimName& d) const { return const_cast<Named*>(this)->of(d); }
-};
-
-Result<Named> named(const LinearLayout& l) {
-  auto d = withDistributedInDims(l);
-  if (!d.ok())
-    return d.error();
-  return Named{d->getBases(), d->getOutDims()};
-}
-
-Result<LinearLayout> build(const Named& n) {
-  return LinearLayout::create(n.bases, n.outs, /*requireSurjective=*/false);
-}
-
-bool isZero(const Basis& b) {
-  return std::all_of(b.begin(), b.end(), [](uint64_t v) { return v == 0; });
-}
-
-/// Coordinates of register r, lane l, warp w: the XOR of their bases.
-Basis coordinates(const Named& n, uint64_t r, uint64_t l, uint64_t w) {
-  Basis c(n.outs.size(), 0);
-  auto add = [&](const Bases& bases, uint64_t x) {
-    for (std::size_t i = 0; i < bases.size(); ++i)
-      if ((x >> i) & 1)
-        for (std::size_t d = 0; d < c.size(); ++d)
-          c[d] ^= bases[i][d];
-  };
-  add(n.of(dims::kRegister), r);
-  add(n.of(dims::kLane), l);
-  add(n.of(dims::kWarp), w);
-  return c;
-}
-
-uint64_t freeMask(const Bases& bases) {
-  uint64_t m = 0;
-  for (std::size_t i = 0; i < bases.size(); ++i)
-    if (isZero(bases[i]))
-      m |= uint64_t{1} << i;
-  return m;
-}
-
-/// The first out dim a basis moves, or -1 (Triton's basesPerDim and orderPerDim look no
-/// further).
-int firstDim(const Basis& b) {
-  for (std::size_t d = 0; d < b.size(); ++d)
-    if (b[d] != 0)
-      return static_cast<int>(d);
-  return -1;
-}
-
-/// LinearEncodingAttr::basesPerDim(dim, skipBroadcast): per out dim, 2^(the bases moving it
-/// first).
-std::vector<uint64_t> basesPerDim(const Bases& bases, std::size_t rank) {
-  std::vector<uint64_t> r(rank, 1);
-  for (const Basis& b : bases)
-    if (int d = firstDim(b); d >= 0)
-      r[static_cast<std::size_t>(d)] *= 2;
-  return r;
-}
-
-/// LinearEncodingAttr::orderPerDim: the dims in the order the bases first move them, then the
-/// rest in `fallback`'s order.
-std::vector<std::size_t> orderPerDim(const Bases& bases, const std::vector<std::size_t>& fallback) {
-  std::vector<std::size_t> order;
-  auto add = [&](std::size_t d) {
-    if (std::find(order.begin(), order.end(), d) == order.end())
-      order.push_back(d);
-  };
-  for (const Basis& b : bases)
-    if (int d = firstDim(b); d >= 0)
-      add(static_cast<std::size_t>(d));
-  for (std::size_t d : fallback)
-    add(d);
-  return order;
-}
-
-/// Triton's delinearize of a lane or warp id into per-dim indices: the id without its free
-/// (broadcast) bits, as an integer, in mixed radix over `shape` in `order` (the last dim takes
-/// what is left).
-std::vector<uint64_t> delinearize(uint64_t id, uint64_t free, const std::vector<uint64_t>& shape,
-                                  const std::vector<std::size_t>& order) {
-  std::vector<uint64_t> md(shape.size(), 0);
-  uint64_t lin = id & ~free;
-  for (std::size_t i = 0; i + 1 < order.size(); ++i) {
-    md[order[i]] = lin % shape[order[i]];
-    lin /= shape[order[i]];
-  }
-  if (!order.empty())
-    md[order.back()] = lin;
-  return md;
-}
-
-uint64_t linearize(const Basis& idx, const std::vector<uint64_t>& shape,
-                   const std::vector<std::size_t>& order) {
-  uint64_t lin = 0;
-  for (std::size_t i = order.size(); i-- > 0;)
-    lin = lin * shape[order[i]] + idx[order[i]];
-  return lin;
-}
-
-/// The bank model's wavefronts of one warp-wide access at the given byte addresses (nullopt:
-/// the lane does not take part), its phases as SharedMemoryModel::phaseLanes says for the lanes
-/// that move the address.
-detail::WarpWavefronts laneWavefronts(const std::vector<std::optional<uint64_t>>& address,
-                                      int bytes, SharedAccessKind kind,
-                                      const SharedMemoryModel& model) {
-  std::vector<uint64_t> laneColumns;
-  for (std::size_t bit = 1; bit < address.size(); bit <<= 1)
-    laneColumns.push_back(address[0] && address[bit] ? (*address[0] ^ *address[bit]) : 1);
-  return detail::warpWavefronts(address, bytes,
-                                Subspace(model.phaseLanes(bytes, kind, laneColumns)), model);
-}
-
-/// Accumulates one step's instructions, warp by warp.
-struct StepCounter {
-  TritonAccess a;
-  uint64_t maxPerPhase = 0;
-  StepCounter(SharedAccessKind kind, int bits, uint64_t warps) {
-    a.instruction = SharedInstruction::Vector;
-    a.vectorElements = 1;
-    a.name = detail::vectorName(kind, 1, bits);
-    a.warps = warps;
-    a.count.vectorBits = bits;
-  }
-  void add(const std::vector<std::optional<uint64_t>>& address, int bytes, SharedAccessKind kind,
-           const SharedMemoryModel& model) {
-    detail::WarpWavefronts c = laneWavefronts(address, bytes, kind, model);
-    a.count.instructions += 1;
-    a.count.wavefronts += c.wavefronts;
-    a.count.idealWavefronts += c.phases;
-    maxPerPhase = std::max(maxPerPhase, c.maxPerPhase);
-  }
-  TritonAccess done(std::string why) {
-    a.instructionsPerWarp = a.warps == 0 ? 0 : a.count.instructions / a.warps;
-    a.widthsPerWarp[a.count.vectorBits] = a.instructionsPerWarp;
-    a.count.bankConflicts = a.count.wavefronts - a.count.idealWavefronts;
-    a.count.wavefrontsPerPhase = maxPerPhase;
-    a.count.phasesPerInstruction = 1;
-    a.why.push_back(std::move(why));
-    return a;
-  }
-};
+using namespace detail; // the layout pieces shared with the scan (TritonScratch.h)
 
 Result<TritonReduce> reduce36(const Named& n, std::size_t axis, const std::optional<Named>& result,
                               const std::vector<TritonReduceOperand>& operands,
@@ -179,10 +26,7 @@ Result<TritonReduce> reduce36(const Named& n, std::size_t axis, const std::optio
   std::vector<uint64_t> shape;
   for (const DimSize& d : n.outs)
     shape.push_back(d.size);
-  std::vector<std::size_t> fallback;
-  for (std::size_t d = rank; d-- > 0;)
-    fallback.push_back(d);
-  std::vector<std::size_t> order = orderPerDim(regs, fallback);
+  std::vector<std::size_t> order = registerOrder(n);
   std::vector<uint64_t> laneShape = basesPerDim(lanes, rank), warpShape = basesPerDim(warps, rank);
   std::vector<std::size_t> laneOrder = orderPerDim(lanes, order),
                            warpOrder = orderPerDim(warps, order);
@@ -254,13 +98,13 @@ Result<TritonReduce> reduce36(const Named& n, std::size_t axis, const std::optio
           idx[axis] = warpAxis;
           address[l] = linearize(idx, smemShape, smemOrder) * static_cast<uint64_t>(bytes);
         }
-        stored.add(address, bytes, SharedAccessKind::Store, model);
+        stored.add(address, 1, model);
       }
     }
     out.steps.push_back(
         {"partials stored", static_cast<int>(op),
-         stored.done("one predicated " + stored.a.name + " per register group (" +
-                     std::to_string(groups.size()) +
+         stored.done("one predicated " + vectorName(SharedAccessKind::Store, 1, bits) +
+                     " per register group (" + std::to_string(groups.size()) +
                      "): the lanes at index 0 along the axis write their warp's partial")});
 
     uint64_t rounds = std::max<uint64_t>(elems / threads, 1);
@@ -278,8 +122,8 @@ Result<TritonReduce> reduce36(const Named& n, std::size_t axis, const std::optio
           if (l % interWarps == 0)
             store[l] = at;
         }
-        loaded.add(load, bytes, SharedAccessKind::Load, model);
-        written.add(store, bytes, SharedAccessKind::Store, model);
+        loaded.add(load, 1, model);
+        written.add(store, 1, model);
       }
     out.steps.push_back(
         {"partials combined (load)", static_cast<int>(op),
@@ -298,7 +142,7 @@ Result<TritonReduce> reduce36(const Named& n, std::size_t axis, const std::optio
       perThread = 1;
       for (uint64_t w = 0; w < nWarps; ++w) {
         std::vector<std::optional<uint64_t>> all(nLanes, uint64_t{0});
-        final.add(all, bytes, SharedAccessKind::Load, model);
+        final.add(all, 1, model);
       }
     } else {
       const Named& res = *result;
@@ -315,7 +159,7 @@ Result<TritonReduce> reduce36(const Named& n, std::size_t axis, const std::optio
             rc.insert(rc.begin() + static_cast<std::ptrdiff_t>(axis), 0);
             address[l] = linearize(rc, smemShape, smemOrder) * static_cast<uint64_t>(bytes);
           }
-          final.add(address, bytes, SharedAccessKind::Load, model);
+          final.add(address, 1, model);
         }
     }
     out.steps.push_back({"result loaded", static_cast<int>(op),
@@ -480,25 +324,12 @@ Result<TritonReduce> tritonReduce(const LinearLayout& src, int axis,
                                   const std::optional<LinearLayout>& result,
                                   const std::vector<TritonReduceOperand>& operands,
                                   const SharedMemoryModel& model, TritonVersion version) {
-  if (auto bad = detail::checkModel(model, 32))
-    return *bad;
-  auto n = named(src);
-  if (!n.ok())
-    return n.error().within("the reduced operand's layout");
-  if (axis < 0 || static_cast<std::size_t>(axis) >= n->outs.size())
-    return makeError("axis " + std::to_string(axis) + " is not a dim of a rank-" +
-                     std::to_string(n->outs.size()) + " operand");
-  if (n->of(dims::kBlock).size() != 0)
-    return makeError("Triton's reduce lowering is modelled for one CTA (block size 1)");
-  if (n->of(dims::kLane).size() != 5 || model.warpSize != 32)
-    return makeError("Triton's NVIDIA lowering needs 32 lanes per warp");
-  if (operands.empty())
-    return makeError("tt.reduce needs at least one operand");
+  std::vector<int> bits;
   for (const TritonReduceOperand& o : operands)
-    if (int b = o.bits;
-        b < 1 || b > 64 || (b > 8 && !std::has_single_bit(static_cast<unsigned>(b))))
-      return makeError("operand element width " + std::to_string(b) +
-                       " bits is not one of 1, 8, 16, 32, 64");
+    bits.push_back(o.bits);
+  auto n = detail::scratchOperand(src, axis, bits, model, "tt.reduce");
+  if (!n.ok())
+    return n.error();
   std::optional<Named> res;
   if (result) {
     auto r = named(*result);

@@ -124,6 +124,8 @@ struct TtgirScratchOp {
   int resultCount = 0;
   /// The op's `axis` (reduce, scan, gather); -1 when it has none.
   int axis = -1;
+  /// A scan's `reverse = true` (it runs from the last element along the axis).
+  bool reverse = false;
   /// An atomic whose result is a scalar (every thread of the CTA receives it).
   bool scalarResult = false;
   std::string location;

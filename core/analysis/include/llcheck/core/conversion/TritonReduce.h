@@ -43,6 +43,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,6 +65,9 @@ struct TritonReduceStep {
 struct TritonReduce {
   bool sharedMemory = false;
   std::vector<TritonReduceStep> steps; ///< in program order
+  /// A scan's loads as the PTX has them, per operand (bits per lane -> instructions per warp),
+  /// where ptxas merges some of them further: the steps count the SASS that runs.
+  std::vector<std::map<int, uint64_t>> ptxLoadWidthsPerWarp;
   std::vector<std::string> why;
 };
 

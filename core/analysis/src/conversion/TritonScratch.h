@@ -1,0 +1,79 @@
+// Shared pieces of TritonReduce.cpp and TritonScan.cpp: a distributed layout's bases by
+// hardware dim, Triton's delinearization of lane and warp ids (LinearEncodingAttr's
+// basesPerDim / orderPerDim), and a counter of one step's warp-wide scratch accesses.
+#pragma once
+
+#include "TritonLoweringDetail.h"
+#include "llcheck/core/LinearLayout.h"
+#include "llcheck/core/conversion/TritonLowering.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llcheck::detail {
+
+using Basis = std::vector<uint64_t>; // one value per out dim
+using Bases = std::vector<Basis>;
+
+/// A layout's bases by in dim: register, lane, warp, block (withDistributedInDims).
+struct Named {
+  std::vector<DimBases> bases;
+  std::vector<DimSize> outs;
+  Bases& of(const DimName& d);
+  [[nodiscard]] const Bases& of(const DimName& d) const;
+};
+
+[[nodiscard]] Result<Named> named(const LinearLayout& l);
+[[nodiscard]] Result<LinearLayout> build(const Named& n);
+[[nodiscard]] bool isZero(const Basis& b);
+/// Coordinates of register r, lane l, warp w: the XOR of their bases.
+[[nodiscard]] Basis coordinates(const Named& n, uint64_t r, uint64_t l, uint64_t w);
+/// The in-dim bits whose bases are zero (broadcast copies).
+[[nodiscard]] uint64_t freeMask(const Bases& bases);
+/// LinearEncodingAttr::basesPerDim(dim, skipBroadcast): per out dim, 2^(the bases moving it
+/// first).
+[[nodiscard]] std::vector<uint64_t> basesPerDim(const Bases& bases, std::size_t rank);
+/// LinearEncodingAttr::orderPerDim: the dims in the order the bases first move them, then the
+/// rest in `fallback`'s order.
+[[nodiscard]] std::vector<std::size_t> orderPerDim(const Bases& bases,
+                                                   const std::vector<std::size_t>& fallback);
+/// The order of the layout's registers (getOrder), the last dim first where they do not say.
+[[nodiscard]] std::vector<std::size_t> registerOrder(const Named& n);
+/// Triton's delinearize of a lane or warp id into per-dim indices: the id without its free
+/// (broadcast) bits, as an integer, in mixed radix over `shape` in `order` (the last dim takes
+/// what is left).
+[[nodiscard]] std::vector<uint64_t> delinearize(uint64_t id, uint64_t free,
+                                                const std::vector<uint64_t>& shape,
+                                                const std::vector<std::size_t>& order);
+[[nodiscard]] uint64_t linearize(const Basis& idx, const std::vector<uint64_t>& shape,
+                                 const std::vector<std::size_t>& order);
+
+/// SRC of a reduce or scan (OP names it) as Triton's NVIDIA lowering takes it: one CTA, 32
+/// lanes, `axis` one of its dims, each operand 1, 8, 16, 32 or 64 bits wide.
+[[nodiscard]] Result<Named> scratchOperand(const LinearLayout& src, int axis,
+                                           const std::vector<int>& operandBits,
+                                           const SharedMemoryModel& model, const std::string& op);
+
+/// Accumulates one step's warp-wide instructions, warp by warp, with the bank model's
+/// wavefronts at the lanes' byte addresses (nullopt: the lane takes no part).
+class StepCounter {
+public:
+  StepCounter(SharedAccessKind kind, int elementBits, uint64_t warps);
+  /// One instruction moving `elements` elements per lane.
+  void add(const std::vector<std::optional<uint64_t>>& address, int elements,
+           const SharedMemoryModel& model);
+  /// The step's access, its widest instruction named; `why` its rule.
+  [[nodiscard]] TritonAccess done(std::string why);
+
+private:
+  TritonAccess a_;
+  SharedAccessKind kind_;
+  int elementBits_;
+  uint64_t maxPerPhase_ = 0;
+  std::map<int, uint64_t> perWidth_; // bits per lane -> instructions, all warps
+};
+
+} // namespace llcheck::detail
