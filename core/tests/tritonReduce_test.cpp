@@ -25,9 +25,9 @@ struct Totals {
   uint64_t stores = 0, storeWavefronts = 0, loads = 0, loadWavefronts = 0;
 };
 
-Totals totals(const TritonReduce& r) {
+Totals totals(const TritonScratch& r) {
   Totals t;
-  for (const TritonReduceStep& s : r.steps) {
+  for (const TritonScratchStep& s : r.steps) {
     bool store = s.access.name.rfind("st", 0) == 0;
     (store ? t.stores : t.loads) += s.access.count.instructions;
     (store ? t.storeWavefronts : t.loadWavefronts) += s.access.count.wavefronts;

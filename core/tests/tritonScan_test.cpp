@@ -16,9 +16,9 @@ SharedMemoryModel sm90() {
 }
 
 /// Instructions and wavefronts per CTA, by (ld|st, bits per lane).
-std::map<std::pair<char, int>, std::pair<uint64_t, uint64_t>> sides(const TritonReduce& r) {
+std::map<std::pair<char, int>, std::pair<uint64_t, uint64_t>> sides(const TritonScratch& r) {
   std::map<std::pair<char, int>, std::pair<uint64_t, uint64_t>> out;
-  for (const TritonReduceStep& s : r.steps) {
+  for (const TritonScratchStep& s : r.steps) {
     auto& side = out[{s.access.name[0], s.access.count.vectorBits}];
     side.first += s.access.count.instructions;
     side.second += s.access.count.wavefronts;

@@ -721,11 +721,11 @@ private:
 
   /// A reduce's or scan's steps as `predicted` (one entry per instruction of each step), with
   /// their wavefronts and rules; the index of the last step that loads, if any.
-  static std::optional<std::size_t> putSteps(json& e, const TritonReduce& red) {
+  static std::optional<std::size_t> putSteps(json& e, const TritonScratch& red) {
     json steps = json::array();
     uint64_t wavefronts = 0;
     std::optional<std::size_t> lastLoadStep;
-    for (const TritonReduceStep& st : red.steps) {
+    for (const TritonScratchStep& st : red.steps) {
       if (st.access.name.rfind("ld", 0) == 0)
         lastLoadStep = steps.size();
       steps.push_back(toJson(st));

@@ -1,7 +1,7 @@
 // Triton's lowering of tt.reduce across warps on NVIDIA, per release (see TritonReduce.h).
 #include "llcheck/core/conversion/TritonReduce.h"
 
-#include "TritonScratch.h"
+#include "TritonScratchDetail.h"
 #include "llcheck/core/LayoutUtils.h"
 #include "llcheck/core/Subspace.h"
 
@@ -14,11 +14,11 @@ namespace llcheck {
 
 namespace {
 
-using namespace detail; // the layout pieces shared with the scan (TritonScratch.h)
+using namespace detail; // the layout pieces shared with the scan (TritonScratchDetail.h)
 
-Result<TritonReduce> reduce36(const Named& n, std::size_t axis, const std::optional<Named>& result,
-                              const std::vector<TritonReduceOperand>& operands,
-                              const SharedMemoryModel& model) {
+Result<TritonScratch> reduce36(const Named& n, std::size_t axis, const std::optional<Named>& result,
+                               const std::vector<TritonReduceOperand>& operands,
+                               const SharedMemoryModel& model) {
   std::size_t rank = n.outs.size();
   const Bases& regs = n.of(dims::kRegister);
   const Bases& lanes = n.of(dims::kLane);
@@ -33,7 +33,7 @@ Result<TritonReduce> reduce36(const Named& n, std::size_t axis, const std::optio
   uint64_t laneFree = freeMask(lanes), warpFree = freeMask(warps);
   uint64_t interWarps = warpShape[axis];
 
-  TritonReduce out;
+  TritonScratch out;
   if (interWarps == 1) {
     out.why.push_back("dim" + std::to_string(axis) +
                       " lies within each warp: registers and shuffles, no shared memory");
@@ -263,10 +263,10 @@ bool sameLayout(const Named& a, const Named& b) {
   return true;
 }
 
-Result<TritonReduce> reduce39(const Named& n, std::size_t axis, const std::optional<Named>& result,
-                              const std::vector<TritonReduceOperand>& operands,
-                              const SharedMemoryModel& model) {
-  TritonReduce out;
+Result<TritonScratch> reduce39(const Named& n, std::size_t axis, const std::optional<Named>& result,
+                               const std::vector<TritonReduceOperand>& operands,
+                               const SharedMemoryModel& model) {
+  TritonScratch out;
   Named reg = reducedRegLane(n, axis);
   if (axisSize(reg, axis) == 1) {
     out.why.push_back("dim" + std::to_string(axis) +
@@ -320,10 +320,10 @@ Result<TritonReduce> reduce39(const Named& n, std::size_t axis, const std::optio
 
 } // namespace
 
-Result<TritonReduce> tritonReduce(const LinearLayout& src, int axis,
-                                  const std::optional<LinearLayout>& result,
-                                  const std::vector<TritonReduceOperand>& operands,
-                                  const SharedMemoryModel& model, TritonVersion version) {
+Result<TritonScratch> tritonReduce(const LinearLayout& src, int axis,
+                                   const std::optional<LinearLayout>& result,
+                                   const std::vector<TritonReduceOperand>& operands,
+                                   const SharedMemoryModel& model, TritonVersion version) {
   std::vector<int> bits;
   for (const TritonReduceOperand& o : operands)
     bits.push_back(o.bits);
@@ -368,13 +368,6 @@ Result<LinearLayout> tritonReducedRegLaneLayout(const LinearLayout& src, int axi
 
 Result<LinearLayout> tritonReduceInterLayout(const LinearLayout& reduced, int axis) {
   return alongAxis(reduced, axis, interLayout);
-}
-
-nlohmann::json toJson(const TritonReduceStep& s) {
-  nlohmann::json j = toJson(s.access);
-  j["phase"] = s.phase;
-  j["operand"] = s.operand;
-  return j;
 }
 
 } // namespace llcheck

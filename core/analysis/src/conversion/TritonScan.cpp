@@ -1,7 +1,7 @@
 // Triton's lowering of tt.scan across warps on NVIDIA, per release (see TritonScan.h).
 #include "llcheck/core/conversion/TritonScan.h"
 
-#include "TritonScratch.h"
+#include "TritonScratchDetail.h"
 
 #include <algorithm>
 #include <bit>
@@ -12,7 +12,7 @@ namespace llcheck {
 
 namespace {
 
-using namespace detail; // the layout pieces shared with the reduce (TritonScratch.h)
+using namespace detail; // the layout pieces shared with the reduce (TritonScratchDetail.h)
 
 /// LinearEncodingAttr::getContigPerThread: per dim, the registers that step 1, 2, 4, ... along
 /// it, taken from the first register bases, dims in `order`.
@@ -100,9 +100,9 @@ std::vector<Piece> ptxasLoads(const std::vector<Piece>& llvm, uint64_t bytes) {
 
 } // namespace
 
-Result<TritonReduce> tritonScan(const LinearLayout& src, int axisIndex, bool reverse,
-                                const std::vector<int>& operandBits, const SharedMemoryModel& model,
-                                TritonVersion version) {
+Result<TritonScratch> tritonScan(const LinearLayout& src, int axisIndex, bool reverse,
+                                 const std::vector<int>& operandBits,
+                                 const SharedMemoryModel& model, TritonVersion version) {
   auto parsed = scratchOperand(src, axisIndex, operandBits, model, "tt.scan");
   if (!parsed.ok())
     return parsed.error();
@@ -119,7 +119,7 @@ Result<TritonReduce> tritonScan(const LinearLayout& src, int axisIndex, bool rev
   uint64_t laneFree = freeMask(lanes), warpFree = freeMask(warps);
   uint64_t axisWarps = warpShape[axis], axisLanes = laneShape[axis];
 
-  TritonReduce out;
+  TritonScratch out;
   if (axisWarps == 1) {
     out.why.push_back("dim" + std::to_string(axis) +
                       " lies within each warp: registers and shuffles, no shared memory");

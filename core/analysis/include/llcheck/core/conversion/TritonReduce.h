@@ -40,6 +40,7 @@
 #include "llcheck/core/TritonVersion.h"
 #include "llcheck/core/conversion/SharedMemory.h"
 #include "llcheck/core/conversion/TritonLowering.h"
+#include "llcheck/core/conversion/TritonScratch.h"
 
 #include <nlohmann/json.hpp>
 
@@ -49,27 +50,6 @@
 #include <vector>
 
 namespace llcheck {
-
-/// One shared-memory instruction (or group of instructions) of the reduction, per CTA.
-struct TritonReduceStep {
-  /// "partials stored", "partials combined (load)", "partials combined (store)", "result
-  /// loaded" (3.6); "to the exchange layout (store)", ... (3.9).
-  std::string phase;
-  int operand = 0; ///< which of the reduce's operands (argmax reduces two)
-  /// The instruction, its count and the bank model's wavefronts. Predicated lanes that do not
-  /// take part cost nothing; an instruction no lane of a warp takes part in is still executed
-  /// by that warp (and costs no wavefront).
-  TritonAccess access;
-};
-
-struct TritonReduce {
-  bool sharedMemory = false;
-  std::vector<TritonReduceStep> steps; ///< in program order
-  /// A scan's loads as the PTX has them, per operand (bits per lane -> instructions per warp),
-  /// where ptxas merges some of them further: the steps count the SASS that runs.
-  std::vector<std::map<int, uint64_t>> ptxLoadWidthsPerWarp;
-  std::vector<std::string> why;
-};
 
 /// One operand of the reduce (argmax reduces a value and an index).
 struct TritonReduceOperand {
@@ -82,19 +62,15 @@ struct TritonReduceOperand {
 /// Triton VERSION's shared-memory accesses for tt.reduce of OPERANDS laid out as SRC (all
 /// operands share it) along `axis`, whose results are laid out as RESULT (nullopt for scalar
 /// results). SRC must be distributed over one CTA with 32 lanes.
-[[nodiscard]] Result<TritonReduce> tritonReduce(const LinearLayout& src, int axis,
-                                                const std::optional<LinearLayout>& result,
-                                                const std::vector<TritonReduceOperand>& operands,
-                                                const SharedMemoryModel& model,
-                                                TritonVersion version);
+[[nodiscard]] Result<TritonScratch> tritonReduce(const LinearLayout& src, int axis,
+                                                 const std::optional<LinearLayout>& result,
+                                                 const std::vector<TritonReduceOperand>& operands,
+                                                 const SharedMemoryModel& model,
+                                                 TritonVersion version);
 
 /// Triton 3.9's reducedRegLaneLayout: SRC after the in-thread and in-warp steps (see above).
 [[nodiscard]] Result<LinearLayout> tritonReducedRegLaneLayout(const LinearLayout& src, int axis);
 /// Triton 3.9's getInterLayout: the warps' (and CTAs') axis bases swapped into lanes.
 [[nodiscard]] Result<LinearLayout> tritonReduceInterLayout(const LinearLayout& reduced, int axis);
-
-/// {"phase", "operand", "instruction", "instructions", "instructions_per_warp", "wavefronts",
-///  ...}: toJson(TritonAccess) with the phase.
-[[nodiscard]] nlohmann::json toJson(const TritonReduceStep& s);
 
 } // namespace llcheck

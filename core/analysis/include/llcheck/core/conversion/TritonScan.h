@@ -33,7 +33,7 @@
 #include "llcheck/core/LinearLayout.h"
 #include "llcheck/core/TritonVersion.h"
 #include "llcheck/core/conversion/SharedMemory.h"
-#include "llcheck/core/conversion/TritonReduce.h"
+#include "llcheck/core/conversion/TritonScratch.h"
 
 #include <vector>
 
@@ -41,11 +41,11 @@ namespace llcheck {
 
 /// Triton VERSION's shared-memory accesses for tt.scan of operands of the given element
 /// widths (bits; an i1 travels as 8), all laid out as SRC (a blocked layout over one CTA with
-/// 32 lanes), along `axis`, `reverse` as the op says. The steps are TritonReduce's kind:
+/// 32 lanes), along `axis`, `reverse` as the op says. The steps:
 /// "totals stored" and "totals loaded" per operand, one "totals loaded" step per load width.
-[[nodiscard]] Result<TritonReduce> tritonScan(const LinearLayout& src, int axis, bool reverse,
-                                              const std::vector<int>& operandBits,
-                                              const SharedMemoryModel& model,
-                                              TritonVersion version);
+[[nodiscard]] Result<TritonScratch> tritonScan(const LinearLayout& src, int axis, bool reverse,
+                                               const std::vector<int>& operandBits,
+                                               const SharedMemoryModel& model,
+                                               TritonVersion version);
 
 } // namespace llcheck

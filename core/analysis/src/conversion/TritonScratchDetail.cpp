@@ -1,5 +1,7 @@
-// Shared pieces of Triton's reduce and scan lowerings (see TritonScratch.h).
-#include "TritonScratch.h"
+// Shared pieces of Triton's reduce and scan lowerings (see TritonScratchDetail.h).
+#include "TritonScratchDetail.h"
+
+#include "llcheck/core/conversion/TritonScratch.h"
 
 #include "llcheck/core/LayoutUtils.h"
 #include "llcheck/core/Subspace.h"
@@ -183,3 +185,14 @@ TritonAccess StepCounter::done(std::string why) {
 }
 
 } // namespace llcheck::detail
+
+namespace llcheck {
+
+nlohmann::json toJson(const TritonScratchStep& s) {
+  nlohmann::json j = toJson(s.access);
+  j["phase"] = s.phase;
+  j["operand"] = s.operand;
+  return j;
+}
+
+} // namespace llcheck
