@@ -23,8 +23,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import kernels  # noqa: E402
 
-SHARED = re.compile(r"^(STS|LDS)(\.[A-Z0-9.]+)?$")
+SHARED = re.compile(r"^(STS|LDS|ATOMS)(\.[A-Z0-9.]+)?$")
 WIDTH = {"": 32, ".U8": 8, ".S8": 8, ".U16": 16, ".S16": 16, ".64": 64, ".128": 128}
+KIND = {"STS": "st", "LDS": "ld", "ATOMS": "atom"}
+
+
+def bits_of(m):
+    """Bits per lane of a shared-memory SASS instruction (an ATOMS: 32 unless .64)."""
+    if m.group(1) == "ATOMS":
+        return 64 if ".64" in (m.group(2) or "") else 32
+    return WIDTH[m.group(2) or ""]
 
 
 def source_pages(path):
@@ -93,8 +101,8 @@ def inductor(unpacked, nvdisasm, cuobjdump):
             if not m or not file or not file.endswith(REDUCTION_FILES):
                 continue
             instructions.append({
-                "sass": text, "kind": "st" if m.group(1) == "STS" else "ld",
-                "bits": WIDTH[m.group(2) or ""], "file": os.path.basename(file),
+                "sass": text, "kind": KIND[m.group(1)], "bits": bits_of(m),
+                "file": os.path.basename(file),
                 "executed": int(row["Instructions Executed"]),
                 "wavefronts": int(row["L1 Wavefronts Shared"]),
                 "ideal": int(row["L1 Wavefronts Shared Ideal"])})
@@ -140,7 +148,8 @@ def reduce_lines(folder):
         if m:
             start = m.group(1)
             spans[start] = set()
-        elif start and re.search(r"\btl\.(sum|max|argmax|cumsum|associative_scan)\(", text):
+        elif start and re.search(r"\btl\.(sum|max|argmax|cumsum|associative_scan|atomic_\w+|histogram|gather)\(",
+                                     text):
             spans[start].add(i)
     return spans
 
@@ -187,8 +196,7 @@ def main():
                 if not m or (line != "lib" and line not in lines[cid]):
                     continue
                 instructions.append({
-                    "sass": text, "kind": "st" if m.group(1) == "STS" else "ld",
-                    "bits": WIDTH[m.group(2) or ""], "line": line,
+                    "sass": text, "kind": KIND[m.group(1)], "bits": bits_of(m), "line": line,
                     "executed": int(row["Instructions Executed"]),
                     "wavefronts": int(row["L1 Wavefronts Shared"]),
                     "ideal": int(row["L1 Wavefronts Shared Ideal"])})

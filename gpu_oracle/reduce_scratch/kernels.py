@@ -1,4 +1,4 @@
-"""The reductions and scans of the reduce-scratch experiment: each case is its own @triton.jit function
+"""The reductions, scans, atomics, histograms and gathers of the reduce-scratch experiment: each case is its own @triton.jit function
 (its own kernel name, so Nsight Compute's per-kernel source pages tell them apart), written into
 a module file and imported from there (Triton reads a kernel's source from its file).
 
@@ -7,7 +7,8 @@ a whole row to a scalar, and the reductions of Triton's softmax (tutorial 02) an
 (tutorial 05) forward kernels, over fp32, fp16 and int32, 1 to 16 warps; and scans across
 warps: tl.cumsum (forward and reverse) and a running max (tl.associative_scan) of rows and
 tiles along either axis, over fp32, fp16, int32 and int64, 2 to 16 warps, and a two-operand
-scan (a running argmax: value and index)."""
+scan (a running argmax: value and index); atomics whose scalar result every thread reads,
+histograms of 16 to 256 bins and gathers of rows across warps."""
 import importlib.util
 import os
 
@@ -99,6 +100,49 @@ def {name}(x, out, N: tl.constexpr):
     tl.store(out + offs, i)
 '''
 
+ATOMIC = '''
+@triton.jit
+def {name}(x, out, N: tl.constexpr):
+    # One atomic whose old value every thread stores: its broadcast goes through shared memory.
+    old = {atomic}
+    tl.store(out + tl.arange(0, N), tl.full([N], 0, {ty}) + old)
+'''
+HISTOGRAM = '''
+@triton.jit
+def {name}(x, out, N: tl.constexpr, B: tl.constexpr):
+    tl.store(out + tl.arange(0, B), tl.histogram(tl.load(x + tl.arange(0, N)), B))
+'''
+GATHER = '''
+@triton.jit
+def {name}(x, idx, out, M: tl.constexpr, K: tl.constexpr):
+    # out[i] = x[idx[i]]: a gather of an M-element source by K indices, across warps.
+    src = tl.load(x + tl.arange(0, M))
+    i = tl.load(idx + tl.arange(0, K))
+    g = tl.gather(src, i, 0)
+    tl.store(out + tl.arange(0, K), g)
+'''
+
+
+def _atomic(op, n, warps, dtype):
+    ty = {"i32": "tl.int32", "fp32": "tl.float32"}[dtype]
+    atomic = {"add": "tl.atomic_add(x, 1)", "cas": "tl.atomic_cas(x, 0, 1)",
+              "max": "tl.atomic_max(x, 3)"}[op]
+    return {"id": f"atomic_{op}_{n}_w{warps}_{dtype}", "template": ATOMIC,
+            "fmt": {"atomic": atomic, "ty": ty}, "constexprs": {"N": n}, "warps": warps,
+            "dtype": dtype, "kind": "atomic", "shape": [n], "axis": 0, "op": op}
+
+
+def _histogram(n, bins, warps):
+    return {"id": f"histogram_{n}_b{bins}_w{warps}_i32", "template": HISTOGRAM, "fmt": {},
+            "constexprs": {"N": n, "B": bins}, "warps": warps, "dtype": "i32",
+            "kind": "histogram", "shape": [n], "axis": 0, "op": "histogram", "bins": bins}
+
+
+def _gather(m, k, warps, dtype):
+    return {"id": f"gather_{m}_k{k}_w{warps}_{dtype}", "template": GATHER, "fmt": {},
+            "constexprs": {"M": m, "K": k}, "warps": warps, "dtype": dtype,
+            "kind": "gather", "shape": [m], "axis": 0, "op": "gather", "rows": k}
+
 
 def _scan(op, axis, shape, warps, dtype, reverse=False):
     dims = "x".join(map(str, shape))
@@ -179,11 +223,27 @@ CASES = [
     _scan("cummax", 0, [128, 32], 4, "fp16"),
     _scan("cumsum", 0, [64, 64], 4, "fp32", reverse=True),
     _scan("argmax", 0, [512], 4, "fp32"),
+] + [
+    _atomic("add", 128, 4, "i32"),
+    _atomic("cas", 512, 8, "i32"),
+    _atomic("add", 256, 2, "fp32"),
+    _atomic("max", 1024, 16, "i32"),
+    _histogram(1024, 64, 4),
+    _histogram(1024, 256, 4),
+    _histogram(512, 32, 8),
+    _histogram(4096, 128, 8),
+    _histogram(256, 16, 2),
+    _gather(1024, 1024, 4, "fp32"),
+    _gather(256, 512, 4, "fp32"),
+    _gather(2048, 1024, 8, "fp16"),
+    _gather(512, 512, 2, "i32"),
 ]
 
 
 def signature(case):
     ptr = "*" + case["dtype"]
+    if case["kind"] == "gather":
+        return {"x": ptr, "idx": "*i32", "out": ptr, "M": "constexpr", "K": "constexpr"}
     out = "*i32" if case["op"] == "argmax" else ptr
     if case["kind"] == "softmax":
         return {"x": ptr, "out": ptr, "n_cols": "i32", "BLOCK": "constexpr"}

@@ -16,7 +16,7 @@ export PYTHONUNBUFFERED=1
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; ncu --version | tail -1
   python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)'
   date -u +%F; } > "$work/meta.txt" 2>&1
-kernels='regex:^(tile|colmajor|row|softmax|layernorm|scan)_'
+kernels='regex:^(tile|colmajor|row|softmax|layernorm|scan|atomic|histogram|gather)_'
 for v in 36 39; do
   ver=${v:0:1}.${v:1}
   python3 "$here/run_gpu.py" "$ver" "$work/$v" > "$work/$v/plain.log" 2>&1

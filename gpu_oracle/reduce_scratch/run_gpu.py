@@ -35,6 +35,8 @@ def inputs(case, rng):
     shape = case["shape"]
     if case["kind"] == "scan":
         return scan_inputs(case, rng)
+    if case["kind"] in ("atomic", "histogram", "gather"):
+        return other_inputs(case, rng)
     if dt == np.int32:
         x = rng.integers(-50, 50, size=shape).astype(dt)
     else:
@@ -73,6 +75,28 @@ def scan_inputs(case, rng):
     return x, None, 1, ref
 
 
+# The counter's value before the atomic (what every thread receives), per atomic.
+ATOMIC_START = {"add": 7, "cas": 0, "max": 5}
+
+
+def other_inputs(case, rng):
+    """Atomics, histograms and gathers. A gather's indices travel with x as (x, idx)."""
+    dt = NP[case["dtype"]]
+    if case["kind"] == "atomic":
+        start = ATOMIC_START[case["op"]]
+        return np.array([start], dtype=dt), None, 1, np.full(case["shape"], start)
+    if case["kind"] == "histogram":
+        x = rng.integers(0, case["bins"], size=case["shape"]).astype(np.int32)
+        return x, None, 1, np.bincount(x, minlength=case["bins"])
+    (m,) = case["shape"]
+    if np.issubdtype(dt, np.integer):
+        src = rng.integers(-1000, 1000, size=m).astype(dt)
+    else:
+        src = rng.standard_normal(m).astype(dt)
+    idx = rng.integers(0, m, size=case["rows"]).astype(np.int32)
+    return (src, idx), None, 1, src.astype(np.float64)[idx]
+
+
 def check(case, x, out, ref):
     dt = case["dtype"]
     if case["kind"] == "scan" and case["op"] == "argmax":
@@ -101,6 +125,12 @@ def out_shape(case):
         return (1,)
     if case["kind"] == "scan":
         return tuple(case["shape"])
+    if case["kind"] == "histogram":
+        return (case["bins"],)
+    if case["kind"] == "gather":
+        return (case["rows"],)
+    if case["kind"] == "atomic":
+        return tuple(case["shape"])
     m, n = case["shape"]
     return (n,) if case["axis"] == 0 else (m,)
 
@@ -115,11 +145,12 @@ def run36(folder):
         rec = {"id": case["id"]}
         try:
             x, cols, grid, ref = inputs(case, rng)
-            xt = torch.from_numpy(x).cuda()
+            xs = x if isinstance(x, tuple) else (x,)
+            xt = [torch.from_numpy(a).cuda() for a in xs]
             odt = np.int32 if case["op"] == "argmax" else NP[case["dtype"]]
             out = torch.zeros(out_shape(case), dtype=getattr(torch, np.dtype(odt).name)).cuda()
             fn = fns[case["id"]]
-            args = [xt, out] + ([cols] if cols is not None else [])
+            args = xt + [out] + ([cols] if cols is not None else [])
             if case["kind"] == "layernorm":
                 args.append(1e-5)
             k = fn[(grid,)](*args, **case["constexprs"], num_warps=case["warps"])
@@ -153,10 +184,10 @@ def run39(folder):
                 m["kernel"])
             if m["shared"] > 48 * 1024:
                 fn.max_dynamic_shared_size_bytes = m["shared"]
-            xd = cp.asarray(x)
+            xd = [cp.asarray(a) for a in (x if isinstance(x, tuple) else (x,))]
             odt = np.int32 if case["op"] == "argmax" else NP[case["dtype"]]
             out = cp.zeros(out_shape(case), dtype=odt)
-            args = [xd, out]
+            args = xd + [out]
             if cols is not None:
                 args.append(np.int32(cols))
             if case["kind"] == "layernorm":

@@ -22,6 +22,7 @@
 #include "llcheck/core/conversion/TritonLowering.h"
 #include "llcheck/core/conversion/TritonReduce.h"
 #include "llcheck/core/conversion/TritonScan.h"
+#include "llcheck/core/conversion/TritonScratchOps.h"
 #include "llcheck/core/conversion/WarpShuffle.h"
 
 #include <algorithm>
@@ -482,10 +483,11 @@ private:
   }
 
   /// Reductions, scans, histograms, gathers and atomics: whether Triton's lowering goes through
-  /// shared-memory scratch (from the operand's layout: a reduce, scan or gather whose axis spans
-  /// warps does; one within each warp uses shuffles), listed in scratch_ops; those that do are
-  /// not predicted yet and become not-understood items, so that no shared access is skipped
-  /// silently.
+  /// shared-memory scratch (from the operands' layouts: a reduce or scan whose axis spans warps
+  /// does, a gather unless it is warp-local, a histogram always, an atomic whose scalar result
+  /// is read), listed in scratch_ops with the accesses predicted (TritonReduce.h, TritonScan.h,
+  /// TritonScratchOps.h); one that cannot be predicted becomes a not-understood item, so that
+  /// no shared access is skipped silently.
   void scratchOps() {
     for (const TtgirScratchOp& op : m_.scratchOps) {
       json e = {
@@ -498,8 +500,28 @@ private:
               : nullptr;
       std::optional<bool> shared;
       std::string why;
-      bool axial = op.name == "tt.reduce" || op.name == "tt.scan" || op.name == "tt.gather";
-      if (axial) {
+      bool axial = op.name == "tt.reduce" || op.name == "tt.scan";
+      const TtgirLayout* res =
+          op.result.layout >= 0 && static_cast<std::size_t>(op.result.layout) < m_.layouts.size()
+              ? &m_.layouts[static_cast<std::size_t>(op.result.layout)]
+              : nullptr;
+      if (op.name == "tt.gather") {
+        auto local = l && l->layout && res && res->layout
+                         ? tritonGatherIsWarpLocal(*l->layout, *res->layout, op.axis)
+                         : Result<bool>(makeError("the source's or the result's layout could "
+                                                  "not be read"));
+        if (!local.ok()) {
+          why = local.error().message;
+        } else {
+          shared = !*local;
+          why = *local ? "each column along dim" + std::to_string(op.axis) +
+                             " stays within one warp: Triton gathers by warp shuffles, no "
+                             "shared memory"
+                       : "dim" + std::to_string(op.axis) +
+                             " crosses warps: Triton stores the source to shared-memory "
+                             "scratch and loads each element at its index";
+        }
+      } else if (axial) {
         if (!l || !l->layout || op.axis < 0 || op.axis >= l->layout->getNumOutDims() ||
             !l->layout->hasInDim(dims::kWarp)) {
           why = "the operand's layout or the axis could not be read";
@@ -520,9 +542,10 @@ private:
         shared = true;
         why = "Triton's histogram lowering accumulates the bins through shared memory";
       } else if (op.scalarResult) {
-        shared = true;
-        why = "a scalar result: one thread's atomic, its value sent to every thread through "
-              "shared memory";
+        shared = resultUsed(op, 0);
+        why = *shared ? "a scalar result: one thread's atomic, its value sent to every thread "
+                        "through shared memory"
+                      : "a scalar result nobody reads: one thread's atomic, no shared memory";
       } else {
         shared = false;
         why = "a tensor result: each thread's own atomics, no shared memory";
@@ -535,6 +558,8 @@ private:
       else if (op.name == "tt.scan" && shared && *shared)
         predicted = predictScan(e, op, *l->layout, why);
       else if (shared && *shared)
+        predicted = predictScratchOp(e, op, l, res, why);
+      if (shared && *shared && op.name != "tt.reduce" && op.name != "tt.histogram")
         lastReduce_.reset(); // a later op reads shared memory: the reduce's loads are not last
       k_.scratchOps.push_back(e);
       if ((!shared || *shared) && !predicted)
@@ -822,6 +847,57 @@ private:
     return true;
   }
 
+  /// A histogram, a gather across warps or a scalar atomic on sm80/sm90 (TritonScratchOps.h),
+  /// as `predicted`; false, with `predicted_error`, where it cannot be modelled. Steps whose
+  /// addresses are the data's carry `data_dependent` and bounds: the op's `wavefronts` is then
+  /// the most it can take (`wavefronts_exact` false).
+  bool predictScratchOp(json& e, const TtgirScratchOp& op, const TtgirLayout* src,
+                        const TtgirLayout* result, std::string& why) {
+    if (!tritonLowering()) {
+      why += "; Triton's lowering of " + op.name + " is modelled on NVIDIA sm80/sm90 only";
+      return false;
+    }
+    auto fail = [&](const std::string& message) {
+      e["predicted_error"] = message;
+      why += "; " + message;
+      return false;
+    };
+    lastReduce_.reset();
+    auto bits = operandBits(e, op, why);
+    if (!bits)
+      return false;
+    int width = bits->empty() ? 32 : std::max(8, bits->front());
+    Result<TritonScratch> scratch = makeError("internal: no model for " + op.name);
+    if (op.name == "tt.histogram") {
+      if (!src || !src->layout || !result || !result->layout)
+        return fail("the histogram's operand or result layout could not be read");
+      scratch = tritonHistogram(*src->layout, *result->layout, model_, o_.triton);
+    } else if (op.name == "tt.gather") {
+      if (bits->empty())
+        return fail("the gathered element type could not be read");
+      scratch = tritonGather(*src->layout, *result->layout, op.axis, width, model_, o_.triton);
+    } else {
+      scratch = tritonScalarAtomic(width, m_.numWarps.value_or(0), model_);
+    }
+    if (!scratch.ok())
+      return fail(scratch.error().str());
+    std::optional<std::size_t> lastLoadStep = putSteps(e, *scratch);
+    // A histogram's bins are loaded in the result's layout, as a reduce's result: where they
+    // are the kernel's last shared loads, warps holding only copies may exit before them.
+    if (op.name == "tt.histogram" && lastLoadStep && *lastLoadStep == scratch->steps.size() - 1)
+      lastReduce_ = ReduceLoad{k_.scratchOps.size(),
+                               *lastLoadStep,
+                               op.line,
+                               *result->layout,
+                               32,
+                               src->layout->getInDimSize(dims::kWarp)};
+    bool exact = std::all_of(scratch->steps.begin(), scratch->steps.end(),
+                             [](const TritonScratchStep& st) { return st.dataDependent.empty(); });
+    if (!exact)
+      e["wavefronts_exact"] = false;
+    return true;
+  }
+
   /// Whether Triton lowers this convert_layout through shared memory (one within warps, by
   /// shuffles, loads nothing); true where that cannot be told.
   [[nodiscard]] bool convertReadsShared(const TtgirOp& op) const {
@@ -838,8 +914,9 @@ private:
     return !shared.ok() || *shared;
   }
 
-  /// The reduce that may hold a kernel's last shared-memory loads: its entry in k_.scratchOps,
-  /// its last step (a load), its line, its result layout (nullopt: a scalar) and warps.
+  /// The reduce (or histogram) that may hold a kernel's last shared-memory loads: its entry in
+  /// k_.scratchOps, its last step (a load), its line, its result layout (nullopt: a scalar) and
+  /// warps.
   struct ReduceLoad {
     std::size_t entry, step;
     int line;

@@ -158,3 +158,64 @@ def predicted_shared(op):
         for bits, n in widths.items():
             counts[(kind, int(bits))] = counts.get((kind, int(bits)), 0) + n
     return {k: v for k, v in counts.items() if v}
+
+
+@triton.jit
+def histogram(x, out, N: tl.constexpr, B: tl.constexpr):
+    tl.store(out + tl.arange(0, B), tl.histogram(tl.load(x + tl.arange(0, N)), B))
+
+
+@triton.jit
+def atomic_max_scalar(counter, out, N: tl.constexpr):
+    old = tl.atomic_max(counter, 3)
+    tl.store(out + tl.arange(0, N), tl.full([N], 0, tl.int32) + old)
+
+
+@triton.jit
+def atomic_unread(counter, out, N: tl.constexpr):
+    tl.atomic_add(counter, 1)
+    tl.store(out + tl.arange(0, N), tl.full([N], 0, tl.int32))
+
+
+OWN_CASES = [  # kernels whose only shared-memory accesses are the scratch op's
+    ("histogram-1024-b64-w4", histogram, {"N": 1024, "B": 64}, 4),
+    ("histogram-1024-b256-w4", histogram, {"N": 1024, "B": 256}, 4),
+    ("histogram-4096-b128-w8", histogram, {"N": 4096, "B": 128}, 8),
+    ("histogram-256-b16-w2", histogram, {"N": 256, "B": 16}, 2),
+    ("atomic-max-w8", atomic_max_scalar, {"N": 512}, 8),
+    ("atomic-unread-w4", atomic_unread, {"N": 128}, 4),
+]
+PTX_ANY_SHARED = re.compile(
+    r"^\s*(?:@!?%p\d+\s+)?(ld|st|atom)(?:\.relaxed\.sys)?\.shared(?:::cta)?"
+    r"(?:\.add\.u32|\.v(\d)\.[a-z](\d+)|\.[a-z](\d+))", re.M)
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+@pytest.mark.parametrize("case", OWN_CASES, ids=[c[0] for c in OWN_CASES])
+def test_histograms_and_scalar_atomics_are_predicted_as_the_ptx_has_them(case, arch, tmp_path):
+    """Per warp, by (ld|st|atom, bits per lane): the PTX's shared-memory instructions against
+    the scratch op's predicted steps (Triton 3.6 counts bins with one atomic per lane and bin
+    group, 3.9 with one per element; an atomic whose result is unread has no broadcast)."""
+    _, fn, constexprs, warps = case
+    ptr = "*i32"
+    sig = {"x" if fn is histogram else "counter": ptr, "out": ptr,
+           **{k: "constexpr" for k in constexprs}}
+    kernel = triton.compile(ASTSource(fn=fn, signature=sig, constexprs=constexprs),
+                            target=GPUTarget("cuda", arch, 32), options={"num_warps": warps})
+    (tmp_path / "k.ttgir").write_text(kernel.asm["ttgir"])
+    proc = subprocess.run([llcheck_binary(), "report", str(tmp_path / "k.ttgir"), "--out",
+                           str(tmp_path / "out"), "--no-z3", "--no-sass", "--quiet", "--triton",
+                           triton_version()], capture_output=True, text=True, check=False)
+    assert proc.returncode in (0, 1), proc.stderr
+    k = json.loads((tmp_path / "out" / "report.json").read_text())["kernels"][0]
+    assert not [n for n in k["not_understood"] if n["what"] == "op"], k["not_understood"]
+    ptx = {}
+    for m in PTX_ANY_SHARED.finditer(kernel.asm["ptx"]):
+        bits = int(m.group(2)) * int(m.group(3)) if m.group(2) else int(m.group(4) or 32)
+        ptx[(m.group(1), bits)] = ptx.get((m.group(1), bits), 0) + 1
+    predicted = {}
+    for o in k["scratch_ops"]:
+        if o["shared_memory"]:
+            for kind_bits, n in predicted_shared(o).items():
+                predicted[kind_bits] = predicted.get(kind_bits, 0) + n
+    assert predicted == ptx, (k["scratch_ops"], ptx)

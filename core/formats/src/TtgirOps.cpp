@@ -636,6 +636,8 @@ void Reader::scratchOp(const LineRef& l, TtgirScratchOp op, const std::vector<Ty
           arrow + 2,
           (locAt == std::string_view::npos || locAt < arrow ? t.size() : locAt) - arrow - 2));
       op.scalarResult = !startsWith(result, "tensor<");
+      if (op.scalarResult)
+        op.operandElementTypes = {std::string(result)}; // the value every thread receives
     }
   }
   op.src = {src ? module_.types[static_cast<std::size_t>(src->index)].text : std::string(), -1};

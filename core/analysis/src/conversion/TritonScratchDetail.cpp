@@ -167,10 +167,10 @@ void StepCounter::add(const std::vector<std::optional<uint64_t>>& address, int e
   perWidth_[elements * elementBits_] += 1;
 }
 
-TritonAccess StepCounter::done(std::string why) {
+TritonAccess StepCounter::done(std::string why, std::string name) {
   int widest = perWidth_.empty() ? elementBits_ : perWidth_.rbegin()->first;
   a_.vectorElements = widest / elementBits_;
-  a_.name = vectorName(kind_, a_.vectorElements, elementBits_);
+  a_.name = name.empty() ? vectorName(kind_, a_.vectorElements, elementBits_) : std::move(name);
   a_.count.vectorBits = widest;
   a_.instructionsPerWarp = a_.warps == 0 ? 0 : a_.count.instructions / a_.warps;
   for (const auto& [bits, n] : perWidth_)
@@ -192,6 +192,10 @@ nlohmann::json toJson(const TritonScratchStep& s) {
   nlohmann::json j = toJson(s.access);
   j["phase"] = s.phase;
   j["operand"] = s.operand;
+  if (!s.dataDependent.empty()) {
+    j["data_dependent"] = s.dataDependent;
+    j["wavefronts_min"] = s.wavefrontsMin;
+  }
   return j;
 }
 

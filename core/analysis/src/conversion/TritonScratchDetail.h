@@ -65,8 +65,9 @@ public:
   /// One instruction moving `elements` elements per lane.
   void add(const std::vector<std::optional<uint64_t>>& address, int elements,
            const SharedMemoryModel& model);
-  /// The step's access, its widest instruction named; `why` its rule.
-  [[nodiscard]] TritonAccess done(std::string why);
+  /// The step's access, its widest instruction named (or `name`: an atom.shared); `why` its
+  /// rule.
+  [[nodiscard]] TritonAccess done(std::string why, std::string name = "");
 
 private:
   TritonAccess a_;

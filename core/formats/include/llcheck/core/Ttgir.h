@@ -114,7 +114,7 @@ struct TtgirScratchOp {
   /// atomic's pointers): its type as written and its layout (-1 when it has no readable one).
   TtgirOperand src;
   /// The element type of each operand the op reads (tt.reduce of an argmax reads two), in
-  /// order; for an atomic, the pointers' pointee.
+  /// order; for an atomic with a scalar result, that result's type.
   std::vector<std::string> operandElementTypes;
   /// The first tensor result (its type and layout); text empty when the result is a scalar.
   TtgirOperand result;

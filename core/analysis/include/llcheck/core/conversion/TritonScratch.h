@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace llcheck {
@@ -18,6 +19,9 @@ namespace llcheck {
 /// One shared-memory instruction (or group of instructions) of an op's scratch, per
 /// CTA.
 struct TritonScratchStep {
+  TritonScratchStep() = default;
+  TritonScratchStep(std::string phase_, int operand_, TritonAccess access_)
+      : phase(std::move(phase_)), operand(operand_), access(std::move(access_)) {}
   /// What it does: "partials stored", "result loaded" (a reduce in 3.6), "to the exchange
   /// layout (store)" (3.9), "totals loaded" (a scan), "bins added" (a histogram), ...
   std::string phase;
@@ -26,6 +30,11 @@ struct TritonScratchStep {
   /// take part cost nothing; an instruction no lane of a warp takes part in is still executed
   /// by that warp (and costs no wavefront).
   TritonAccess access;
+  /// Why its addresses are the data's (a gather's loads, 3.9's histogram atomics); then
+  /// `access.count.wavefronts` is the most they can take and `wavefrontsMin` the least, and
+  /// `access.count.instructions` the most executed. Empty: the counts are exact.
+  std::string dataDependent;
+  uint64_t wavefrontsMin = 0;
 };
 
 struct TritonScratch {
