@@ -54,7 +54,7 @@ def sides(tmp_path_factory):
             for op in k["scratch_ops"]:
                 assert "predicted_error" not in op, (case["id"], op["predicted_error"])
                 for step in op.get("predicted", []):
-                    ex = step.get("early_exit", {})
+                    ex = step.get("early_exit", step.get("branched_around", {}))
                     n = ex.get("instructions_executed", step["instructions"])
                     w = ex.get("wavefronts_executed", step["wavefronts"])
                     key = (step["instruction"].split(".")[0], step["vector_bits"])

@@ -69,6 +69,7 @@ public:
              {"predicated_exit", f.predicatedExit.empty() ? json(nullptr) : json(f.predicatedExit)},
              {"lds_after_exit", f.ldsAfterExit},
              {"ldsm_after_exit", f.ldsmAfterExit},
+             {"lds_branched_around", f.ldsBranchedAround},
              {"straight_line", f.straightLine}});
       k_.sass = {{"path", sass_->path},
                  {"functions", functions},
@@ -80,6 +81,7 @@ public:
     for (std::size_t i = 0; i < m_.layouts.size(); ++i)
       k_.layouts.push_back(layoutEntry(static_cast<int>(i), m_.layouts[i]));
     scratchOps();
+    branchedAroundLoads();
     tmaCopies();
     descriptorReads();
     for (const TtgirNotUnderstood& n : k_.notUnderstood)
@@ -567,6 +569,34 @@ private:
             {"op", op.name, where(op.location, op.line),
              op.name + ": " + why + "; llcheck does not predict these shared-memory accesses yet",
              false});
+    }
+  }
+
+  /// Triton 3.6 predicates a reduce's combining loads on tid < the scratch's size; ptxas
+  /// sometimes branches around them instead (unpredicated LDS after a predicated forward BRA,
+  /// in the SASS beside the TTGIR), and then a warp none of whose lanes takes part skips them.
+  /// Those loads are given to the combining steps in program order (the SASS does not say
+  /// which operand's they are), each step's executions cut to the warps taking part.
+  void branchedAroundLoads() {
+    if (!sass_ || sass_->functions.size() != 1 || o_.triton != TritonVersion::v3_6)
+      return;
+    uint64_t left = sass_->functions.front().ldsBranchedAround;
+    for (json& e : k_.scratchOps) {
+      if (e.value("op", "") != "tt.reduce" || !e.contains("predicted"))
+        continue;
+      for (json& step : e["predicted"]) {
+        uint64_t perWarp = step.value("instructions_per_warp", uint64_t{0});
+        uint64_t taking = step.value("instructions_taking_part", uint64_t{0});
+        if (left == 0 || step.value("phase", "") != "partials combined (load)" || perWarp == 0 ||
+            perWarp > left || taking >= step.value("instructions", uint64_t{0}))
+          continue;
+        left -= perWarp;
+        step["branched_around"] = {
+            {"instructions_executed", taking},
+            {"wavefronts_executed", step.value("wavefronts", uint64_t{0})},
+            {"of", "ptxas branches around these loads (" + sass_->path +
+                       "): only the warps with a lane taking part execute them"}};
+      }
     }
   }
 

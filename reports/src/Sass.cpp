@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -58,6 +59,17 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
         code[i].predicate != "@PT" && code[i].predicate != "@!PT")
       exitAt = code[i].address;
   bool afterExit = false;
+  // [predicated BRA, its target): code a thread may jump over. One holding a loop (a branch
+  // back) is a skipped loop, not a branch around a few loads, and is left out.
+  std::vector<std::pair<uint64_t, uint64_t>> skipped;
+  for (const Instruction& ins : code)
+    if (baseOf(ins.opcode) == "BRA" && !ins.predicate.empty() && ins.predicate != "@PT" &&
+        ins.predicate != "@!PT" && ins.target && *ins.target > ins.address &&
+        std::none_of(code.begin(), code.end(), [&](const Instruction& other) {
+          return other.address > ins.address && other.address < *ins.target && other.target &&
+                 *other.target < other.address;
+        }))
+      skipped.emplace_back(ins.address, *ins.target);
   for (std::size_t i = 0; i < code.size(); ++i) {
     const Instruction& ins = code[i];
     if (ins.predicate == "@!PT")
@@ -85,6 +97,10 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
     if (base == "LDS") {
       ++f.lds;
       f.ldsAfterExit += afterExit;
+      if (ins.predicate.empty() && std::any_of(skipped.begin(), skipped.end(), [&](const auto& r) {
+            return r.first < ins.address && ins.address < r.second;
+          }))
+        ++f.ldsBranchedAround;
     } else if (base == "LDSM") {
       ++f.ldsm;
       f.ldsmAfterExit += afterExit;

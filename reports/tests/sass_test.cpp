@@ -120,5 +120,31 @@ TEST(Sass, besideTheTtgir) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(Sass, countsTheLoadsPtxasBranchesAround) {
+  // Triton 3.6's reduce combining loads as ptxas left them in tile_argmax_a1_4x2048_w8_fp32
+  // (gpu_oracle/reduce_scratch): unpredicated LDS after a predicated forward BRA; a predicated
+  // LDS there, or loads inside a skipped loop, are not such.
+  constexpr const char* listing = R"(
+		Function : k
+        /*0000*/                   BSSY B0, 0x60 ;
+        /*0010*/               @P0 BRA 0x50 ;
+        /*0020*/                   LDS R3, [R4] ;
+        /*0030*/              @!P1 LDS R6, [R4+0x40] ;
+        /*0040*/                   LDS R5, [R4+0x80] ;
+        /*0050*/                   BSYNC B0 ;
+        /*0060*/               @P2 BRA 0xa0 ;
+        /*0070*/                   LDS R7, [R8] ;
+        /*0080*/               @P3 BRA 0x70 ;
+        /*0090*/                   LDS R9, [R8+0x10] ;
+        /*00a0*/                   LDS R10, [UR4] ;
+        /*00b0*/                   EXIT ;
+        /*00c0*/                   BRA 0xc0;
+)";
+  auto f = parseSass(listing, "k.sass");
+  ASSERT_TRUE(f.ok()) << f.error().str();
+  EXPECT_EQ(f->front().lds, 6u);
+  EXPECT_EQ(f->front().ldsBranchedAround, 2u);
+}
+
 } // namespace
 } // namespace llcheck::reports

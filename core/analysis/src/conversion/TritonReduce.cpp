@@ -129,6 +129,7 @@ Result<TritonScratch> reduce36(const Named& n, std::size_t axis, const std::opti
         {"partials combined (load)", static_cast<int>(op),
          loaded.done("threads below " + std::to_string(elems) +
                      " each load one element per round (" + std::to_string(rounds) + ")")});
+    out.steps.back().instructionsTakingPart = loaded.takingPart();
     out.steps.push_back(
         {"partials combined (store)", static_cast<int>(op),
          written.done("after " + std::to_string(interWarps) + "-lane shuffles, every " +

@@ -165,6 +165,8 @@ void StepCounter::add(const std::vector<std::optional<uint64_t>>& address, int e
   a_.count.idealWavefronts += c.phases;
   maxPerPhase_ = std::max(maxPerPhase_, c.maxPerPhase);
   perWidth_[elements * elementBits_] += 1;
+  takingPart_ += std::any_of(address.begin(), address.end(),
+                             [](const std::optional<uint64_t>& a) { return a.has_value(); });
 }
 
 TritonAccess StepCounter::done(std::string why, std::string name) {
@@ -192,6 +194,8 @@ nlohmann::json toJson(const TritonScratchStep& s) {
   nlohmann::json j = toJson(s.access);
   j["phase"] = s.phase;
   j["operand"] = s.operand;
+  if (s.instructionsTakingPart != 0)
+    j["instructions_taking_part"] = s.instructionsTakingPart;
   if (!s.dataDependent.empty()) {
     j["data_dependent"] = s.dataDependent;
     j["wavefronts_min"] = s.wavefrontsMin;

@@ -65,6 +65,8 @@ public:
   /// One instruction moving `elements` elements per lane.
   void add(const std::vector<std::optional<uint64_t>>& address, int elements,
            const SharedMemoryModel& model);
+  /// The warp instructions so far in which at least one lane takes part.
+  [[nodiscard]] uint64_t takingPart() const { return takingPart_; }
   /// The step's access, its widest instruction named (or `name`: an atom.shared); `why` its
   /// rule.
   [[nodiscard]] TritonAccess done(std::string why, std::string name = "");
@@ -74,6 +76,7 @@ private:
   SharedAccessKind kind_;
   int elementBits_;
   uint64_t maxPerPhase_ = 0;
+  uint64_t takingPart_ = 0;
   std::map<int, uint64_t> perWidth_; // bits per lane -> instructions, all warps
 };
 

@@ -36,6 +36,10 @@ struct SassFunction {
   uint64_t exitAddress = 0;
   /// LDS and LDSM after that EXIT in program order (what the warps that take it skip).
   uint64_t ldsAfterExit = 0, ldsmAfterExit = 0;
+  /// Unpredicated LDS between a predicated forward BRA and its target: loads ptxas branched
+  /// around instead of predicating them, which a warp none of whose lanes takes part skips
+  /// (Triton 3.6's predicated reduce combining loads, in some kernels).
+  uint64_t ldsBranchedAround = 0;
   /// False when a branch or call makes the code from the predicated EXIT on run otherwise than
   /// once in program order (see above); `notStraightLine` names the first one.
   bool straightLine = true;

@@ -35,6 +35,9 @@ struct TritonScratchStep {
   /// `access.count.instructions` the most executed. Empty: the counts are exact.
   std::string dataDependent;
   uint64_t wavefrontsMin = 0;
+  /// Predicated loads: the warp instructions in which some lane takes part (what runs where
+  /// ptxas branches around the loads instead of predicating them); 0: not told.
+  uint64_t instructionsTakingPart = 0;
 };
 
 struct TritonScratch {
