@@ -80,6 +80,11 @@ public:
   KernelReport run(const OpSink& sink) {
     for (std::size_t i = 0; i < m_.layouts.size(); ++i)
       k_.layouts.push_back(layoutEntry(static_cast<int>(i), m_.layouts[i]));
+    for (const TtgirPartition& p : m_.partitions)
+      k_.partitions.push_back(
+          {{"name", p.name},
+           {"num_warps", p.numWarps != 0 ? json(p.numWarps) : json(m_.numWarps.value_or(0))},
+           {"line", p.line}});
     scratchOps();
     branchedAroundLoads();
     tmaCopies();
@@ -193,6 +198,31 @@ private:
     e.findings.push_back({"not_understood", e.op + " at " + e.location + ": " + why, 1e3});
   }
 
+  /// {"name", "num_warps"} of warp-specialize region I, null for -1.
+  [[nodiscard]] json regionOf(int i) const {
+    if (i < 0 || static_cast<std::size_t>(i) >= m_.partitions.size())
+      return nullptr;
+    const TtgirPartition& p = m_.partitions[static_cast<std::size_t>(i)];
+    uint64_t warps = p.numWarps != 0 ? p.numWarps : m_.numWarps.value_or(0);
+    return {{"name", p.name}, {"num_warps", warps == 0 ? json(nullptr) : json(warps)}};
+  }
+
+  /// The warp-specialize region of an op, and whether its distributed layouts are over that
+  /// region's warps (each op's counts are its layouts' warps: a partition of 1 warp that
+  /// loads a tile is counted with 1 warp).
+  [[nodiscard]] json partitionOf(const TtgirPartition& p, const LayoutEntry* src,
+                                 const LayoutEntry* dst) const {
+    uint64_t warps = p.numWarps != 0 ? p.numWarps : m_.numWarps.value_or(0);
+    json j = {{"name", p.name}, {"num_warps", warps == 0 ? json(nullptr) : json(warps)}};
+    bool agree = true; // checked where both are known
+    for (const LayoutEntry* l : {src, dst})
+      if (warps != 0 && l && l->layout && l->layout->hasInDim(dims::kWarp) &&
+          static_cast<uint64_t>(l->layout->getInDimSize(dims::kWarp)) != warps)
+        agree = false;
+    j["layouts_agree"] = agree;
+    return j;
+  }
+
   OpEntry opEntry(const TtgirOp& op) {
     OpEntry e;
     e.op = op.name;
@@ -209,6 +239,8 @@ private:
     const LayoutEntry* src = layoutAt(k_, e.src);
     const LayoutEntry* dst = layoutAt(k_, e.dst);
     e.legality = {{"src", legalityOf(src)}, {"dst", legalityOf(dst)}};
+    if (op.partition >= 0 && static_cast<std::size_t>(op.partition) < m_.partitions.size())
+      e.partition = partitionOf(m_.partitions[static_cast<std::size_t>(op.partition)], src, dst);
     for (const LayoutEntry* l : {src, dst})
       if (l && l->layout && !l->legality.empty() && !l->legal)
         e.findings.push_back({"illegal_layout",
@@ -494,6 +526,8 @@ private:
     for (const TtgirScratchOp& op : m_.scratchOps) {
       json e = {
           {"op", op.name}, {"location", op.location}, {"line", op.line}, {"layout", op.src.layout}};
+      if (json p = regionOf(op.partition); !p.is_null())
+        e["partition"] = p;
       if (op.axis >= 0)
         e["axis"] = op.axis;
       const TtgirLayout* l =
@@ -624,6 +658,8 @@ private:
                 {"line", c.line},       {"descriptor", c.descriptor},
                 {"box", c.box},         {"element", c.elementType},
                 {"encoding", encoding}, {"buffer_layout", c.buffer.layout}};
+      if (json p = regionOf(c.partition); !p.is_null())
+        e["partition"] = p; // the warps that issue it
       auto bits = dtypeBits(c.elementType);
       if (c.box.empty() || !bits.ok()) {
         e["note"] = c.box.empty() ? "the descriptor's type could not be read"

@@ -226,6 +226,8 @@ json opJson(const OpEntry& op) {
             {"findings", findings}};
   if (!op.measured.is_null())
     j["measured"] = op.measured;
+  if (!op.partition.is_null())
+    j["partition"] = op.partition;
   return j;
 }
 
@@ -421,6 +423,7 @@ void ReportStream::add(const KernelReport& k, KernelStream& s) {
                {"global_accesses", k.globalAccesses},
                {"scratch_ops", k.scratchOps},
                {"tma_copies", k.tmaCopies},
+               {"partitions", k.partitions},
                {"barriers", k.barriers},
                {"descriptor_reads", k.descriptorReads},
                {"seconds", k.seconds}};

@@ -4,6 +4,7 @@
 #include "TtgirReader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 namespace llcheck::ttgir {
@@ -282,9 +283,44 @@ bool looksDataMoving(const std::string& name) {
 
 } // namespace
 
+bool Reader::partitionLine(const LineRef& l, std::string_view trimmed, std::size_t lead) {
+  if (startsWith(trimmed, "ttg.warp_specialize(")) {
+    warpSpecialize_ = true;
+    return false; // the op line itself is read as any other
+  }
+  if (!warpSpecialize_)
+    return false;
+  if (partition_ >= 0 && startsWith(trimmed, "}") && lead == partitionIndent_) {
+    partition_ = -1;
+    if (trimmed != "}")
+      warpSpecialize_ = false; // `} : (...) -> ()` closes the warp_specialize
+    return true;
+  }
+  bool isDefault = trimmed == "default {";
+  bool isPartition = startsWith(trimmed, "partition") && trimmed.size() > 9 &&
+                     std::isdigit(static_cast<unsigned char>(trimmed[9])) && trimmed.back() == '{';
+  if (partition_ >= 0 || (!isDefault && !isPartition))
+    return false;
+  TtgirPartition p;
+  p.name = std::string(trimmed.substr(0, isDefault ? 7 : trimmed.find('(')));
+  p.line = l.number;
+  if (std::size_t at = trimmed.rfind("num_warps("); isPartition && at != std::string_view::npos) {
+    std::string_view digits = trimmed.substr(at + 10);
+    uint64_t n = 0;
+    if (std::from_chars(digits.data(), digits.data() + digits.size(), n).ec == std::errc())
+      p.numWarps = n;
+  }
+  partition_ = static_cast<int>(module_.partitions.size());
+  partitionIndent_ = lead;
+  module_.partitions.push_back(std::move(p));
+  return true;
+}
+
 Error Reader::opLine(const LineRef& l) {
   std::string_view t = l.text;
   std::size_t lead = t.find_first_not_of(" \t");
+  if (partitionLine(l, trim(t), lead))
+    return Error{};
   std::string name = opName(t.substr(lead));
   const auto& handled = ttgirDataMovingOps();
   bool isHandled = std::find(handled.begin(), handled.end(), name) != handled.end();
@@ -428,6 +464,7 @@ Error Reader::opLine(const LineRef& l) {
       op.elementType = s.elementType;
   }
   op.contiguity = integerAttribute(t.substr(0, sigEnd), "contiguity");
+  op.partition = partition_;
   opTypes_.push_back({src ? src->index : -1, dst->index});
   module_.ops.push_back(std::move(op));
   return Error{};
@@ -560,6 +597,7 @@ void Reader::tmaCopy(const LineRef& l, const std::string& name, const std::vecto
   c.buffer = {buffer >= 0 ? module_.types[static_cast<std::size_t>(buffer)].text : std::string(),
               -1};
   tmaTypes_.push_back(buffer);
+  c.partition = partition_;
   module_.tmaCopies.push_back(std::move(c));
 }
 
@@ -645,6 +683,7 @@ void Reader::scratchOp(const LineRef& l, TtgirScratchOp op, const std::vector<Ty
                          : std::string(),
                -1};
   scratchTypes_.push_back({src ? src->index : -1, resultUse ? resultUse->index : -1});
+  op.partition = partition_;
   module_.scratchOps.push_back(std::move(op));
 }
 
@@ -686,6 +725,7 @@ Error Reader::globalAccessLine(const LineRef& l, const std::string& name,
     access.line = l.number;
     access.location = locationOf(l);
     globalTypes_.push_back(u.index);
+    access.partition = partition_;
     module_.globalAccesses.push_back(std::move(access));
     return Error{};
   }

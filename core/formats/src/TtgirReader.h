@@ -129,6 +129,14 @@ private:
   /// A reduce or scan in MLIR's generic form opens a region on its line; its types come on the
   /// line that closes it (`}) : (tensor<...>) -> ...`).
   std::optional<TtgirScratchOp> pendingScratch_;
+  /// The warp-specialize region being read (an index into module_.partitions, or -1), and the
+  /// indentation of its opening line (its closing `}` has the same).
+  int partition_ = -1;
+  std::size_t partitionIndent_ = 0;
+  bool warpSpecialize_ = false;
+  /// A `default {` or `partitionN(...) num_warps(N) {` line opens a region, the `}` at its
+  /// indentation closes it: true when the line was one of those.
+  bool partitionLine(const LineRef& l, std::string_view trimmed, std::size_t lead);
 
   static int column(std::size_t offsetInLine) { return static_cast<int>(offsetInLine) + 1; }
 

@@ -155,6 +155,9 @@ struct OpEntry {
   int elementBits = 0;
   /// Contract fields of report.json (see docs/report.md).
   nlohmann::json plan, predicted, optimum, measured, legality;
+  /// The ttg.warp_specialize region the op runs in ({"name", "num_warps", "layouts_agree"}),
+  /// null outside one.
+  nlohmann::json partition;
   std::vector<Finding> findings;
   /// Not analysable (an operand with no layout, an unknown dtype): why.
   std::string notAnalysed;
@@ -172,9 +175,11 @@ struct KernelReport {
   /// "global_accesses", docs/report.md).
   nlohmann::json globalAccesses = nlohmann::json::array();
   /// One entry per reduction, scan, histogram, gather and atomic (report.json's "scratch_ops"):
-  /// whether its lowering goes through shared-memory scratch, and why. Those that do are not
-  /// predicted yet and are also listed in notUnderstood.
+  /// whether its lowering goes through shared-memory scratch, why, and its predicted accesses;
+  /// one that cannot be predicted is also listed in notUnderstood.
   nlohmann::json scratchOps = nlohmann::json::array();
+  /// The regions of its ttg.warp_specialize ops ({"name", "num_warps", "line"}).
+  nlohmann::json partitions = nlohmann::json::array();
   /// TMA copies (the box, its bytes and swizzle, whether the descriptor's encoding is the
   /// buffer's), each mbarrier's expected bytes against the copies arriving on it, and the MMAs
   /// that read shared operands through descriptors (report.json's "tma_copies", "barriers",

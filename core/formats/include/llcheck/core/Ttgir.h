@@ -90,6 +90,18 @@ struct TtgirOp {
   /// analysis proved of the source pointers: N consecutive elements per thread along their
   /// fastest dim); nullopt when the op has none.
   std::optional<uint64_t> contiguity;
+  /// The warp-specialize region the op is in (an index into TtgirModule::partitions), or -1.
+  int partition = -1;
+};
+
+/// A region of a ttg.warp_specialize: its default region (the module's warps) or one of its
+/// partitions, each run by its own warps (`partition0(...) num_warps(4) {`). Warp-specialized
+/// pipelines split a loop's producers (TMA or cp.async copies) and consumers (MMAs) among them,
+/// and each op's layouts are over its region's warps.
+struct TtgirPartition {
+  std::string name;      ///< "default", "partition0", ...
+  uint64_t numWarps = 0; ///< 0: the module's (the default region)
+  int line = 0;
 };
 
 /// One tt.load or tt.store of a tensor of pointers: registers <-> global memory in one layout.
@@ -102,6 +114,8 @@ struct TtgirGlobalAccess {
   std::string elementType;
   std::string location;
   int line = 0;
+  /// The warp-specialize region it is in (an index into TtgirModule::partitions), or -1.
+  int partition = -1;
 };
 
 /// An op whose lowering may go through shared-memory scratch that is not a tensor's layout: a
@@ -130,6 +144,8 @@ struct TtgirScratchOp {
   bool scalarResult = false;
   std::string location;
   int line = 0;
+  /// The warp-specialize region it is in (an index into TtgirModule::partitions), or -1.
+  int partition = -1;
 };
 
 /// A TMA copy (ttng.async_tma_copy_global_to_local / _local_to_global): the tensor memory
@@ -150,6 +166,8 @@ struct TtgirTmaCopy {
   std::string barrier;
   std::string location;
   int line = 0;
+  /// The warp-specialize region it is in (an index into TtgirModule::partitions), or -1.
+  int partition = -1;
 };
 
 /// ttng.barrier_expect %bar, BYTES: the bytes the TMA copies arriving on %bar must bring.
@@ -221,6 +239,8 @@ struct TtgirModule {
   std::vector<TtgirTmaCopy> tmaCopies;
   std::vector<TtgirBarrierExpect> barrierExpects;
   std::vector<TtgirDescriptorRead> descriptorReads;
+  /// The regions of every ttg.warp_specialize, in file order.
+  std::vector<TtgirPartition> partitions;
   /// Every tt.func's pointer arguments, in file order.
   std::vector<TtgirPointerArgument> pointerArguments;
   std::vector<TtgirNotUnderstood> notUnderstood;
