@@ -1,7 +1,8 @@
 """Reads what run.sh brought back (reduce.tgz, unpacked) into measured.json: per release and
 case, the launch (grid, output checked), and every SASS shared-memory instruction the
 reductions own (by the line table: the kernel lines that call tl.sum / tl.max / tl.argmax),
-with ncu's executions and L1 shared wavefronts. The TTGIR of each case is kept beside it
+with ncu's executions and L1 shared wavefronts, and every LDG / STG with its executions,
+requests and sectors. The TTGIR of each case is kept beside it
 (ttgir/RELEASE/ID.ttgir) for test_reduce_measured.py, which predicts them with llcheck.
 
     python3 analyze.py UNPACKED_DIR NVDISASM CUOBJDUMP
@@ -26,6 +27,22 @@ import kernels  # noqa: E402
 SHARED = re.compile(r"^(STS|LDS|ATOMS)(\.[A-Z0-9.]+)?$")
 WIDTH = {"": 32, ".U8": 8, ".S8": 8, ".U16": 16, ".S16": 16, ".64": 64, ".128": 128}
 KIND = {"STS": "st", "LDS": "ld", "ATOMS": "atom"}
+GLOBAL = re.compile(r"^(LDG|STG)\.E(\.[A-Z0-9.]+)?$")
+
+
+def global_instruction(text, row, line):
+    """An LDG / STG with ncu's executions, requests (L1 tag requests) and sectors (L2
+    theoretical sectors); None for any other instruction."""
+    m = GLOBAL.match(opcode(text))
+    if not m:
+        return None
+    suffix = m.group(2) or ""
+    bits = next((WIDTH[w] for w in (".128", ".64", ".U16", ".S16", ".U8", ".S8")
+                 if w in suffix), 32)
+    return {"sass": text, "kind": "ld" if m.group(1) == "LDG" else "st", "bits": bits,
+            "line": line, "executed": int(row["Instructions Executed"]),
+            "requests": int(row["L1 Tag Requests Global"]),
+            "sectors": int(row["L2 Theoretical Sectors Global"])}
 
 
 def bits_of(m):
@@ -95,8 +112,10 @@ def inductor(unpacked, nvdisasm, cuobjdump):
         meta, table = cubins[stem]
         # Every warp executes the first instruction once: its executions / warps = CTAs.
         grid = int(sass_rows[0]["Instructions Executed"]) // meta["num_warps"]
-        instructions = []
-        for (file, _, text), row in zip(table, sass_rows):
+        instructions, global_ = [], []
+        for (file, line, text), row in zip(table, sass_rows):
+            if (g := global_instruction(text, row, line)) is not None:
+                global_.append(g)
             m = SHARED.match(opcode(text))
             if not m or not file or not file.endswith(REDUCTION_FILES):
                 continue
@@ -116,7 +135,7 @@ def inductor(unpacked, nvdisasm, cuobjdump):
         with open(os.path.join(HERE, "ttgir", "inductor36", f"{cid}.sass"), "w") as f:
             f.write(sass)
         cases.append({"id": cid, "kernel": name, "grid": grid, "num_warps": meta["num_warps"],
-                      "output_ok": True, "instructions": instructions})
+                      "output_ok": True, "instructions": instructions, "global": global_})
     checked = json.load(open(os.path.join(unpacked, "plain.json")))
     under_ncu = json.load(open(os.path.join(unpacked, "ncu.json")))
     bad = [c["id"] for c in checked["cases"] + under_ncu["cases"] if not c.get("ok")]
@@ -188,10 +207,12 @@ def main():
             table = line_table(nvdisasm, os.path.join(d, cid + ".cubin"))
             sass_rows = [r for r in rows if r.get("Source", "").strip()]
             assert len(table) == len(sass_rows), (cid, len(table), len(sass_rows))
-            instructions = []
+            instructions, global_ = [], []
             for (line, text), row in zip(table, sass_rows):
                 got = row["Source"].strip()
                 assert opcode(got) == opcode(text), (cid, got, text)
+                if (g := global_instruction(text, row, line)) is not None:
+                    global_.append(g)
                 m = SHARED.match(opcode(text))
                 if not m or (line != "lib" and line not in lines[cid]):
                     continue
@@ -208,7 +229,7 @@ def main():
                 f.write(sass)
             ok = plain.get(cid, {}).get("ok", False) and launch.get("ok", False)
             cases.append({"id": cid, "grid": launch.get("grid"), "output_ok": ok,
-                          "instructions": instructions})
+                          "instructions": instructions, "global": global_})
         result["releases"][rel] = cases
     with open(os.path.join(HERE, "measured.json"), "w") as f:
         json.dump(result, f, indent=1)

@@ -170,6 +170,29 @@ void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& option
       skip(bits.error().message);
       continue;
     }
+    if (a.scalar) {
+      // One value: Triton's scalar store is made by thread 0 (the other warps branch around
+      // it: measured on the H200, gpu_oracle/reduce_scratch), its scalar load by every thread
+      // at one address (a broadcast per warp; not yet measured).
+      bool store = a.op == "tt.store";
+      uint64_t n = store ? 1 : numWarps;
+      json p = {{"lowering", "triton"},
+                {"scalar", true},
+                {"ptx", std::string(store ? "st" : "ld") + ".global.b" + std::to_string(*bits)},
+                {"vector_bits", *bits},
+                {"vector_elements", 1},
+                {"instructions", n},
+                {"requests", n},
+                {"sectors", n},
+                {"ideal_sectors", n},
+                {"excess_sectors", 0},
+                {"why", store ? "a scalar store: one thread stores the value"
+                              : "a scalar load: every thread loads the value at one address (not "
+                                "yet measured on a GPU)"}};
+      e["predicted"] = p;
+      k.globalAccesses.push_back(std::move(e));
+      continue;
+    }
     const LayoutEntry* entry =
         a.pointers.layout >= 0 && static_cast<std::size_t>(a.pointers.layout) < k.layouts.size()
             ? &k.layouts[static_cast<std::size_t>(a.pointers.layout)]

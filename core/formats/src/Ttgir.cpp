@@ -375,8 +375,9 @@ Error Reader::computeLayouts() {
     module_.ops[i].dst.layout = module_.types[static_cast<std::size_t>(dst)].layout;
   }
   for (std::size_t i = 0; i < module_.globalAccesses.size(); ++i)
-    module_.globalAccesses[i].pointers.layout =
-        module_.types[static_cast<std::size_t>(globalTypes_[i])].layout;
+    if (globalTypes_[i] >= 0) // a scalar pointer has no layout
+      module_.globalAccesses[i].pointers.layout =
+          module_.types[static_cast<std::size_t>(globalTypes_[i])].layout;
   for (std::size_t i = 0; i < module_.scratchOps.size(); ++i) {
     auto [src, result] = scratchTypes_[i];
     if (src >= 0)

@@ -729,6 +729,20 @@ Error Reader::globalAccessLine(const LineRef& l, const std::string& name,
     module_.globalAccesses.push_back(std::move(access));
     return Error{};
   }
+  // `tt.store %p, %v : !tt.ptr<f32>`: one value through a scalar pointer.
+  std::string_view sig = trim(t.substr(colon + 1, sigEnd - colon - 1));
+  if (startsWith(sig, "!tt.ptr<") && sig.back() == '>' && sig.find(',') == std::string_view::npos) {
+    TtgirGlobalAccess access;
+    access.op = name;
+    access.scalar = true;
+    access.pointers = {std::string(sig), -1};
+    access.elementType = std::string(sig.substr(8, sig.size() - 9));
+    access.line = l.number;
+    access.location = locationOf(l);
+    access.partition = partition_;
+    globalTypes_.push_back(-1);
+    module_.globalAccesses.push_back(std::move(access));
+  }
   return Error{};
 }
 

@@ -104,7 +104,8 @@ struct TtgirPartition {
   int line = 0;
 };
 
-/// One tt.load or tt.store of a tensor of pointers: registers <-> global memory in one layout.
+/// One tt.load or tt.store of a tensor of pointers (registers <-> global memory in one layout)
+/// or of a scalar pointer.
 struct TtgirGlobalAccess {
   std::string op; ///< "tt.load" or "tt.store"
   /// The pointer tensor's type as written, and its layout (-1 when it has no readable encoding).
@@ -116,6 +117,9 @@ struct TtgirGlobalAccess {
   int line = 0;
   /// The warp-specialize region it is in (an index into TtgirModule::partitions), or -1.
   int partition = -1;
+  /// A tt.load / tt.store of one value through a scalar `!tt.ptr<T>` (no layout): Triton's
+  /// scalar store is made by one thread, its scalar load by every thread.
+  bool scalar = false;
 };
 
 /// An op whose lowering may go through shared-memory scratch that is not a tensor's layout: a
