@@ -8,7 +8,9 @@ kept in the data but not predicted.
 A masked access whose mask the TTGIR does not fix (the row's length is a kernel argument) is
 predicted for its whole tile: its measured instructions (ptxas branches around the stores of
 warps whose lanes are all masked off) and sectors may then be fewer, never more.
-Sides that differ otherwise are listed with their reason in known_differences.json
+An op inside scf.for loops runs once per trip: its prediction is per run, times the report's
+`trips` (the loops' trip counts, where their bounds are constants). Sides that differ
+otherwise are listed with their reason in known_differences.json
 ("global_sides"); table-global.md is the committed summary, regenerated here
 (LLCHECK_UPDATE_TABLE=1 rewrites it). No GPU needed: the measurements are data."""
 import collections
@@ -42,13 +44,19 @@ def global_sides(tmp_path_factory):
                 continue
             pred, meas, masked, open_ = (collections.Counter(), collections.Counter(), set(),
                                          set())
+            unknown_trips = set()
             for g in by_id[case["id"]]["global_accesses"]:
                 p = g.get("predicted")
                 if not isinstance(p, dict) or "requests" not in p:
                     continue
                 key = ("ld" if g["op"] == "tt.load" else "st", p["vector_bits"])
+                # Per run of the op: times its runs per program (its loops' trip counts).
+                trips = g.get("trips", 1)
+                if trips is None:
+                    unknown_trips.add(key)
+                    trips = 1
                 for i, field in enumerate(("instructions", "sectors")):
-                    pred[key + (i,)] += (p[field] or 0) * case["grid"]
+                    pred[key + (i,)] += (p[field] or 0) * case["grid"] * trips
                 if p["sectors"] is None:
                     open_.add(key)
                 if g.get("axis_info", {}).get("mask"):

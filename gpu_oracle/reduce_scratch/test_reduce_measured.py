@@ -58,10 +58,11 @@ def sides(tmp_path_factory):
                     n = ex.get("instructions_executed", step["instructions"])
                     w = ex.get("wavefronts_executed", step["wavefronts"])
                     key = (step["instruction"].split(".")[0], step["vector_bits"])
-                    pred[key + ("n",)] += n * case["grid"]
-                    pred[key + ("w",)] += w * case["grid"]
+                    runs = case["grid"] * (op.get("trips") or 1)  # per run, times its runs
+                    pred[key + ("n",)] += n * runs
+                    pred[key + ("w",)] += w * runs
                     # Addresses the data decide: the most instructions, and wavefront bounds.
-                    pred[key + ("wmin",)] += step.get("wavefronts_min", w) * case["grid"]
+                    pred[key + ("wmin",)] += step.get("wavefronts_min", w) * runs
                     pred[key + ("dd",)] |= "data_dependent" in step
             meas = collections.Counter()
             for i in case["instructions"]:

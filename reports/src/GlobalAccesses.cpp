@@ -157,6 +157,10 @@ void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& option
     json e = {{"op", a.op},       {"location", a.location},
               {"line", a.line},   {"layout", a.pointers.layout},
               {"shape", a.shape}, {"dtype", a.elementType}};
+    if (a.loopDepth > 0) { // the counts are per run; this many runs per program
+      e["loop_depth"] = a.loopDepth;
+      e["trips"] = a.trips ? json(*a.trips) : json(nullptr);
+    }
     auto skip = [&](const std::string& why) {
       e["not_analysed"] = why;
       k.globalAccesses.push_back(std::move(e));
@@ -227,6 +231,18 @@ void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& option
     CoalescingOptions co;
     co.elementBits = *bits;
     co.strides = strides.values;
+    if (co.strides.empty() && fastest >= 0) {
+      // Unknown addresses: what AxisInfo proved (the vector along the layout's fastest dim)
+      // must hold in the count, so that dim is taken as stride 1 and the others as rows far
+      // apart; the sectors that would depend on them are not reported.
+      int64_t far = static_cast<int64_t>(std::max<uint64_t>(
+          uint64_t{1} << 10, std::bit_ceil(a.shape[static_cast<std::size_t>(fastest)])));
+      for (std::size_t d = 0; d < a.shape.size(); ++d) {
+        co.strides.push_back(static_cast<int>(d) == fastest ? 1 : far);
+        if (static_cast<int>(d) != fastest)
+          far <<= 4;
+      }
+    }
     CoalescingOptions asEmitted = co;
     asEmitted.tritonAlignment = alignment;
     bool isLoad = a.op == "tt.load";

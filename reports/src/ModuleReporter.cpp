@@ -236,6 +236,8 @@ private:
     e.predicted = nullptr;
     e.optimum = nullptr;
     e.measured = nullptr;
+    e.loopDepth = op.loopDepth;
+    e.trips = op.trips;
     const LayoutEntry* src = layoutAt(k_, e.src);
     const LayoutEntry* dst = layoutAt(k_, e.dst);
     e.legality = {{"src", legalityOf(src)}, {"dst", legalityOf(dst)}};
@@ -528,6 +530,10 @@ private:
           {"op", op.name}, {"location", op.location}, {"line", op.line}, {"layout", op.src.layout}};
       if (json p = regionOf(op.partition); !p.is_null())
         e["partition"] = p;
+      if (op.loopDepth > 0) {
+        e["loop_depth"] = op.loopDepth;
+        e["trips"] = op.trips ? json(*op.trips) : json(nullptr);
+      }
       if (op.axis >= 0)
         e["axis"] = op.axis;
       const TtgirLayout* l =

@@ -228,6 +228,10 @@ json opJson(const OpEntry& op) {
     j["measured"] = op.measured;
   if (!op.partition.is_null())
     j["partition"] = op.partition;
+  if (op.loopDepth > 0) {
+    j["loop_depth"] = op.loopDepth;
+    j["trips"] = op.trips ? json(*op.trips) : json(nullptr);
+  }
   return j;
 }
 

@@ -316,11 +316,61 @@ bool Reader::partitionLine(const LineRef& l, std::string_view trimmed, std::size
   return true;
 }
 
+void Reader::loopLine(std::string_view trimmed, std::size_t lead) {
+  // `%c128_i32 = arith.constant 128 : i32`
+  if (std::size_t eq = trimmed.find(" = arith.constant ");
+      eq != std::string_view::npos && startsWith(trimmed, "%")) {
+    std::string_view value = trimmed.substr(eq + 18);
+    int64_t v = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    std::string_view rest(end, static_cast<std::size_t>(value.data() + value.size() - end));
+    if (ec == std::errc() &&
+        (startsWith(rest, " : i32") || startsWith(rest, " : i64") || startsWith(rest, " : index")))
+      constants_[std::string(trimmed.substr(0, eq))] = v;
+    return;
+  }
+  if (!loops_.empty() && startsWith(trimmed, "}") && lead == loops_.back().indent) {
+    loops_.pop_back(); // the closing line (`} loc(...)`, `} {tt.num_stages = ...}`)
+    return;
+  }
+  std::size_t at = trimmed.find("scf.for %");
+  if (at == std::string_view::npos || trimmed.empty() || trimmed.back() != '{')
+    return;
+  // `scf.for %i = %lb to %ub step %st ...`
+  auto word = [&](std::string_view key) -> std::string {
+    std::size_t k = trimmed.find(key, at);
+    if (k == std::string_view::npos)
+      return "";
+    std::string_view w = trimmed.substr(k + key.size());
+    return std::string(w.substr(0, w.find_first_of(" ,")));
+  };
+  std::string lb = word(" = "), ub = word(" to "), st = word(" step ");
+  OpenLoop loop{lead, std::nullopt};
+  auto value = [&](const std::string& n) -> std::optional<int64_t> {
+    auto it = constants_.find(n);
+    return it == constants_.end() ? std::nullopt : std::optional<int64_t>(it->second);
+  };
+  if (auto a = value(lb), b = value(ub), c = value(st); a && b && c && *c > 0)
+    loop.trips = *b > *a ? static_cast<uint64_t>((*b - *a + *c - 1) / *c) : 0;
+  loops_.push_back(loop); // the scf.for line itself is then read as any other
+}
+
+std::optional<uint64_t> Reader::currentTrips() const {
+  uint64_t trips = 1;
+  for (const OpenLoop& l : loops_) {
+    if (!l.trips)
+      return std::nullopt;
+    trips *= *l.trips;
+  }
+  return trips;
+}
+
 Error Reader::opLine(const LineRef& l) {
   std::string_view t = l.text;
   std::size_t lead = t.find_first_not_of(" \t");
   if (partitionLine(l, trim(t), lead))
     return Error{};
+  loopLine(trim(t), lead);
   std::string name = opName(t.substr(lead));
   const auto& handled = ttgirDataMovingOps();
   bool isHandled = std::find(handled.begin(), handled.end(), name) != handled.end();
@@ -465,6 +515,8 @@ Error Reader::opLine(const LineRef& l) {
   }
   op.contiguity = integerAttribute(t.substr(0, sigEnd), "contiguity");
   op.partition = partition_;
+  op.loopDepth = static_cast<int>(loops_.size());
+  op.trips = currentTrips();
   opTypes_.push_back({src ? src->index : -1, dst->index});
   module_.ops.push_back(std::move(op));
   return Error{};
@@ -684,6 +736,8 @@ void Reader::scratchOp(const LineRef& l, TtgirScratchOp op, const std::vector<Ty
                -1};
   scratchTypes_.push_back({src ? src->index : -1, resultUse ? resultUse->index : -1});
   op.partition = partition_;
+  op.loopDepth = static_cast<int>(loops_.size());
+  op.trips = currentTrips();
   module_.scratchOps.push_back(std::move(op));
 }
 
@@ -726,6 +780,8 @@ Error Reader::globalAccessLine(const LineRef& l, const std::string& name,
     access.location = locationOf(l);
     globalTypes_.push_back(u.index);
     access.partition = partition_;
+    access.loopDepth = static_cast<int>(loops_.size());
+    access.trips = currentTrips();
     module_.globalAccesses.push_back(std::move(access));
     return Error{};
   }
@@ -740,6 +796,8 @@ Error Reader::globalAccessLine(const LineRef& l, const std::string& name,
     access.line = l.number;
     access.location = locationOf(l);
     access.partition = partition_;
+    access.loopDepth = static_cast<int>(loops_.size());
+    access.trips = currentTrips();
     globalTypes_.push_back(-1);
     module_.globalAccesses.push_back(std::move(access));
   }

@@ -134,6 +134,19 @@ private:
   int partition_ = -1;
   std::size_t partitionIndent_ = 0;
   bool warpSpecialize_ = false;
+  /// Scalar integer constants by SSA name (`%c128_i32 = arith.constant 128 : i32`), and the
+  /// scf.for loops open at this line: their indentation and trip count (nullopt: a bound is
+  /// not a constant).
+  std::map<std::string, int64_t> constants_;
+  struct OpenLoop {
+    std::size_t indent = 0;
+    std::optional<uint64_t> trips;
+  };
+  std::vector<OpenLoop> loops_;
+  /// Reads a constant or an scf.for's opening or closing line.
+  void loopLine(std::string_view trimmed, std::size_t lead);
+  /// The current loop depth and trips per program (the product over the open loops).
+  [[nodiscard]] std::optional<uint64_t> currentTrips() const;
   /// A `default {` or `partitionN(...) num_warps(N) {` line opens a region, the `}` at its
   /// indentation closes it: true when the line was one of those.
   bool partitionLine(const LineRef& l, std::string_view trimmed, std::size_t lead);

@@ -158,6 +158,9 @@ struct OpEntry {
   /// The ttg.warp_specialize region the op runs in ({"name", "num_warps", "layouts_agree"}),
   /// null outside one.
   nlohmann::json partition;
+  /// The scf.for loops around it and its runs per program (TtgirOp::trips; nullopt: not known).
+  int loopDepth = 0;
+  std::optional<uint64_t> trips = 1;
   std::vector<Finding> findings;
   /// Not analysable (an operand with no layout, an unknown dtype): why.
   std::string notAnalysed;

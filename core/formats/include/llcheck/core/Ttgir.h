@@ -92,6 +92,10 @@ struct TtgirOp {
   std::optional<uint64_t> contiguity;
   /// The warp-specialize region the op is in (an index into TtgirModule::partitions), or -1.
   int partition = -1;
+  /// How many scf.for loops enclose it, and how many times it runs per program: the product of
+  /// their trip counts where every bound is an arith.constant (nullopt where one is not).
+  int loopDepth = 0;
+  std::optional<uint64_t> trips = 1;
 };
 
 /// A region of a ttg.warp_specialize: its default region (the module's warps) or one of its
@@ -120,6 +124,10 @@ struct TtgirGlobalAccess {
   /// A tt.load / tt.store of one value through a scalar `!tt.ptr<T>` (no layout): Triton's
   /// scalar store is made by one thread, its scalar load by every thread.
   bool scalar = false;
+  /// How many scf.for loops enclose it, and how many times it runs per program: the product of
+  /// their trip counts where every bound is an arith.constant (nullopt where one is not).
+  int loopDepth = 0;
+  std::optional<uint64_t> trips = 1;
 };
 
 /// An op whose lowering may go through shared-memory scratch that is not a tensor's layout: a
@@ -150,6 +158,10 @@ struct TtgirScratchOp {
   int line = 0;
   /// The warp-specialize region it is in (an index into TtgirModule::partitions), or -1.
   int partition = -1;
+  /// How many scf.for loops enclose it, and how many times it runs per program: the product of
+  /// their trip counts where every bound is an arith.constant (nullopt where one is not).
+  int loopDepth = 0;
+  std::optional<uint64_t> trips = 1;
 };
 
 /// A TMA copy (ttng.async_tma_copy_global_to_local / _local_to_global): the tensor memory
