@@ -350,18 +350,20 @@ void Reader::loopLine(std::string_view trimmed, std::size_t lead) {
     auto it = constants_.find(n);
     return it == constants_.end() ? std::nullopt : std::optional<int64_t>(it->second);
   };
+  // The trip count of lb to ub step st; int64 bounds, so the difference is taken unsigned.
   if (auto a = value(lb), b = value(ub), c = value(st); a && b && c && *c > 0)
-    loop.trips = *b > *a ? static_cast<uint64_t>((*b - *a + *c - 1) / *c) : 0;
+    loop.trips = *b > *a ? (static_cast<uint64_t>(*b) - static_cast<uint64_t>(*a) - 1) /
+                                   static_cast<uint64_t>(*c) +
+                               1
+                         : 0;
   loops_.push_back(loop); // the scf.for line itself is then read as any other
 }
 
 std::optional<uint64_t> Reader::currentTrips() const {
   uint64_t trips = 1;
-  for (const OpenLoop& l : loops_) {
-    if (!l.trips)
-      return std::nullopt;
-    trips *= *l.trips;
-  }
+  for (const OpenLoop& l : loops_)
+    if (!l.trips || __builtin_mul_overflow(trips, *l.trips, &trips))
+      return std::nullopt; // a bound not constant, or more runs than 2^64
   return trips;
 }
 
