@@ -20,7 +20,7 @@ import subprocess
 
 import pytest
 
-from test_reduce_measured import FOLDERS, HERE, KNOWN, MEASURED, llcheck
+from test_reduce_measured import FOLDERS, HERE, KNOWN, MEASURED, llcheck, provenance
 
 # (instructions, sectors) each; `masked`: a runtime mask (bounds); `open`: the sectors are not
 # established (pointers not affine in the tensor's indices: only the instructions are told).
@@ -99,9 +99,7 @@ def test_every_global_side_is_predicted_or_listed_with_its_reason(global_sides):
 
 def global_table(sides):
     lines = ["# Global accesses on the H200: predicted and measured", "",
-             f"{MEASURED['gpu']}; ncu {MEASURED['ncu']}; {MEASURED['software']} (3.9's cubins "
-             f"compiled for sm90 by Triton {MEASURED['triton_3.9']}); {MEASURED['date']}. "
-             "Sides: per case, the LDG / STG of one kind and width, summed over the launch: "
+             provenance() + "Sides: per case, the LDG / STG of one kind and width, summed over the launch: "
              "instructions executed and L2 sectors against llcheck report's tt.load / tt.store "
              "predictions (a runtime-masked tile: the prediction bounds them). "
              "Written by test_global_measured.py: do not edit.", "",

@@ -117,10 +117,15 @@ def test_every_output_was_checked_against_the_reference():
     assert not INDUCTOR["outputs_not_ok"], INDUCTOR["outputs_not_ok"]
 
 
+def provenance():
+    """The GPU, ncu, software and date the measurements come from: a table's first words."""
+    return (f"{MEASURED['gpu']}; ncu {MEASURED['ncu']}; {MEASURED['software']} (3.9's cubins "
+            f"compiled for sm90 by Triton {MEASURED['triton_3.9']}); {MEASURED['date']}. ")
+
+
 def table(sides):
     lines = ["# Reduce scratch on the H200: predicted and measured", "",
-             f"{MEASURED['gpu']}; ncu {MEASURED['ncu']}; {MEASURED['software']} (3.9's cubins "
-             f"compiled for sm90 by Triton {MEASURED['triton_3.9']}); {MEASURED['date']}. "
+             provenance() +
              "Sides: per case, the scratch ops' shared-memory instructions of one kind and width, "
              "summed over the launch; where the data decide the addresses (a gather's loads, "
              "3.9's histogram atomics) the prediction is the most instructions and a range of "

@@ -82,6 +82,16 @@ SIGNATURES = {reduce_tile: {"x": "*fp32", "out": "*fp32"},
 PTX_SHARED = re.compile(r"^\s*(?:@!?%p\d+\s+)?(?:ld|st|atom|red)\.shared", re.M)
 
 
+def kernel_report(kernel, tmp_path):
+    """`llcheck report` of a compiled kernel's TTGIR, in this environment's Triton release."""
+    (tmp_path / "k.ttgir").write_text(kernel.asm["ttgir"])
+    proc = subprocess.run([llcheck_binary(), "report", str(tmp_path / "k.ttgir"), "--out",
+                           str(tmp_path / "out"), "--no-z3", "--no-sass", "--quiet", "--triton",
+                           triton_version()], capture_output=True, text=True, check=False)
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads((tmp_path / "out" / "report.json").read_text())["kernels"][0]
+
+
 @pytest.mark.parametrize("arch", [80, 90])
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_scratch_ops_say_whether_triton_uses_shared_memory(case, arch, tmp_path):
@@ -90,12 +100,7 @@ def test_scratch_ops_say_whether_triton_uses_shared_memory(case, arch, tmp_path)
     attrs = {(0,): [["tt.divisibility", 16]], (1,): [["tt.divisibility", 16]]}
     kernel = triton.compile(ASTSource(fn=fn, signature=sig, constexprs=constexprs, attrs=attrs),
                             target=GPUTarget("cuda", arch, 32), options={"num_warps": warps})
-    (tmp_path / "k.ttgir").write_text(kernel.asm["ttgir"])
-    proc = subprocess.run([llcheck_binary(), "report", str(tmp_path / "k.ttgir"), "--out",
-                           str(tmp_path / "out"), "--no-z3", "--no-sass", "--quiet", "--triton",
-                           triton_version()], capture_output=True, text=True, check=False)
-    assert proc.returncode in (0, 1), proc.stderr
-    k = json.loads((tmp_path / "out" / "report.json").read_text())["kernels"][0]
+    k = kernel_report(kernel, tmp_path)
     ops = k["scratch_ops"]
     assert ops, "no reduction, scan or atomic listed"
     uses_shared = bool(PTX_SHARED.search(kernel.asm["ptx"]))
@@ -202,12 +207,7 @@ def test_histograms_and_scalar_atomics_are_predicted_as_the_ptx_has_them(case, a
            **{k: "constexpr" for k in constexprs}}
     kernel = triton.compile(ASTSource(fn=fn, signature=sig, constexprs=constexprs),
                             target=GPUTarget("cuda", arch, 32), options={"num_warps": warps})
-    (tmp_path / "k.ttgir").write_text(kernel.asm["ttgir"])
-    proc = subprocess.run([llcheck_binary(), "report", str(tmp_path / "k.ttgir"), "--out",
-                           str(tmp_path / "out"), "--no-z3", "--no-sass", "--quiet", "--triton",
-                           triton_version()], capture_output=True, text=True, check=False)
-    assert proc.returncode in (0, 1), proc.stderr
-    k = json.loads((tmp_path / "out" / "report.json").read_text())["kernels"][0]
+    k = kernel_report(kernel, tmp_path)
     assert not [n for n in k["not_understood"] if n["what"] == "op"], k["not_understood"]
     ptx = {}
     for m in PTX_ANY_SHARED.finditer(kernel.asm["ptx"]):
