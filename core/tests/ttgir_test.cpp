@@ -309,6 +309,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     %0 = tt.load %p : tensor<16x64x!tt.ptr<f16>, #blocked> loc(#loc3)
     %1 = tt.load %s : !tt.ptr<f32>
     %2 = tt.load %bp : !tt.ptr<tensor<16x64xf16, #blocked>>
+    %3 = tt.load %bq : !tt.ptr<tensor<16x64xf16>>
     tt.store %q, %0, %m : tensor<16x64x!tt.ptr<f16>, #blocked>
     tt.return
   }
@@ -318,7 +319,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 )";
   auto m = readTtgir(text, "g.ttgir");
   ASSERT_TRUE(m.ok()) << m.error().str();
-  ASSERT_EQ(m->globalAccesses.size(), 2u);
+  ASSERT_EQ(m->globalAccesses.size(), 3u); // the scalar load too, not the block pointer
   const TtgirGlobalAccess& load = m->globalAccesses[0];
   EXPECT_EQ(load.op, "tt.load");
   EXPECT_EQ(load.shape, (std::vector<uint64_t>{16, 64}));
@@ -326,8 +327,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
   EXPECT_EQ(load.location, "k.py:9:13");
   ASSERT_GE(load.pointers.layout, 0);
   EXPECT_EQ(m->layouts[static_cast<std::size_t>(load.pointers.layout)].encoding, "#blocked");
-  EXPECT_EQ(m->globalAccesses[1].op, "tt.store");
-  EXPECT_EQ(m->globalAccesses[1].location, "g.ttgir:7");
+  EXPECT_TRUE(m->globalAccesses[1].scalar);
+  EXPECT_EQ(m->globalAccesses[1].elementType, "f32");
+  EXPECT_FALSE(m->globalAccesses[2].scalar);
+  EXPECT_EQ(m->globalAccesses[2].op, "tt.store");
+  EXPECT_EQ(m->globalAccesses[2].location, "g.ttgir:8");
   ASSERT_EQ(m->pointerArguments.size(), 2u);
   EXPECT_EQ(m->pointerArguments[0].name, "src");
   EXPECT_EQ(m->pointerArguments[0].divisibility, 16u);

@@ -55,8 +55,11 @@ def global_sides(tmp_path_factory):
                 if trips is None:
                     unknown_trips.add(key)
                     trips = 1
-                for i, field in enumerate(("instructions", "sectors")):
-                    pred[key + (i,)] += (p[field] or 0) * case["grid"] * trips
+                # A store before the predicated EXIT: every warp executes it.
+                executed = p.get("instructions_executed", {}).get("instructions")
+                counts = (executed if executed is not None else p["instructions"], p["sectors"])
+                for i, value in enumerate(counts):
+                    pred[key + (i,)] += (value or 0) * case["grid"] * trips
                 if p["sectors"] is None:
                     open_.add(key)
                 if g.get("axis_info", {}).get("mask"):

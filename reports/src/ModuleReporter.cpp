@@ -70,6 +70,8 @@ public:
              {"lds_after_exit", f.ldsAfterExit},
              {"ldsm_after_exit", f.ldsmAfterExit},
              {"lds_branched_around", f.ldsBranchedAround},
+             {"stg", f.stg},
+             {"stg_after_exit", f.stgAfterExit},
              {"straight_line", f.straightLine}});
       k_.sass = {{"path", sass_->path},
                  {"functions", functions},
@@ -123,6 +125,7 @@ public:
         k_.ops.push_back(std::move(e));
     }
     reportGlobalAccesses(m_, o_, k_, axis_ ? &*axis_ : nullptr);
+    storesBeforeExit();
     return std::move(k_);
   }
 
@@ -609,6 +612,46 @@ private:
             {"op", op.name, where(op.location, op.line),
              op.name + ": " + why + "; llcheck does not predict these shared-memory accesses yet",
              false});
+    }
+  }
+
+  /// A store of values some warps only hold copies of is masked in those warps, and ptxas puts
+  /// their early EXIT after some of the kernel's stores: the stores before it are executed,
+  /// predicated off, by every warp. The SASS says how many STG follow the EXIT; the kernel's
+  /// last stores (program order) are taken as those, and the ones before them get
+  /// `instructions_executed`: their instructions times all the layout's warps.
+  void storesBeforeExit() {
+    if (!sass_ || sass_->functions.size() != 1 || sass_->functions.front().predicatedExit.empty())
+      return;
+    uint64_t after = sass_->functions.front().stgAfterExit;
+    std::vector<json*> stores;
+    for (json& g : k_.globalAccesses)
+      if (g.value("op", "") == "tt.store" && g.contains("predicted") && g["predicted"].is_object())
+        stores.push_back(&g);
+    std::stable_sort(stores.begin(), stores.end(), [](const json* a, const json* b) {
+      return a->value("line", 0) > b->value("line", 0); // the last first
+    });
+    for (json* g : stores) {
+      json& p = (*g)["predicted"];
+      uint64_t perWarp = p.value("instructions_per_warp", uint64_t{0});
+      // The layout's warps, copies included (the prediction's `warps` counts distinct ones).
+      const LayoutEntry* l = layoutAt(k_, g->value("layout", -1));
+      uint64_t warps = l && l->layout && l->layout->hasInDim(dims::kWarp)
+                           ? static_cast<uint64_t>(l->layout->getInDimSize(dims::kWarp))
+                           : 0;
+      uint64_t n = p.value("instructions", uint64_t{0});
+      if (perWarp == 0 || warps == 0)
+        continue;
+      if (after >= perWarp) {
+        after -= perWarp;
+        continue;
+      }
+      after = 0;
+      if (n < perWarp * warps)
+        p["instructions_executed"] = {
+            {"instructions", perWarp * warps},
+            {"of", "the store comes before the predicated EXIT in " + sass_->path +
+                       ": every warp executes it, the warps holding copies predicated off"}};
     }
   }
 

@@ -104,6 +104,9 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
     } else if (base == "LDSM") {
       ++f.ldsm;
       f.ldsmAfterExit += afterExit;
+    } else if (base == "STG") {
+      ++f.stg;
+      f.stgAfterExit += afterExit;
     }
   }
 }

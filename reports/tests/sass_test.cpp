@@ -43,6 +43,8 @@ TEST(Sass, countsLoadsAfterThePredicatedExit) {
   EXPECT_EQ(k.exitAddress, 0x70u);
   EXPECT_EQ(k.ldsAfterExit, 2u);
   EXPECT_EQ(k.ldsmAfterExit, 0u);
+  EXPECT_EQ(k.stg, 1u);
+  EXPECT_EQ(k.stgAfterExit, 1u);
   EXPECT_TRUE(k.straightLine) << k.notStraightLine; // the trailing BRA never runs
 }
 

@@ -789,7 +789,8 @@ Error Reader::globalAccessLine(const LineRef& l, const std::string& name,
   }
   // `tt.store %p, %v : !tt.ptr<f32>`: one value through a scalar pointer.
   std::string_view sig = trim(t.substr(colon + 1, sigEnd - colon - 1));
-  if (startsWith(sig, "!tt.ptr<") && sig.back() == '>' && sig.find(',') == std::string_view::npos) {
+  if (startsWith(sig, "!tt.ptr<") && sig.back() == '>' && sig.find(',') == std::string_view::npos &&
+      sig.find("tensor<") == std::string_view::npos) { // not a block pointer
     TtgirGlobalAccess access;
     access.op = name;
     access.scalar = true;

@@ -40,6 +40,9 @@ struct SassFunction {
   /// around instead of predicating them, which a warp none of whose lanes takes part skips
   /// (Triton 3.6's predicated reduce combining loads, in some kernels).
   uint64_t ldsBranchedAround = 0;
+  /// Global stores (STG) in the function and after the predicated EXIT: a store before it is
+  /// executed by every warp (predicated), one after it only by the warps that stay.
+  uint64_t stg = 0, stgAfterExit = 0;
   /// False when a branch or call makes the code from the predicated EXIT on run otherwise than
   /// once in program order (see above); `notStraightLine` names the first one.
   bool straightLine = true;
