@@ -14,6 +14,7 @@
 // - offsets that are not affine (a loaded index), or an op the analysis could not find: the
 //   vector and instruction counts, no sectors, no finding.
 #include "GlobalAccesses.h"
+#include "ReportParts.h"
 
 #include "llcheck/core/AxisInfo.h"
 #include "llcheck/core/conversion/Coalescing.h"
@@ -157,10 +158,7 @@ void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& option
     json e = {{"op", a.op},       {"location", a.location},
               {"line", a.line},   {"layout", a.pointers.layout},
               {"shape", a.shape}, {"dtype", a.elementType}};
-    if (a.loopDepth > 0) { // the counts are per run; this many runs per program
-      e["loop_depth"] = a.loopDepth;
-      e["trips"] = a.trips ? json(*a.trips) : json(nullptr);
-    }
+    putLoop(e, a.loopDepth, a.trips); // the counts are per run; this many runs per program
     auto skip = [&](const std::string& why) {
       e["not_analysed"] = why;
       k.globalAccesses.push_back(std::move(e));

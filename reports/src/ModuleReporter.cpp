@@ -82,11 +82,11 @@ public:
   KernelReport run(const OpSink& sink) {
     for (std::size_t i = 0; i < m_.layouts.size(); ++i)
       k_.layouts.push_back(layoutEntry(static_cast<int>(i), m_.layouts[i]));
-    for (const TtgirPartition& p : m_.partitions)
-      k_.partitions.push_back(
-          {{"name", p.name},
-           {"num_warps", p.numWarps != 0 ? json(p.numWarps) : json(m_.numWarps.value_or(0))},
-           {"line", p.line}});
+    for (std::size_t i = 0; i < m_.partitions.size(); ++i) {
+      json p = regionOf(static_cast<int>(i));
+      p["line"] = m_.partitions[i].line;
+      k_.partitions.push_back(std::move(p));
+    }
     scratchOps();
     branchedAroundLoads();
     tmaCopies();
@@ -201,22 +201,27 @@ private:
     e.findings.push_back({"not_understood", e.op + " at " + e.location + ": " + why, 1e3});
   }
 
+  /// The warps of warp-specialize region I (the module's for the default region); 0: unknown.
+  [[nodiscard]] uint64_t regionWarps(int i) const {
+    const TtgirPartition& p = m_.partitions[static_cast<std::size_t>(i)];
+    return p.numWarps != 0 ? p.numWarps : m_.numWarps.value_or(0);
+  }
+
   /// {"name", "num_warps"} of warp-specialize region I, null for -1.
   [[nodiscard]] json regionOf(int i) const {
     if (i < 0 || static_cast<std::size_t>(i) >= m_.partitions.size())
       return nullptr;
-    const TtgirPartition& p = m_.partitions[static_cast<std::size_t>(i)];
-    uint64_t warps = p.numWarps != 0 ? p.numWarps : m_.numWarps.value_or(0);
-    return {{"name", p.name}, {"num_warps", warps == 0 ? json(nullptr) : json(warps)}};
+    uint64_t warps = regionWarps(i);
+    return {{"name", m_.partitions[static_cast<std::size_t>(i)].name},
+            {"num_warps", warps == 0 ? json(nullptr) : json(warps)}};
   }
 
-  /// The warp-specialize region of an op, and whether its distributed layouts are over that
+  /// The warp-specialize region I of an op, and whether its distributed layouts are over that
   /// region's warps (each op's counts are its layouts' warps: a partition of 1 warp that
   /// loads a tile is counted with 1 warp).
-  [[nodiscard]] json partitionOf(const TtgirPartition& p, const LayoutEntry* src,
-                                 const LayoutEntry* dst) const {
-    uint64_t warps = p.numWarps != 0 ? p.numWarps : m_.numWarps.value_or(0);
-    json j = {{"name", p.name}, {"num_warps", warps == 0 ? json(nullptr) : json(warps)}};
+  [[nodiscard]] json partitionOf(int i, const LayoutEntry* src, const LayoutEntry* dst) const {
+    json j = regionOf(i);
+    uint64_t warps = regionWarps(i);
     bool agree = true; // checked where both are known
     for (const LayoutEntry* l : {src, dst})
       if (warps != 0 && l && l->layout && l->layout->hasInDim(dims::kWarp) &&
@@ -245,7 +250,7 @@ private:
     const LayoutEntry* dst = layoutAt(k_, e.dst);
     e.legality = {{"src", legalityOf(src)}, {"dst", legalityOf(dst)}};
     if (op.partition >= 0 && static_cast<std::size_t>(op.partition) < m_.partitions.size())
-      e.partition = partitionOf(m_.partitions[static_cast<std::size_t>(op.partition)], src, dst);
+      e.partition = partitionOf(op.partition, src, dst);
     for (const LayoutEntry* l : {src, dst})
       if (l && l->layout && !l->legality.empty() && !l->legal)
         e.findings.push_back({"illegal_layout",
@@ -533,10 +538,7 @@ private:
           {"op", op.name}, {"location", op.location}, {"line", op.line}, {"layout", op.src.layout}};
       if (json p = regionOf(op.partition); !p.is_null())
         e["partition"] = p;
-      if (op.loopDepth > 0) {
-        e["loop_depth"] = op.loopDepth;
-        e["trips"] = op.trips ? json(*op.trips) : json(nullptr);
-      }
+      putLoop(e, op.loopDepth, op.trips);
       if (op.axis >= 0)
         e["axis"] = op.axis;
       const TtgirLayout* l =
@@ -843,6 +845,14 @@ private:
     return seen > (multi ? 0 : 1); // a single result's name also appears where it is defined
   }
 
+  /// Records why a scratch op's accesses cannot be predicted (`predicted_error`, and in its
+  /// not-understood reason); false, for the predict functions to return.
+  static bool failPrediction(json& e, std::string& why, const std::string& message) {
+    e["predicted_error"] = message;
+    why += "; " + message;
+    return false;
+  }
+
   /// The element width of each operand of a reduce or scan (an i1 counts 1); nullopt, with
   /// `predicted_error`, where one cannot be read.
   std::optional<std::vector<int>> operandBits(json& e, const TtgirScratchOp& op, std::string& why) {
@@ -850,8 +860,7 @@ private:
     for (const std::string& t : op.operandElementTypes) {
       auto b = t == "i1" ? Result<int>(1) : dtypeBits(t);
       if (!b.ok()) {
-        e["predicted_error"] = "operand element type " + t + ": " + b.error().message;
-        why += "; " + e["predicted_error"].get<std::string>();
+        failPrediction(e, why, "operand element type " + t + ": " + b.error().message);
         return std::nullopt;
       }
       bits.push_back(*b);
@@ -905,19 +914,13 @@ private:
           op.result.layout >= 0 && static_cast<std::size_t>(op.result.layout) < m_.layouts.size()
               ? &m_.layouts[static_cast<std::size_t>(op.result.layout)]
               : nullptr;
-      if (!r || !r->layout) {
-        e["predicted_error"] = "the result's layout could not be read";
-        why += "; " + e["predicted_error"].get<std::string>();
-        return false;
-      }
+      if (!r || !r->layout)
+        return failPrediction(e, why, "the result's layout could not be read");
       result = *r->layout;
     }
     auto red = tritonReduce(src, op.axis, result, operands, model_, o_.triton);
-    if (!red.ok()) {
-      e["predicted_error"] = red.error().str();
-      why += "; " + red.error().str();
-      return false;
-    }
+    if (!red.ok())
+      return failPrediction(e, why, red.error().str());
     std::optional<std::size_t> lastLoadStep = putSteps(e, *red);
     if (lastLoadStep && lastLoadStep == red->steps.size() - 1)
       lastReduce_ = ReduceLoad{k_.scratchOps.size(),
@@ -945,11 +948,8 @@ private:
     if (op.reverse)
       e["reverse"] = true;
     auto scan = tritonScan(src, op.axis, op.reverse, *bits, model_, o_.triton);
-    if (!scan.ok()) {
-      e["predicted_error"] = scan.error().str();
-      why += "; " + scan.error().str();
-      return false;
-    }
+    if (!scan.ok())
+      return failPrediction(e, why, scan.error().str());
     (void)putSteps(e, *scan);
     json ptx = json::array();
     for (const auto& widths : scan->ptxLoadWidthsPerWarp) {
@@ -972,11 +972,6 @@ private:
       why += "; Triton's lowering of " + op.name + " is modelled on NVIDIA sm80/sm90 only";
       return false;
     }
-    auto fail = [&](const std::string& message) {
-      e["predicted_error"] = message;
-      why += "; " + message;
-      return false;
-    };
     lastReduce_.reset();
     auto bits = operandBits(e, op, why);
     if (!bits)
@@ -985,17 +980,17 @@ private:
     Result<TritonScratch> scratch = makeError("internal: no model for " + op.name);
     if (op.name == "tt.histogram") {
       if (!src || !src->layout || !result || !result->layout)
-        return fail("the histogram's operand or result layout could not be read");
+        return failPrediction(e, why, "the histogram's operand or result layout could not be read");
       scratch = tritonHistogram(*src->layout, *result->layout, model_, o_.triton);
     } else if (op.name == "tt.gather") {
       if (bits->empty())
-        return fail("the gathered element type could not be read");
+        return failPrediction(e, why, "the gathered element type could not be read");
       scratch = tritonGather(*src->layout, *result->layout, op.axis, width, model_, o_.triton);
     } else {
       scratch = tritonScalarAtomic(width, m_.numWarps.value_or(0), model_);
     }
     if (!scratch.ok())
-      return fail(scratch.error().str());
+      return failPrediction(e, why, scratch.error().str());
     std::optional<std::size_t> lastLoadStep = putSteps(e, *scratch);
     // A histogram's bins are loaded in the result's layout, as a reduce's result: where they
     // are the kernel's last shared loads, warps holding only copies may exit before them.

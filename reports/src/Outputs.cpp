@@ -3,6 +3,7 @@
 // report.html is in Html.cpp.
 #include "llcheck/reports/Outputs.h"
 
+#include "ReportParts.h"
 #include "Streaming.h"
 
 #include "llcheck/core/Formats.h"
@@ -228,10 +229,7 @@ json opJson(const OpEntry& op) {
     j["measured"] = op.measured;
   if (!op.partition.is_null())
     j["partition"] = op.partition;
-  if (op.loopDepth > 0) {
-    j["loop_depth"] = op.loopDepth;
-    j["trips"] = op.trips ? json(*op.trips) : json(nullptr);
-  }
+  putLoop(j, op.loopDepth, op.trips);
   return j;
 }
 

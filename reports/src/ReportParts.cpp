@@ -245,6 +245,13 @@ const LayoutEntry* layoutAt(const KernelReport& k, int id) {
   return &k.layouts[static_cast<std::size_t>(id)];
 }
 
+void putLoop(json& e, int loopDepth, const std::optional<uint64_t>& trips) {
+  if (loopDepth <= 0)
+    return;
+  e["loop_depth"] = loopDepth;
+  e["trips"] = trips ? json(*trips) : json(nullptr);
+}
+
 json legalityOf(const LayoutEntry* l) {
   if (!l)
     return nullptr;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,6 +76,9 @@ struct Consumers {
 /// The module's layout `id`, or null.
 [[nodiscard]] const LayoutEntry* layoutAt(const KernelReport& k, int id);
 [[nodiscard]] nlohmann::json legalityOf(const LayoutEntry* l);
+/// An entry inside scf.for loops gets "loop_depth" and "trips" (its runs per program, null
+/// where a loop's bound is not a constant); one outside every loop gets neither.
+void putLoop(nlohmann::json& e, int loopDepth, const std::optional<uint64_t>& trips);
 
 [[nodiscard]] bool isStoreOp(const std::string& name);
 [[nodiscard]] bool isLoadOp(const std::string& name);
