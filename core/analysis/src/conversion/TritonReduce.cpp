@@ -19,19 +19,14 @@ using namespace detail; // the layout pieces shared with the scan (TritonScratch
 Result<TritonScratch> reduce36(const Named& n, std::size_t axis, const std::optional<Named>& result,
                                const std::vector<TritonReduceOperand>& operands,
                                const SharedMemoryModel& model) {
-  std::size_t rank = n.outs.size();
   const Bases& regs = n.of(dims::kRegister);
-  const Bases& lanes = n.of(dims::kLane);
   const Bases& warps = n.of(dims::kWarp);
   std::vector<uint64_t> shape;
   for (const DimSize& d : n.outs)
     shape.push_back(d.size);
-  std::vector<std::size_t> order = registerOrder(n);
-  std::vector<uint64_t> laneShape = basesPerDim(lanes, rank), warpShape = basesPerDim(warps, rank);
-  std::vector<std::size_t> laneOrder = orderPerDim(lanes, order),
-                           warpOrder = orderPerDim(warps, order);
-  uint64_t laneFree = freeMask(lanes), warpFree = freeMask(warps);
-  uint64_t interWarps = warpShape[axis];
+  ThreadIds ids(n);
+  const std::vector<std::size_t>& order = ids.order;
+  uint64_t interWarps = ids.warpShape[axis];
 
   TritonScratch out;
   if (interWarps == 1) {
@@ -59,9 +54,7 @@ Result<TritonScratch> reduce36(const Named& n, std::size_t axis, const std::opti
   std::size_t resultRegisters = result ? result->of(dims::kRegister).size() : 0;
   if (tooMany(regs.size()) || tooMany(resultRegisters) ||
       elems / threads > (uint64_t{1} << detail::kMaxEnumeratedInstructionsLog2))
-    return makeError("the reduce would take more than 2^" +
-                     std::to_string(detail::kMaxEnumeratedInstructionsLog2) +
-                     " shared-memory instructions per CTA: too many to count one by one");
+    return tooManyInstructions("reduce");
 
   // The register groups: distinct registers (by their indices in thread 0) with the axis
   // index zeroed, each with its first register.
@@ -86,11 +79,10 @@ Result<TritonScratch> reduce36(const Named& n, std::size_t axis, const std::opti
 
     StepCounter stored(SharedAccessKind::Store, bits, nWarps);
     for (uint64_t w = 0; w < nWarps; ++w) {
-      uint64_t warpAxis = delinearize(w, warpFree, warpShape, warpOrder)[axis];
+      uint64_t warpAxis = ids.warp(w)[axis];
       for (const auto& [key, r] : groups) {
         for (uint64_t l = 0; l < nLanes; ++l) {
-          bool writes = (l & laneFree) == 0 && (w & warpFree) == 0 &&
-                        delinearize(l, laneFree, laneShape, laneOrder)[axis] == 0;
+          bool writes = ids.representative(l, w) && ids.lane(l)[axis] == 0;
           address[l].reset();
           if (!writes)
             continue;

@@ -110,13 +110,10 @@ Result<TritonScratch> tritonScan(const LinearLayout& src, int axisIndex, bool re
   auto axis = static_cast<std::size_t>(axisIndex);
   std::size_t rank = n.outs.size();
   const Bases& regs = n.of(dims::kRegister);
-  const Bases& lanes = n.of(dims::kLane);
   const Bases& warps = n.of(dims::kWarp);
-  std::vector<std::size_t> order = registerOrder(n);
-  std::vector<uint64_t> laneShape = basesPerDim(lanes, rank), warpShape = basesPerDim(warps, rank);
-  std::vector<std::size_t> laneOrder = orderPerDim(lanes, order),
-                           warpOrder = orderPerDim(warps, order);
-  uint64_t laneFree = freeMask(lanes), warpFree = freeMask(warps);
+  ThreadIds ids(n);
+  const std::vector<std::size_t>& order = ids.order;
+  const std::vector<uint64_t>&laneShape = ids.laneShape, &warpShape = ids.warpShape;
   uint64_t axisWarps = warpShape[axis], axisLanes = laneShape[axis];
 
   TritonScratch out;
@@ -127,9 +124,7 @@ Result<TritonScratch> tritonScan(const LinearLayout& src, int axisIndex, bool re
   }
   out.sharedMemory = true;
   if (regs.size() + warps.size() > kMaxEnumeratedInstructionsLog2)
-    return makeError("the scan would take more than 2^" +
-                     std::to_string(kMaxEnumeratedInstructionsLog2) +
-                     " shared-memory instructions per CTA: too many to count one by one");
+    return tooManyInstructions("scan");
 
   std::vector<uint64_t> contig = contigPerThread(regs, order, rank);
   uint64_t perChunk = contig[axis];
@@ -151,8 +146,7 @@ Result<TritonScratch> tritonScan(const LinearLayout& src, int axisIndex, bool re
   };
   auto thread = [&](uint64_t l, uint64_t w) {
     Thread t;
-    std::vector<uint64_t> lane = delinearize(l, laneFree, laneShape, laneOrder);
-    std::vector<uint64_t> warp = delinearize(w, warpFree, warpShape, warpOrder);
+    std::vector<uint64_t> lane = ids.lane(l), warp = ids.warp(w);
     t.laneAxis = lane[axis];
     t.warpAxis = reverse ? axisWarps - 1 - warp[axis] : warp[axis];
     lane[axis] = warp[axis] = 0;
@@ -160,7 +154,7 @@ Result<TritonScratch> tritonScan(const LinearLayout& src, int axisIndex, bool re
     laneDims[axis] = warpDims[axis] = 1;
     t.parallel =
         linearize(lane, laneDims, order) + linearize(warp, warpDims, order) * laneParallelThreads;
-    t.representative = (l & laneFree) == 0 && (w & warpFree) == 0;
+    t.representative = ids.representative(l, w);
     return t;
   };
   std::vector<Thread> threads;

@@ -122,6 +122,19 @@ uint64_t linearize(const Basis& idx, const std::vector<uint64_t>& shape,
   return lin;
 }
 
+ThreadIds::ThreadIds(const Named& n)
+    : order(registerOrder(n)), laneShape(basesPerDim(n.of(dims::kLane), n.outs.size())),
+      warpShape(basesPerDim(n.of(dims::kWarp), n.outs.size())),
+      laneOrder(orderPerDim(n.of(dims::kLane), order)),
+      warpOrder(orderPerDim(n.of(dims::kWarp), order)), laneFree(freeMask(n.of(dims::kLane))),
+      warpFree(freeMask(n.of(dims::kWarp))) {}
+
+Error tooManyInstructions(const std::string& op) {
+  return makeError("the " + op + " would take more than 2^" +
+                   std::to_string(kMaxEnumeratedInstructionsLog2) +
+                   " shared-memory instructions per CTA: too many to count one by one");
+}
+
 Result<Named> scratchOperand(const LinearLayout& src, int axis, const std::vector<int>& operandBits,
                              const SharedMemoryModel& model, const std::string& op) {
   if (auto bad = checkModel(model, 32))

@@ -51,6 +51,31 @@ struct Named {
 [[nodiscard]] uint64_t linearize(const Basis& idx, const std::vector<uint64_t>& shape,
                                  const std::vector<std::size_t>& order);
 
+/// A thread as Triton's reduce and scan lowerings see it: the layout's register order, and for
+/// lanes and warps the per-dim shape their bases cover (basesPerDim), the order they move the
+/// dims in (orderPerDim) and their broadcast bits; `lane` and `warp` delinearize an id.
+struct ThreadIds {
+  explicit ThreadIds(const Named& n);
+  std::vector<std::size_t> order;
+  std::vector<uint64_t> laneShape, warpShape;
+  std::vector<std::size_t> laneOrder, warpOrder;
+  uint64_t laneFree = 0, warpFree = 0;
+  [[nodiscard]] std::vector<uint64_t> lane(uint64_t l) const {
+    return delinearize(l, laneFree, laneShape, laneOrder);
+  }
+  [[nodiscard]] std::vector<uint64_t> warp(uint64_t w) const {
+    return delinearize(w, warpFree, warpShape, warpOrder);
+  }
+  /// Whether lane l of warp w is no broadcast copy of another thread.
+  [[nodiscard]] bool representative(uint64_t l, uint64_t w) const {
+    return (l & laneFree) == 0 && (w & warpFree) == 0;
+  }
+};
+
+/// The refusal of an op (OP: "reduce", "scan", ...) that would take more shared-memory
+/// instructions per CTA than kMaxEnumeratedInstructionsLog2 allows counting one by one.
+[[nodiscard]] Error tooManyInstructions(const std::string& op);
+
 /// SRC of a reduce or scan (OP names it) as Triton's NVIDIA lowering takes it: one CTA, 32
 /// lanes, `axis` one of its dims, each operand 1, 8, 16, 32 or 64 bits wide.
 [[nodiscard]] Result<Named> scratchOperand(const LinearLayout& src, int axis,

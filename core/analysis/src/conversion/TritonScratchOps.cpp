@@ -153,9 +153,7 @@ Result<TritonScratch> tritonHistogram(const LinearLayout& src, const LinearLayou
     return makeError("the histogram's result layout has other warps than its operand's");
   if (s->of(dims::kRegister).size() + s->of(dims::kWarp).size() > kMaxEnumeratedInstructionsLog2 ||
       r->of(dims::kRegister).size() + r->of(dims::kWarp).size() > kMaxEnumeratedInstructionsLog2)
-    return makeError("the histogram would take more than 2^" +
-                     std::to_string(kMaxEnumeratedInstructionsLog2) +
-                     " shared-memory instructions per CTA: too many to count one by one");
+    return tooManyInstructions("histogram");
   uint64_t bins = r->outs[0].size;
   auto nLanes = static_cast<uint64_t>(model.warpSize);
   uint64_t scratchBins = std::max(bins, nLanes);
@@ -272,9 +270,7 @@ Result<TritonScratch> tritonGather(const LinearLayout& src, const LinearLayout& 
     return out;
   }
   if (s->of(dims::kRegister).size() + s->of(dims::kWarp).size() > kMaxEnumeratedInstructionsLog2)
-    return makeError("the gather would take more than 2^" +
-                     std::to_string(kMaxEnumeratedInstructionsLog2) +
-                     " shared-memory instructions per CTA: too many to count one by one");
+    return tooManyInstructions("gather");
   out.sharedMemory = true;
   out.why.push_back("dim" + std::to_string(axis) +
                     " crosses warps: the source is stored whole to scratch (row-major) and each "
