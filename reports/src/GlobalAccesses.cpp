@@ -184,6 +184,7 @@ void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& option
                 {"vector_bits", *bits},
                 {"vector_elements", 1},
                 {"instructions", n},
+                {"instructions_per_warp", 1},
                 {"requests", n},
                 {"sectors", n},
                 {"ideal_sectors", n},
