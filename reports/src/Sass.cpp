@@ -60,16 +60,34 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
       exitAt = code[i].address;
   bool afterExit = false;
   // [predicated BRA, its target): code a thread may jump over. One holding a loop (a branch
-  // back) is a skipped loop, not a branch around a few loads, and is left out.
+  // back) is a skipped loop, not a branch around a few loads, and is left out. Sorted
+  // addresses keep both questions logarithmic in a listing of any size.
+  std::vector<uint64_t> backward; // addresses of branches to an earlier address
+  for (const Instruction& ins : code)
+    if (ins.target && *ins.target < ins.address)
+      backward.push_back(ins.address);
+  std::sort(backward.begin(), backward.end());
   std::vector<std::pair<uint64_t, uint64_t>> skipped;
   for (const Instruction& ins : code)
     if (baseOf(ins.opcode) == "BRA" && !ins.predicate.empty() && ins.predicate != "@PT" &&
-        ins.predicate != "@!PT" && ins.target && *ins.target > ins.address &&
-        std::none_of(code.begin(), code.end(), [&](const Instruction& other) {
-          return other.address > ins.address && other.address < *ins.target && other.target &&
-                 *other.target < other.address;
-        }))
-      skipped.emplace_back(ins.address, *ins.target);
+        ins.predicate != "@!PT" && ins.target && *ins.target > ins.address) {
+      auto loop = std::upper_bound(backward.begin(), backward.end(), ins.address);
+      if (loop == backward.end() || *loop >= *ins.target)
+        skipped.emplace_back(ins.address, *ins.target);
+    }
+  // Their union as disjoint open intervals, by start.
+  std::sort(skipped.begin(), skipped.end());
+  std::vector<std::pair<uint64_t, uint64_t>> jumpedOver;
+  for (const auto& r : skipped)
+    if (!jumpedOver.empty() && r.first < jumpedOver.back().second)
+      jumpedOver.back().second = std::max(jumpedOver.back().second, r.second);
+    else
+      jumpedOver.push_back(r);
+  auto isJumpedOver = [&](uint64_t address) {
+    auto it = std::upper_bound(jumpedOver.begin(), jumpedOver.end(), address,
+                               [](uint64_t a, const auto& r) { return a < r.first + 1; });
+    return it != jumpedOver.begin() && address < std::prev(it)->second;
+  };
   for (std::size_t i = 0; i < code.size(); ++i) {
     const Instruction& ins = code[i];
     if (ins.predicate == "@!PT")
@@ -97,9 +115,7 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
     if (base == "LDS") {
       ++f.lds;
       f.ldsAfterExit += afterExit;
-      if (ins.predicate.empty() && std::any_of(skipped.begin(), skipped.end(), [&](const auto& r) {
-            return r.first < ins.address && ins.address < r.second;
-          }))
+      if (ins.predicate.empty() && isJumpedOver(ins.address))
         ++f.ldsBranchedAround;
     } else if (base == "LDSM") {
       ++f.ldsm;
