@@ -58,8 +58,9 @@ void rowMajorAccesses(StepCounter& counter, const Named& n, int bytes, int v,
   uint64_t nWarps = uint64_t{1} << n.of(dims::kWarp).size();
   auto nLanes = static_cast<uint64_t>(model.warpSize);
   Addresses address(nLanes);
+  std::vector<uint64_t> starts = groupStarts(regs, n.outs, v); // the same in every warp
   for (uint64_t w = 0; w < nWarps; ++w)
-    for (uint64_t r : groupStarts(regs, n.outs, v)) {
+    for (uint64_t r : starts) {
       for (uint64_t l = 0; l < nLanes; ++l)
         address[l] = rowMajor(coordinates(n, r, l, w), n.outs) * static_cast<uint64_t>(bytes);
       counter.add(address, 1 << v, model);
