@@ -55,7 +55,7 @@ test: build
 	$(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-build-isolation \
 	  --config-settings=cmake.define.LLCHECK_LIBRARIES_FROM=$(abspath $(BUILD)) \
 	  --config-settings=build-dir=$(abspath $(BUILD))/python-wheel/{wheel_tag} .
-	LLCHECK=$(BUILD)/cli/llcheck $(VENV)/bin/python -m pytest tests/triton gpu_oracle/triton_convert gpu_oracle/triton_coalescing gpu_oracle/wavefront_rule gpu_oracle/ldgsts_rule gpu_oracle/reduce_scratch -q -p no:cacheprovider
+	LLCHECK=$(BUILD)/cli/llcheck $(VENV)/bin/python -m pytest tests/triton gpu_oracle/triton_convert gpu_oracle/triton_coalescing gpu_oracle/wavefront_rule gpu_oracle/ldgsts_rule gpu_oracle/reduce_scratch gpu_oracle/real_kernels -q -p no:cacheprovider
 	LLCHECK=$(BUILD)/cli/llcheck $(VENV_36)/bin/python -m pytest tests/triton/test_conformance.py tests/triton/test_sweep_against.py tests/triton/test_axis_info.py tests/triton/test_scratch_ops.py tests/triton/test_tma.py -q -p no:cacheprovider
 	# Its own run: python/tests/conftest.py and tests/triton/conftest.py would both be the module
 	# "conftest" in one pytest process, and tests/triton imports its conftest by that name.

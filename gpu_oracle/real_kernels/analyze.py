@@ -1,0 +1,73 @@
+"""Here, after run.sh's shards came back: merges their tarballs (unpacked) into
+data/measured-RELEASE.json and data/kernels-RELEASE.tar.xz, which test_real_measured.py reads.
+
+    python3 analyze.py RELEASE CUOBJDUMP UNPACKED_DIR...
+
+measured-RELEASE.json: {"gpu", "driver", "ncu", "software", "date", "workloads": [{"id", "ok",
+"rel_err", "tol" | "error"}], "launches": [{"id" (WORKLOAD#N), "workload", "hash", "name",
+"num_warps", "grid" (CTAs: the first instruction's executions / warps), "instructions": [{"sass",
+"executed", "wavefronts", "ideal", "requests", "sectors"}]}]}: every SASS instruction of the
+launch that touches shared or global memory, with ncu's source counters. kernels-RELEASE.tar.xz:
+HASH.ttgir and HASH.sass (cuobjdump -sass of the cubin that ran) of every launched kernel."""
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def main():
+    release, cuobjdump, dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    meta = open(os.path.join(dirs[0], "meta.txt")).read().split("\n")
+    gpu, driver = [s.strip() for s in meta[0].split(",")]
+    workloads, launches, kernels = [], [], {}
+    for d in dirs:
+        shard = next(f for f in os.listdir(d) if f.startswith("launches-"))
+        measured = next(f for f in os.listdir(d) if f.startswith("measured-"))
+        runs = json.load(open(os.path.join(d, shard)))
+        for w in runs["workloads"]:
+            if "not run" in w.get("error", ""):
+                continue
+            workloads.append({k: w[k] for k in ("id", "ok", "rel_err", "tol", "error") if k in w})
+        got = json.load(open(os.path.join(d, measured)))
+        assert not got["launches_without_page"], got["launches_without_page"][:5]
+        for launch in got["launches"]:
+            h = launch["hash"]
+            kernels.setdefault(h, os.path.join(d, "kernels", h))
+            md = json.load(open(kernels[h] + ".json"))
+            warps = md["num_warps"]
+            assert launch["first_executed"] % warps == 0, launch
+            launches.append({"id": f"{launch['workload']}#{launch['launch']}",
+                             "workload": launch["workload"], "hash": h, "name": launch["name"],
+                             "num_warps": warps, "grid": launch["first_executed"] // warps,
+                             "instructions": [{k: v for k, v in i.items() if k != "index"}
+                                              for i in launch["instructions"]]})
+    ids = [w["id"] for w in workloads]
+    assert len(ids) == len(set(ids)), "a workload ran in two shards"
+    result = {"gpu": gpu, "driver": driver, "ncu": meta[1].strip(), "software": meta[2].strip(),
+              "date": meta[3].strip(), "workloads": workloads, "launches": launches}
+    os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
+    with open(os.path.join(HERE, "data", f"measured-{release}.json"), "w") as f:
+        json.dump(result, f, indent=0, sort_keys=True)
+
+    def sass(h):
+        return h, subprocess.run([cuobjdump, "-sass", kernels[h] + ".cubin"], capture_output=True,
+                                 text=True, check=True).stdout
+    with tempfile.TemporaryDirectory() as tmp:
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            for h, text in pool.map(sass, sorted(kernels)):
+                with open(os.path.join(tmp, h + ".sass"), "w") as f:
+                    f.write(text)
+        with tarfile.open(os.path.join(HERE, "data", f"kernels-{release}.tar.xz"), "w:xz") as tar:
+            for h in sorted(kernels):
+                tar.add(kernels[h] + ".ttgir", arcname=h + ".ttgir")
+                tar.add(os.path.join(tmp, h + ".sass"), arcname=h + ".sass")
+    print(f"{len(workloads)} workloads, {len(launches)} launches, {len(kernels)} kernels")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+"""On the GPU machine, under Nsight Compute (run.sh): every workload of workloads.py whose index
+is SHARD modulo SHARDS, until DEADLINE seconds have passed. Each is called once to compile and
+autotune (not profiled), then once between cudaProfilerStart/Stop (ncu --profile-from-start off
+profiles only those launches) and that result is checked against eager PyTorch. Triton's
+kernel-load and launch hooks record which compiled kernel (cache hash) each profiled launch ran.
+
+    python3 run_gpu.py OUT_DIR SHARD SHARDS DEADLINE
+
+Writes OUT_DIR/launches-SHARD.json: {"triton", "torch", "gpu", "workloads": [{"id", "ok",
+"rel_err" | "error", "launches": [{"name", "hash", "grid"}]}]} and copies each launched
+kernel's TTGIR, cubin and metadata from Triton's cache to OUT_DIR/kernels/HASH.{ttgir,cubin,json}."""
+import json
+import os
+import shutil
+import sys
+import time
+import traceback
+
+import torch
+import triton
+from triton import knobs
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import workloads  # noqa: E402
+
+# Workloads before this index are left out (a later run that goes on where two shards stopped).
+FIRST = int(os.environ.get("LLCHECK_FIRST_WORKLOAD", "0"))
+LOADED = {}      # CUfunction handle -> (name, hash, metadata_group)
+LAUNCHES = None  # the launches of the profiled call, or None outside it
+
+
+def on_load(module, function, name, metadata_group, hash):
+    LOADED[function] = (name, hash, dict(metadata_group))
+
+
+def on_launch(metadata):
+    if LAUNCHES is not None:
+        name, h, _ = LOADED.get(metadata.data["function"], (metadata.data["name"], None, None))
+        LAUNCHES.append({"name": name, "hash": h})
+
+
+def flat(x):
+    if isinstance(x, torch.Tensor):
+        return [x]
+    if isinstance(x, (tuple, list)):
+        return [t for y in x for t in flat(y)]
+    if hasattr(x, "values") and hasattr(x, "indices"):
+        return [x.values]
+    return []
+
+
+def rel_err(got, ref):
+    worst = 0.0
+    gs, rs = flat(got), flat(ref)
+    assert len(gs) == len(rs), f"{len(gs)} results, {len(rs)} expected"
+    for g, r in zip(gs, rs):
+        assert g.shape == r.shape, f"shape {tuple(g.shape)}, expected {tuple(r.shape)}"
+        if not g.is_floating_point() and not r.is_floating_point():
+            worst = max(worst, 0.0 if torch.equal(g.cpu(), r.cpu().to(g.dtype)) else 1.0)
+            continue
+        g, r = g.detach().double(), r.detach().double()
+        if torch.isnan(g).any() and not torch.isnan(r).any():
+            return float("inf")
+        den = r.norm().item() or 1.0
+        worst = max(worst, (g - r).norm().item() / den)
+    return worst
+
+
+def main():
+    global LAUNCHES
+    out, shard, shards, deadline = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+    os.makedirs(os.path.join(out, "kernels"), exist_ok=True)
+    knobs.runtime.kernel_load_end_hook.add(on_load)
+    knobs.runtime.launch_enter_hook.add(on_launch)
+    start = time.time()
+    results, copied = [], set()
+    for i, (wid, make) in enumerate(workloads.all_workloads()):
+        if i % shards != shard or i < FIRST:
+            continue
+        if time.time() - start > deadline:
+            results.append({"id": wid, "error": "not run: the shard's time was up"})
+            continue
+        rec = {"id": wid}
+        try:
+            torch.manual_seed(i)
+            run, reference, tol = make()
+            run()  # compiles, autotunes: not profiled
+            torch.cuda.synchronize()
+            LAUNCHES = []
+            torch.cuda.cudart().cudaProfilerStart()
+            got = run()
+            torch.cuda.synchronize()
+            torch.cuda.cudart().cudaProfilerStop()
+            rec["launches"], LAUNCHES = LAUNCHES, None
+            err = rel_err(got, reference())
+            rec.update(rel_err=err, tol=tol, ok=bool(err <= tol))
+        except Exception as e:  # noqa: BLE001 - recorded; the other workloads go on
+            LAUNCHES = None
+            torch.cuda.cudart().cudaProfilerStop()
+            rec["error"] = f"{type(e).__name__}: {e}"[:400]
+            rec["trace"] = traceback.format_exc()[-800:]
+        for launch in rec.get("launches", []):
+            h = launch["hash"]
+            if h and h not in copied:
+                group = next(g for n, hh, g in LOADED.values() if hh == h)
+                for fname, path in group.items():
+                    ext = fname.rsplit(".", 1)[-1]
+                    if ext in ("ttgir", "cubin", "json") and not fname.startswith("__grp__"):
+                        shutil.copy(path, os.path.join(out, "kernels", f"{h}.{ext}"))
+                copied.add(h)
+        results.append(rec)
+        print(i, wid, rec.get("ok"), rec.get("rel_err"), rec.get("error", ""),
+              len(rec.get("launches", [])), f"{time.time() - start:.0f}s", flush=True)
+    with open(os.path.join(out, f"launches-{shard}.json"), "w") as f:
+        json.dump({"triton": triton.__version__, "torch": torch.__version__,
+                   "gpu": torch.cuda.get_device_name(0), "workloads": results}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

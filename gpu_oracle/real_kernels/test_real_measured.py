@@ -1,0 +1,312 @@
+"""llcheck report against the H200 on real kernels (issue 32): the Triton kernels that
+Liger-Kernel's and FlagGems' operators and Triton's tutorial matmul launch (workloads.py), run
+and measured by run.sh, merged by analyze.py into data/. For each launch, `llcheck report
+--triton V --hardware sm90` of the TTGIR that ran (with its SASS beside it) is summed by
+instruction kind and width over the kernel's ops and compared with what ncu counted per SASS
+instruction:
+
+- shared memory (st / ld.shared of each width, ldmatrix / stmatrix .xN[.trans], cp.async .ca /
+  .cg of each size, atom.shared): the kind and width, the wavefronts per executed instruction,
+  and the instructions executed;
+- global memory (ld / st.global of each width): instructions executed and L2 sectors.
+
+An op runs grid x trips times (trips: the report's product of its scf.for loops' trip counts).
+Where a loop's bounds are kernel arguments the report has no trip count (`trips` null); such a
+side's instructions executed are not established, and its wavefronts per instruction are
+compared with the range the contributing ops' own ratios span (exact where they agree). Every
+side that does not agree is listed with its reason in known_differences.json; table-RELEASE.md
+in reports/ is the committed summary (LLCHECK_UPDATE_TABLE=1 rewrites it). No GPU needed."""
+import collections
+import json
+import os
+import re
+import subprocess
+import tarfile
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+RELEASES = [r for r in ("3.6", "3.9") if os.path.exists(os.path.join(HERE, "data",
+                                                                      f"measured-{r}.json"))]
+KNOWN = json.load(open(os.path.join(HERE, "known_differences.json")))
+
+SASS_SHARED = re.compile(r"^(STS|LDS|LDSM|STSM|LDGSTS|ATOMS)((\.[A-Z0-9]+)*)$")
+SASS_GLOBAL = re.compile(r"^(LDG|STG)\.E((\.[A-Z0-9]+)*)$")
+WIDTHS = {".U8": 8, ".S8": 8, ".U16": 16, ".S16": 16, ".64": 64, ".128": 128}
+
+
+def llcheck():
+    path = os.environ.get("LLCHECK")
+    if not path or not os.path.exists(path):
+        pytest.skip("LLCHECK (the llcheck binary) is not set")
+    return path
+
+
+def opcode(sass):
+    parts = sass.split()
+    return parts[1] if parts[0].startswith("@") and len(parts) > 1 else parts[0]
+
+
+def width(suffix, default=32):
+    return next((w for s, w in WIDTHS.items() if s in suffix.split(".") or
+                 s in [("." + p) for p in suffix.split(".")]), default)
+
+
+def sass_key(sass):
+    """The instruction kind and width of a SASS instruction, in the PTX's words, or None. An
+    instruction predicated on !PT never executes its access (ptxas's `@!PT LDS RZ, [RZ]`
+    placeholders, counted as executed by ncu with no wavefront): none."""
+    if sass.split()[0] == "@!PT":
+        return None
+    op = opcode(sass)
+    m = SASS_SHARED.match(op)
+    if m:
+        kind, suffix = m.group(1), m.group(2) or ""
+        parts = suffix.split(".")
+        if kind in ("LDSM", "STSM"):
+            n = parts[-1] if parts[-1] in ("2", "4") else "1"
+            trans = ".trans" if "MT88" in parts else ""
+            return ("ldmatrix" if kind == "LDSM" else "stmatrix") + f".x{n}{trans}"
+        if kind == "LDGSTS":
+            return f"cp.async.{'cg' if 'BYPASS' in parts else 'ca'} {width(suffix)}-bit"
+        if kind == "ATOMS":
+            return f"atom.shared {64 if '64' in parts else 32}-bit"
+        return f"{'st' if kind == 'STS' else 'ld'}.shared {width(suffix)}-bit"
+    m = SASS_GLOBAL.match(op)
+    if m:
+        return f"{'ld' if m.group(1) == 'LDG' else 'st'}.global {width(m.group(2) or '')}-bit"
+    return None
+
+
+def access_key(a):
+    """The same key for one of the report's access objects (`instruction`, `vector_bits`)."""
+    ins = a["instruction"]
+    if ins.startswith(("ldmatrix", "stmatrix")):
+        n = re.search(r"\.x(\d)", ins).group(1)
+        return f"{ins.split('.')[0]}.x{n}{'.trans' if '.trans' in ins else ''}"
+    if ins.startswith("cp.async"):
+        return f"cp.async.{ins.split('.')[2]} {a.get('copy_bytes', a['vector_bits'] // 8) * 8}-bit"
+    if ins.startswith("atom"):
+        return f"atom.shared {a['vector_bits']}-bit"
+    return f"{ins.split('.')[0]}.shared {a['vector_bits']}-bit"
+
+
+class Pred:
+    """A side's prediction: instructions and wavefronts per run of each op, with its runs."""
+
+    def __init__(self):
+        self.terms = []  # (instructions, wavefronts, runs or None, wavefronts_min, data-dependent)
+
+    def add(self, n, w, runs, wmin=None, dd=False):
+        self.terms.append((n, w, runs, w if wmin is None else wmin, dd))
+
+    def established(self):
+        return all(r is not None for _, _, r, _, _ in self.terms)
+
+    def totals(self):
+        # An op of unknown trips counts once per CTA here (the side is then not established).
+        return (sum(n * (r or 1) for n, _, r, _, _ in self.terms),
+                sum(w * (r or 1) for _, w, r, _, _ in self.terms),
+                sum(m * (r or 1) for _, _, r, m, _ in self.terms),
+                any(d for *_, d in self.terms))
+
+    def ratios(self):
+        return [w / n for n, w, _, _, _ in self.terms if n]
+
+
+def executed_counts(a):
+    """Instructions and wavefronts one run of an access executes (the SASS's early exits)."""
+    ex = a.get("early_exit") or a.get("branched_around") or {}
+    n = ex.get("instructions_executed", a["instructions"])
+    w = ex.get("wavefronts_executed")
+    return n, (a["wavefronts"] if w is None else w)
+
+
+def shared_predictions(kernel, grid):
+    pred = collections.defaultdict(Pred)
+
+    def runs(op):
+        t = op.get("trips", 1) if "trips" in op else 1
+        return None if t is None else grid * t
+    for op in kernel["ops"]:
+        p = op.get("predicted") or {}
+        if op["op"] == "ttg.convert_layout" and not p.get("shared_memory"):
+            continue
+        for side in ("store", "load"):
+            a = p.get(side)
+            if isinstance(a, dict) and "instruction" in a and a.get("instructions"):
+                n, w = executed_counts(a)
+                if op["op"] == "ttg.async_copy_global_to_local":
+                    w = p.get("wavefronts", w)  # source-aware LDGSTS count
+                pred[access_key(a)].add(n, w, runs(op))
+    for op in kernel["scratch_ops"]:
+        for step in op.get("predicted", []):
+            n, w = executed_counts(step)
+            pred[access_key(step)].add(n, w, runs(op), step.get("wavefronts_min", w),
+                                       "data_dependent" in step)
+    return pred
+
+
+def global_predictions(kernel, grid):
+    pred, masked, open_ = collections.defaultdict(Pred), set(), set()
+    for g in kernel["global_accesses"]:
+        p = g.get("predicted")
+        if not isinstance(p, dict) or "requests" not in p:
+            continue
+        key = f"{'ld' if g['op'] == 'tt.load' else 'st'}.global {p['vector_bits']}-bit"
+        t = g.get("trips", 1)
+        executed = p.get("instructions_executed", {}).get("instructions")
+        n = executed if executed is not None else p["instructions"]
+        pred[key].add(n, p["sectors"] or 0, None if t is None else grid * t)
+        if p["sectors"] is None:
+            open_.add(key)
+        if g.get("axis_info", {}).get("mask"):
+            masked.add(key)
+    return pred, masked, open_
+
+
+Side = collections.namedtuple("Side", "space pred meas established bound ratio_range open")
+
+
+def agrees(s):
+    (pn, pw, pwmin, dd), (mn, mw) = s.pred, s.meas
+    if s.space == "global":
+        told = (pn,) if s.open else (pn, pw)
+        got = (mn,) if s.open else (mn, mw)
+        if not s.established:
+            return bool(mn)  # only that Triton emitted this kind and width
+        if s.bound:
+            return all(g <= t for t, g in zip(told, got))
+        return told == got
+    if not mn:
+        return not pn and not pw
+    if not s.established:
+        lo, hi = s.ratio_range
+        return lo - 1e-9 <= mw / mn <= hi + 1e-9
+    if dd:
+        return mn <= pn and pwmin <= mw <= pw
+    return (pn, pw) == (mn, mw)
+
+
+@pytest.fixture(scope="module", params=RELEASES)
+def release_sides(request, tmp_path_factory):
+    release = request.param
+    measured = json.load(open(os.path.join(HERE, "data", f"measured-{release}.json")))
+    folder = tmp_path_factory.mktemp("kernels" + release.replace(".", ""))
+    with tarfile.open(os.path.join(HERE, "data", f"kernels-{release}.tar.xz")) as tar:
+        tar.extractall(folder, filter="data")
+    rep = tmp_path_factory.mktemp("report" + release.replace(".", ""))
+    r = subprocess.run([llcheck(), "report", "--triton", release, "--hardware", "sm90",
+                        "--no-z3", "--quiet", "--out", str(rep), str(folder)],
+                       capture_output=True, text=True)
+    assert r.returncode in (0, 1), r.stderr[-2000:]
+    report = json.load(open(rep / "report.json"))
+    by_hash = {os.path.basename(k["file"])[:-len(".ttgir")]: k for k in report["kernels"]}
+    sides = {}
+    for launch in measured["launches"]:
+        kernel = by_hash[launch["hash"]]
+        meas = collections.defaultdict(lambda: [0, 0])
+        for i in launch["instructions"]:
+            key = sass_key(i["sass"])
+            if key is None:
+                continue
+            if ".global" in key:
+                meas[key][0] += i["executed"]
+                meas[key][1] += i["sectors"]
+            else:
+                meas[key][0] += i["executed"]
+                meas[key][1] += i["wavefronts"]
+        shared = shared_predictions(kernel, launch["grid"])
+        glob, masked, open_ = global_predictions(kernel, launch["grid"])
+        for key in set(shared) | {k for k in meas if ".global" not in k}:
+            p = shared.get(key, Pred())
+            ratios = p.ratios() or [0.0]
+            sides[(launch["id"], key)] = Side("shared", p.totals(), tuple(meas[key]),
+                                              p.established(), False,
+                                              (min(ratios), max(ratios)), False)
+        for key in set(glob) | {k for k in meas if ".global" in k}:
+            p = glob.get(key, Pred())
+            sides[(launch["id"], key)] = Side("global", p.totals(), tuple(meas[key]),
+                                              p.established(), key in masked, None,
+                                              key in open_)
+    return release, measured, report, sides
+
+
+def known(release, launch, side):
+    return next((d for d in KNOWN["sides"] if (d["release"], d["launch"], d["side"]) ==
+                 (release, launch, side)), None)
+
+
+def test_every_side_is_predicted_or_listed_with_its_reason(release_sides):
+    release, _, _, sides = release_sides
+    wrong, stale = [], []
+    for (launch, side), s in sorted(sides.items()):
+        listed = known(release, launch, side)
+        if not agrees(s) and not listed:
+            wrong.append(f"{release} {launch} {side}: predicted {s.pred[:2]}, measured {s.meas}"
+                         f"{'' if s.established else ' (trips unknown)'}")
+        if agrees(s) and listed:
+            stale.append(f"{release} {launch} {side} now agrees")
+    assert not wrong, f"{len(wrong)} sides differ:\n" + "\n".join(wrong[:60])
+    unreasoned = [d for d in KNOWN["sides"] if d["category"] not in KNOWN["reasons"]]
+    assert not unreasoned, unreasoned[:5]
+    assert not stale, "known_differences.json lists sides that agree:\n" + "\n".join(stale)
+
+
+def test_every_output_was_checked_against_the_reference(release_sides):
+    release, measured, _, _ = release_sides
+    bad = [w["id"] for w in measured["workloads"] if not w.get("ok")]
+    assert not bad, bad
+    assert len({launch["hash"] for launch in measured["launches"]}) >= 300
+
+
+def table(release, measured, report, sides):
+    fam = lambda launch: launch.split("-")[0]  # noqa: E731
+    lines = [f"# Real kernels on the H200: Triton {release}", "",
+             f"{measured['gpu']}, driver {measured['driver']}; ncu {measured['ncu']}; "
+             f"{measured['software']}; {measured['date']}. "
+             f"{len(measured['workloads'])} workloads (every output checked against eager "
+             f"PyTorch), {len(measured['launches'])} kernel launches of "
+             f"{len({x['hash'] for x in measured['launches']})} compiled kernels "
+             "(gpu_oracle/real_kernels). A side: one launch's SASS instructions of one kind "
+             "and width. Shared: kind and width, wavefronts per executed instruction and "
+             "instructions executed; global: instructions executed and L2 sectors. `trips "
+             "unknown`: a loop bound is a kernel argument, so the report gives no instruction "
+             "count; its shared sides compare wavefronts per instruction only, its global "
+             "sides only that the kind and width were emitted. Written by "
+             "gpu_oracle/real_kernels/test_real_measured.py: do not edit.", "",
+             "| family | space | sides | agree | of them established | established agree | "
+             "listed |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    by = collections.defaultdict(list)
+    for (launch, side), s in sides.items():
+        by[(fam(launch), s.space)].append((launch, side, s))
+        by[("all", s.space)].append((launch, side, s))
+    for (family, space), items in sorted(by.items(), key=lambda x: (x[0][0] == "all", x[0])):
+        ok = sum(agrees(s) for _, _, s in items)
+        est = [s for _, _, s in items if s.established]
+        listed = sum(bool(known(release, l_, sd)) for l_, sd, _ in items)
+        lines.append(f"| {family} | {space} | {len(items)} | {ok} ({100.0 * ok / len(items):.1f}%)"
+                     f" | {len(est)} | {sum(agrees(s) for s in est)} | {listed} |")
+    s = report["summary"]
+    lines += ["", f"The report: {s['ops']} ops, {s['ops_checked']} checked, "
+              f"{s['not_understood']} not understood; findings {s['findings_by_kind']}.", "",
+              "| launch | side | predicted | measured | |", "| --- | --- | --- | --- | --- |"]
+    for (launch, side), v in sorted(sides.items()):
+        if agrees(v):
+            continue
+        why = known(release, launch, side)
+        lines.append(f"| {launch} | {side} | {v.pred[0]}, {v.pred[1]}"
+                     f"{'' if v.established else ' (trips unknown)'} | {v.meas[0]}, {v.meas[1]} |"
+                     f" {why['category'] if why else '**differs**'} |")
+    return "\n".join(lines) + "\n"
+
+
+def test_the_committed_table_is_current(release_sides):
+    release, measured, report, sides = release_sides
+    path = os.path.join(ROOT, "reports", f"real-kernels-{release}.md")
+    text = table(release, measured, report, sides)
+    if os.environ.get("LLCHECK_UPDATE_TABLE"):
+        with open(path, "w") as f:
+            f.write(text)
+    assert open(path).read() == text, f"{path} is stale: rerun with LLCHECK_UPDATE_TABLE=1"
