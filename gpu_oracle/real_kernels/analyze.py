@@ -1,7 +1,10 @@
 """Here, after run.sh's shards came back: merges their tarballs (unpacked) into
 data/measured-RELEASE.json and data/kernels-RELEASE.tar.xz, which test_real_measured.py reads.
 
-    python3 analyze.py RELEASE CUOBJDUMP UNPACKED_DIR...
+    python3 analyze.py RELEASE CUOBJDUMP UNPACKED_DIR... [--kernels PACK_DIR/kernels]
+
+--kernels: where the launched kernels' files are when they were compiled here (Triton 3.9,
+compile39.py's pack) rather than copied from the GPU machine's cache into each shard.
 
 measured-RELEASE.json: {"gpu", "driver", "ncu", "software", "date", "workloads": [{"id", "ok",
 "rel_err", "tol" | "error"}], "launches": [{"id" (WORKLOAD#N), "workload", "hash", "name",
@@ -9,11 +12,11 @@ measured-RELEASE.json: {"gpu", "driver", "ncu", "software", "date", "workloads":
 "executed", "wavefronts", "ideal", "requests", "sectors"}]}]}: every SASS instruction of the
 launch that touches shared or global memory, with ncu's source counters. kernels-RELEASE.tar.xz:
 HASH.ttgir and HASH.sass (cuobjdump -sass of the cubin that ran) of every launched kernel."""
+import argparse
 import concurrent.futures
 import json
 import os
 import subprocess
-import sys
 import tarfile
 import tempfile
 
@@ -21,7 +24,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def main():
-    release, cuobjdump, dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("release")
+    ap.add_argument("cuobjdump")
+    ap.add_argument("dirs", nargs="+")
+    ap.add_argument("--kernels", help="the kernels' folder, if not each shard's kernels/")
+    ap.add_argument("--software", help="what compiled the kernels, if not meta.txt's line")
+    args = ap.parse_args()
+    release, cuobjdump, dirs = args.release, args.cuobjdump, args.dirs
     meta = open(os.path.join(dirs[0], "meta.txt")).read().split("\n")
     gpu, driver = [s.strip() for s in meta[0].split(",")]
     workloads, launches, kernels = [], [], {}
@@ -37,7 +47,7 @@ def main():
         assert not got["launches_without_page"], got["launches_without_page"][:5]
         for launch in got["launches"]:
             h = launch["hash"]
-            kernels.setdefault(h, os.path.join(d, "kernels", h))
+            kernels.setdefault(h, os.path.join(args.kernels or os.path.join(d, "kernels"), h))
             md = json.load(open(kernels[h] + ".json"))
             warps = md["num_warps"]
             assert launch["first_executed"] % warps == 0, launch
@@ -48,7 +58,7 @@ def main():
                                               for i in launch["instructions"]]})
     ids = [w["id"] for w in workloads]
     assert len(ids) == len(set(ids)), "a workload ran in two shards"
-    result = {"gpu": gpu, "driver": driver, "ncu": meta[1].strip(), "software": meta[2].strip(),
+    result = {"gpu": gpu, "driver": driver, "ncu": meta[1].strip(), "software": args.software or meta[2].strip(),
               "date": meta[3].strip(), "workloads": workloads, "launches": launches}
     os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
     with open(os.path.join(HERE, "data", f"measured-{release}.json"), "w") as f:

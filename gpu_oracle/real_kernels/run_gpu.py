@@ -8,9 +8,16 @@ kernel-load and launch hooks record which compiled kernel (cache hash) each prof
 
 Writes OUT_DIR/launches-SHARD.json: {"triton", "torch", "gpu", "workloads": [{"id", "ok",
 "rel_err" | "error", "launches": [{"name", "hash", "grid"}]}]} and copies each launched
-kernel's TTGIR, cubin and metadata from Triton's cache to OUT_DIR/kernels/HASH.{ttgir,cubin,json}."""
+kernel's TTGIR, cubin and metadata from Triton's cache to OUT_DIR/kernels/HASH.{ttgir,cubin,json}.
+
+LLCHECK_RECORD=1: each workload's record also has "recorded", every launch of its profiled call
+as replay.py describes it (compile39.py compiles them with Triton 3.9 here).
+LLCHECK_REPLAY=PACK_DIR: the profiled call runs Triton 3.9's cubins from compile39.py's pack in
+place of 3.6's launches (replay.Replayer); its launches record 3.9's hashes (their files are in
+the pack here: PACK_DIR needs only pack.json and kernels/HASH.cubin on the GPU machine)."""
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -19,14 +26,51 @@ import traceback
 import torch
 import triton
 from triton import knobs
+from triton.runtime import jit as triton_jit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import replay  # noqa: E402
 import workloads  # noqa: E402
 
 # Workloads before this index are left out (a later run that goes on where two shards stopped).
 FIRST = int(os.environ.get("LLCHECK_FIRST_WORKLOAD", "0"))
 LOADED = {}      # CUfunction handle -> (name, hash, metadata_group)
 LAUNCHES = None  # the launches of the profiled call, or None outside it
+RECORDED = None  # LLCHECK_RECORD / LLCHECK_REPLAY: replay.record_launch of each, in that call
+WORKLOAD = None  # the workload whose profiled call runs
+RECORD = os.environ.get("LLCHECK_RECORD") == "1"
+ONLY = re.compile(os.environ.get("LLCHECK_WORKLOADS", ""))  # the workloads whose id it matches
+REPLAY = replay.Replayer(os.environ["LLCHECK_REPLAY"]) if os.environ.get("LLCHECK_REPLAY") else None
+ORIGINAL_RUN = triton_jit.JITFunction.run
+
+
+def run_or_replay(self, *args, grid, warmup, **kwargs):
+    """JITFunction.run, recording (LLCHECK_RECORD) or replacing (LLCHECK_REPLAY) the launches of
+    the profiled call."""
+    if RECORDED is None or warmup:
+        return ORIGINAL_RUN(self, *args, grid=grid, warmup=warmup, **kwargs)
+    device = triton.runtime.driver.active.get_current_device()
+    binder = self.device_caches[device][4]
+    bound_args = binder(*args, **kwargs)[0]
+    rec = replay.record_launch(self, bound_args, grid, kwargs)
+    index = len(RECORDED)
+    RECORDED.append(rec)
+    if REPLAY is None:
+        return ORIGINAL_RUN(self, *args, grid=grid, warmup=warmup, **kwargs)
+    entry = REPLAY.entry(WORKLOAD, index)
+    if entry is None:
+        raise RuntimeError(f"launch {index} of {self.fn.__qualname__} is not in the 3.9 pack")
+    if not replay.same_specialization(entry["recorded"], rec):
+        raise RuntimeError(f"launch {index} ({self.fn.__qualname__}): its arguments do not "
+                           "specialize as when the 3.9 pack was compiled")
+    LAUNCHES.append({"name": REPLAY.pack["kernels"][entry["hash"]]["name"], "hash": entry["hash"]})
+    stream = torch.cuda.current_stream().cuda_stream
+    REPLAY.launch(entry["hash"], rec["grid"], list(bound_args.values()), stream)
+    # The caller may read the compiled kernel (its metadata): 3.6's, compiled at the warm-up.
+    return ORIGINAL_RUN(self, *args, grid=grid, warmup=True, **kwargs)
+
+
+triton_jit.JITFunction.run = run_or_replay
 
 
 def on_load(module, function, name, metadata_group, hash):
@@ -34,7 +78,7 @@ def on_load(module, function, name, metadata_group, hash):
 
 
 def on_launch(metadata):
-    if LAUNCHES is not None:
+    if LAUNCHES is not None and REPLAY is None:
         name, h, _ = LOADED.get(metadata.data["function"], (metadata.data["name"], None, None))
         LAUNCHES.append({"name": name, "hash": h})
 
@@ -67,7 +111,7 @@ def rel_err(got, ref):
 
 
 def main():
-    global LAUNCHES
+    global LAUNCHES, RECORDED, WORKLOAD
     out, shard, shards, deadline = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
     os.makedirs(os.path.join(out, "kernels"), exist_ok=True)
     knobs.runtime.kernel_load_end_hook.add(on_load)
@@ -75,7 +119,7 @@ def main():
     start = time.time()
     results, copied = [], set()
     for i, (wid, make) in enumerate(workloads.all_workloads()):
-        if i % shards != shard or i < FIRST:
+        if i % shards != shard or i < FIRST or not ONLY.match(wid):
             continue
         if time.time() - start > deadline:
             results.append({"id": wid, "error": "not run: the shard's time was up"})
@@ -86,22 +130,26 @@ def main():
             run, reference, tol = make()
             run()  # compiles, autotunes: not profiled
             torch.cuda.synchronize()
-            LAUNCHES = []
+            LAUNCHES, WORKLOAD = [], wid
+            RECORDED = [] if RECORD or REPLAY else None
             torch.cuda.cudart().cudaProfilerStart()
             got = run()
             torch.cuda.synchronize()
             torch.cuda.cudart().cudaProfilerStop()
             rec["launches"], LAUNCHES = LAUNCHES, None
+            if RECORD:
+                rec["recorded"] = RECORDED
+            RECORDED = None
             err = rel_err(got, reference())
             rec.update(rel_err=err, tol=tol, ok=bool(err <= tol))
         except Exception as e:  # noqa: BLE001 - recorded; the other workloads go on
-            LAUNCHES = None
+            LAUNCHES = RECORDED = None
             torch.cuda.cudart().cudaProfilerStop()
             rec["error"] = f"{type(e).__name__}: {e}"[:400]
             rec["trace"] = traceback.format_exc()[-800:]
         for launch in rec.get("launches", []):
             h = launch["hash"]
-            if h and h not in copied:
+            if h and h not in copied and REPLAY is None:
                 group = next(g for n, hh, g in LOADED.values() if hh == h)
                 for fname, path in group.items():
                     ext = fname.rsplit(".", 1)[-1]

@@ -258,7 +258,8 @@ def test_every_output_was_checked_against_the_reference(release_sides):
     release, measured, _, _ = release_sides
     bad = [w["id"] for w in measured["workloads"] if not w.get("ok")]
     assert not bad, bad
-    assert len({launch["hash"] for launch in measured["launches"]}) >= 300
+    # A floor against data lost in a merge, not the corpus's size (the table gives that).
+    assert len({launch["hash"] for launch in measured["launches"]}) >= {"3.6": 300}.get(release, 200)
 
 
 def table(release, measured, report, sides):

@@ -1,0 +1,149 @@
+"""Triton 3.9's kernels for the same launches as 3.6's (issue 32, step 5): Triton 3.9 is too
+large to carry to the GPU machine, so its kernels are compiled here and launched there on the
+inputs the workloads build under 3.6.
+
+1. GPU machine, `run_gpu.py` with LLCHECK_RECORD=1: every Triton launch of each workload's
+   profiled call is recorded (`record_launch`): the JIT function ("module:qualname"), each
+   bound argument (a tensor's dtype and its pointer's alignment, a scalar's value, a constexpr),
+   the grid and the launch options (num_warps, num_stages, ...).
+2. Here, `compile39.py`: Triton 3.9's own binder specializes stand-ins of those arguments
+   (`StandIn`: the dtype and a pointer of the same alignment) and compiles for sm90 through a
+   driver that has no GPU (`NoGpuDriver`); the pack holds each launch's cubin, metadata, TTGIR
+   and the kernel's parameter list.
+3. GPU machine, `run_gpu.py` with LLCHECK_REPLAY=PACK: each launch of the profiled call runs
+   3.9's cubin with CuPy (`Replayer`) instead of 3.6's kernel, after checking that its
+   arguments specialize as recorded; the workload's result is checked against eager PyTorch as
+   for 3.6, and Nsight Compute measures 3.9's kernels.
+
+Launch records: {"fn", "args": [ARG], "grid": [x, y, z], "options": {...}} with ARG one of
+{"tensor": DTYPE, "align": PTR % 16}, {"int": V}, {"float": V}, {"bool": V}, {"none": true},
+{"str": V}, {"dtype": NAME}, {"jit": "module:qualname"}, {"tuple": [ARG]},
+{"unsupported": TYPE}."""
+import json
+
+import numpy as np
+
+# The keyword arguments of a launch that are compiler options, not kernel arguments.
+OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
+           "launch_pdl", "launch_cooperative_grid")
+
+
+def describe(value):
+    """One bound argument of a launch, as recorded (see the module's docstring)."""
+    kind = type(value).__name__
+    if hasattr(value, "data_ptr") and hasattr(value, "dtype"):
+        return {"tensor": str(value.dtype).replace("torch.", ""), "align": value.data_ptr() % 16}
+    if isinstance(value, bool):
+        return {"bool": value}
+    if isinstance(value, int):
+        return {"int": value}
+    if isinstance(value, float):
+        return {"float": value}
+    if value is None:
+        return {"none": True}
+    if isinstance(value, str):
+        return {"str": value}
+    if isinstance(value, tuple):
+        return {"tuple": [describe(v) for v in value]}
+    if kind == "dtype" and hasattr(value, "primitive_bitwidth"):
+        return {"dtype": str(value)}
+    if kind == "JITFunction":
+        return {"jit": f"{value.module}:{value.fn.__qualname__}"}
+    if kind == "constexpr":
+        return describe(value.value)
+    return {"unsupported": kind}
+
+
+def record_launch(fn, bound_args, grid, kwargs):
+    """The record of one launch of JIT function `fn` (its binder's bound arguments, in the
+    kernel's parameter order, and the grid as the launch resolved it)."""
+    if callable(grid):
+        grid = grid(bound_args)
+    grid = list(grid) + [1] * (3 - len(grid))
+    return {"fn": f"{fn.module}:{fn.fn.__qualname__}", "names": list(bound_args),
+            "args": [describe(v) for v in bound_args.values()],
+            "grid": [int(g) for g in grid],
+            "options": {k: kwargs[k] for k in OPTIONS if k in kwargs}}
+
+
+def same_specialization(recorded, now):
+    """Whether a launch (record_launch) specializes as the recorded one did: the same function,
+    options, dtypes, pointer alignments and scalars (a scalar is a specialization key: == 1,
+    % 16; comparing values is stricter than needed). The grid may differ."""
+    keys = ("fn", "args", "options")
+    return all(json.dumps(recorded[k], sort_keys=True) == json.dumps(now[k], sort_keys=True)
+               for k in keys)
+
+
+class StandIn:
+    """What Triton's binder reads of a tensor argument: its dtype and its pointer's alignment."""
+
+    def __init__(self, dtype, align):
+        self.dtype, self._ptr = dtype, 0x10000 + align
+
+    def data_ptr(self):
+        return self._ptr
+
+
+class Replayer:
+    """GPU machine: runs the pack's 3.9 cubins with CuPy in place of 3.6's launches."""
+
+    def __init__(self, pack_dir):
+        import cupy
+        self.cp, self.dir = cupy, pack_dir
+        self.pack = json.load(open(f"{pack_dir}/pack.json"))
+        self.functions = {}
+
+    def entry(self, workload, index):
+        return self.pack["launches"].get(f"{workload}#{index}")
+
+    def function(self, h, name, shared):
+        if h not in self.functions:
+            fn = self.cp.RawModule(path=f"{self.dir}/kernels/{h}.cubin").get_function(name)
+            if shared > 48 * 1024:
+                fn.max_dynamic_shared_size_bytes = shared
+            self.functions[h] = fn
+        return self.functions[h]
+
+    def launch(self, h, grid, values, stream_handle):
+        """Launches 3.9's kernel `h` on this launch's grid and bound argument values; returns the
+        scratch buffers it was given (to be kept until the launch is done)."""
+        import torch
+        kernel = self.pack["kernels"][h]
+        md = kernel["metadata"]
+        params = []
+        for index, ty in kernel["params"]:
+            v = values[index]
+            if ty.startswith("*"):
+                params.append(np.uint64(v.data_ptr() if v is not None else 0))
+            elif ty in SCALARS:
+                params.append(SCALARS[ty](v))
+            else:
+                raise RuntimeError(f"parameter {index} of type {ty} cannot be launched here")
+        scratch = []
+        for what in ("global", "profile"):
+            size = md.get(f"{what}_scratch_size", 0)
+            if size:
+                buf = torch.empty(size * grid[0] * grid[1] * grid[2], dtype=torch.uint8,
+                                  device="cuda")
+                scratch.append(buf)
+                params.append(np.uint64(buf.data_ptr()))
+            else:
+                params.append(np.uint64(0))
+        fn = self.function(h, kernel["name"], md["shared"])
+        stream = self.cp.cuda.ExternalStream(stream_handle)
+        with stream:
+            fn(tuple(grid), (32 * md["num_warps"], 1, 1), tuple(params), shared_mem=md["shared"])
+        return scratch
+
+
+def _bf16(v):
+    # CuPy has no bfloat16 scalar: the upper half of the float32's bits, as Triton's launcher
+    # packs it (round toward zero; the kernels here take no bf16 scalar but are not refused).
+    return np.uint16(np.float32(v).view(np.uint32) >> 16)
+
+
+SCALARS = {"i1": np.int8, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+           "u1": np.uint8, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
+           "fp16": np.float16, "bf16": _bf16, "fp32": np.float32, "f32": np.float32,
+           "fp64": np.float64}
