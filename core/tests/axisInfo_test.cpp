@@ -98,6 +98,46 @@ TEST(AxisInfo, ALoopStepOfOneElementLowersTheAlignmentOnEveryTrip) {
   EXPECT_EQ(affineStridesText(inLoop.offsets.strides), "[%s, 1]");
 }
 
+// Two sibling loops (Liger-Kernel's sparsemax backward, Triton 3.6): MLIR names values
+// uniquely only among those in scope, so the second loop reuses %v_11 for a loaded float
+// where the first loop's %v_11 is the pointer. Each load reads its own loop's pointer.
+TEST(AxisInfo, SiblingRegionsMayReuseAValueName) {
+  std::string text = R"(module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func public @k(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32} loc("a"(#loc)), %n: i32 loc("n"(#loc))) attributes {noinline = false} {
+    %c0_i32 = arith.constant 0 : i32 loc(#loc1)
+    %c1_i32 = arith.constant 1 : i32 loc(#loc1)
+    %c1024_i32 = arith.constant 1024 : i32 loc(#loc1)
+    %cst = arith.constant 0.000000e+00 : f32 loc(#loc1)
+    %offs = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #b> loc(#loc2)
+    %v = tt.splat %a : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #b> loc(#loc3)
+    %s:1 = scf.for %i = %c0_i32 to %n step %c1_i32 iter_args(%acc = %cst) -> (f32)  : i32 {
+      %o = arith.muli %i, %c1024_i32 : i32 loc(#loc4)
+      %o_8 = tt.splat %o : i32 -> tensor<1024xi32, #b> loc(#loc4)
+      %o_9 = arith.addi %o_8, %offs : tensor<1024xi32, #b> loc(#loc4)
+      %v_11 = tt.addptr %v, %o_9 : tensor<1024x!tt.ptr<f32>, #b>, tensor<1024xi32, #b> loc(#loc5)
+      %v_12 = tt.load %v_11 : tensor<1024x!tt.ptr<f32>, #b> loc(#loc6)
+      scf.yield %acc : f32 loc(#loc7)
+    } loc(#loc8)
+    scf.for %i = %c0_i32 to %n step %c1_i32  : i32 {
+      %o = arith.muli %i, %c1024_i32 : i32 loc(#loc9)
+      %o_7 = tt.splat %o : i32 -> tensor<1024xi32, #b> loc(#loc9)
+      %o_8 = arith.addi %o_7, %offs : tensor<1024xi32, #b> loc(#loc9)
+      %v_10 = tt.addptr %v, %o_8 : tensor<1024x!tt.ptr<f32>, #b>, tensor<1024xi32, #b> loc(#loc10)
+      %v_11 = tt.load %v_10 : tensor<1024x!tt.ptr<f32>, #b> loc(#loc11)
+    } loc(#loc12)
+    tt.return loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+)";
+  auto a = analyzeAxisInfo(text, "siblings.ttgir");
+  ASSERT_TRUE(a.ok()) << a.error().str();
+  for (const char* load : {"%v_12 = tt.load", "%v_11 = tt.load"}) {
+    const TtgirAccessFacts& f = accessAt(*a, lineOf(text, load));
+    EXPECT_EQ(f.pointer.contiguity, (V{1024})) << load;
+    EXPECT_EQ(f.pointer.divisibility, (V{16})) << load;
+  }
+}
+
 // The attention kernel of the corpus (Triton 3.9, sm90): Q is read row-major, K transposed
 // (column-major: stride 1 along dim0), and no pointer argument carries tt.divisibility.
 TEST(AxisInfo, AttentionReadsKTransposed) {

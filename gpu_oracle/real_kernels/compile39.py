@@ -3,7 +3,9 @@ for sm90 every launch that run_gpu.py recorded under 3.6 (LLCHECK_RECORD=1), thr
 binder, so that each kernel is specialized as 3.9 would specialize it at that launch (see
 replay.py). Writes the pack that run_gpu.py's LLCHECK_REPLAY reads:
 
-    python3 compile39.py RECORDS.json... PACK_DIR
+    python3 compile39.py RECORDS.json[.xz]... PACK_DIR
+
+(data/recorded-3.6.json.xz: the launches recorded on 2026-12-02, Liger-Kernel and tutorial.)
 
 PACK_DIR/pack.json: {"triton", "target", "launches": {"WORKLOAD#N": {"hash", "recorded"}},
 "kernels": {HASH: {"name", "fn", "params": [[ARG_INDEX, TYPE]], "metadata": {"num_warps",
@@ -11,6 +13,7 @@ PACK_DIR/pack.json: {"triton", "target", "launches": {"WORKLOAD#N": {"hash", "re
 REASON}}; PACK_DIR/kernels/HASH.{cubin,ttgir,json}: each kernel's cubin, TTGIR and metadata."""
 import importlib
 import json
+import lzma
 import os
 import shutil
 import sys
@@ -93,7 +96,8 @@ def main():
     pack = {"triton": triton.__version__, "target": "sm90", "launches": {}, "kernels": {},
             "not_compiled": {}}
     for path in records:
-        for w in json.load(open(path))["workloads"]:
+        opener = lzma.open if path.endswith(".xz") else open
+        for w in json.load(opener(path, "rt"))["workloads"]:
             for j, launch in enumerate(w.get("recorded", [])):
                 lid = f"{w['id']}#{j}"
                 try:

@@ -249,6 +249,10 @@ def test_every_side_is_predicted_or_listed_with_its_reason(release_sides):
         if agrees(s) and listed:
             stale.append(f"{release} {launch} {side} now agrees")
     assert not wrong, f"{len(wrong)} sides differ:\n" + "\n".join(wrong[:60])
+    gone = [f"{d['launch']} {d['side']}" for d in KNOWN["sides"]
+            if d["release"] == release and (d["launch"], d["side"]) not in sides]
+    assert not gone, "known_differences.json lists sides that are neither predicted nor " \
+        "measured now:\n" + "\n".join(gone)
     unreasoned = [d for d in KNOWN["sides"] if d["category"] not in KNOWN["reasons"]]
     assert not unreasoned, unreasoned[:5]
     assert not stale, "known_differences.json lists sides that agree:\n" + "\n".join(stale)

@@ -13,6 +13,7 @@
 #include <charconv>
 #include <map>
 #include <numeric>
+#include <unordered_map>
 
 namespace llcheck {
 
@@ -410,6 +411,26 @@ private:
   int function_ = 0;
   static constexpr int64_t kMaxResults = int64_t{1} << 20;
   int64_t results_ = 0;
+  /// MLIR names a value uniquely only among the values visible at its definition: sibling
+  /// regions (two scf.for bodies) reuse names. A value is keyed by its name and how many values
+  /// of that name came before it; a use reads the latest, the one in scope in valid SSA.
+  std::unordered_map<std::string, int> definitions_;
+  std::unordered_map<std::string, std::string> inScope_;
+
+  std::string define(std::string_view name) {
+    std::string k = key(function_, name);
+    int& n = definitions_[k];
+    std::string versioned = n == 0 ? k : k + "~" + std::to_string(n);
+    ++n;
+    inScope_[k] = versioned;
+    return versioned;
+  }
+
+  std::string use(std::string_view name) {
+    std::string k = key(function_, name);
+    auto it = inScope_.find(k);
+    return it == inScope_.end() ? k : it->second;
+  }
 
   void line(std::string_view raw, int number, std::vector<std::string>& problems) {
     if (raw.empty() || raw.front() == '#' || raw.rfind("//", 0) == 0)
@@ -489,7 +510,7 @@ private:
       ++function_;
     op.function = function_;
     for (std::string& r : op.results)
-      r = key(function_, r);
+      r = define(r);
     std::string_view body = op.body;
     bool opensRegion = !body.empty() && body.back() == '{';
     if (op.name == "tt.func") {
@@ -505,7 +526,7 @@ private:
       if (opensRegion && op.name == "scf.if")
         operands = operands.substr(0, operands.find("->"));
       for (std::string_view n : valueNames(operands))
-        op.operands.push_back(key(function_, n));
+        op.operands.push_back(use(n));
       if (!colons.empty())
         signature(body.substr(colons.front() + 3), op);
     }
@@ -548,7 +569,7 @@ private:
       auto brace = topLevel(rest, "{");
       std::string_view type = brace.empty() ? rest : trimmed(rest.substr(0, brace.front()));
       std::string_view attrs = brace.empty() ? std::string_view{} : rest.substr(brace.front());
-      op.arguments.emplace_back(key(function_, name), parseType(type), std::string(attrs));
+      op.arguments.emplace_back(define(name), parseType(type), std::string(attrs));
     }
   }
 
@@ -556,9 +577,9 @@ private:
   void forHeader(std::string_view body, ParsedOp& op) {
     auto names = valueNames(body.substr(0, body.find("iter_args")));
     if (names.size() >= 4) {
-      op.inductionVariable = key(function_, names[0]);
-      op.lowerBound = key(function_, names[1]);
-      op.step = key(function_, names[3]);
+      op.lowerBound = use(names[1]);
+      op.step = use(names[3]);
+      op.inductionVariable = define(names[0]);
     }
     std::size_t iter = body.find("iter_args(");
     if (iter != std::string_view::npos) {
@@ -566,8 +587,10 @@ private:
       std::string_view list = body.substr(open + 1, matchingParen(body, open) - open - 1);
       for (std::string_view pair : splitTop(list)) {
         auto n = valueNames(pair);
-        if (n.size() == 2)
-          op.iterArgs.emplace_back(key(function_, n[0]), key(function_, n[1]));
+        if (n.size() == 2) {
+          std::string initial = use(n[1]);
+          op.iterArgs.emplace_back(define(n[0]), std::move(initial));
+        }
       }
     }
   }
@@ -760,7 +783,10 @@ private:
     return f;
   }
 
-  static std::string displayName(const std::string& k) { return k.substr(k.find(':') + 1); }
+  static std::string displayName(const std::string& k) {
+    std::string name = k.substr(k.find(':') + 1);
+    return name.substr(0, name.find('~'));
+  }
 
   static void applyHints(const std::string& attrs, AxisInfo& a) {
     auto hint = [&](std::string_view name, std::vector<int64_t>& into) {
