@@ -828,7 +828,7 @@ private:
     }
   }
 
-  /// Whether result I of OP is read anywhere after it (up to the next tt.func): `%2#1` of a
+  /// Whether result I of OP is read anywhere after it in its region: `%2#1` of a
   /// multi-result op, `%2` of a single one. Unnamed ops count as read.
   [[nodiscard]] bool resultUsed(const TtgirScratchOp& op, int i) const {
     if (op.resultName.empty())
@@ -841,9 +841,19 @@ private:
         return true;
       from = newline + 1;
     }
-    std::size_t until = text.find("tt.func", from);
-    text =
-        text.substr(from, until == std::string_view::npos ? std::string_view::npos : until - from);
+    // Up to the end of the region that holds the op: MLIR reuses a name in sibling regions.
+    std::size_t until = from;
+    bool inString = false;
+    for (int depth = 0; until < text.size() && depth >= 0; ++until) {
+      char c = text[until];
+      if (c == '"')
+        inString = !inString;
+      else if (!inString && c == '{')
+        ++depth;
+      else if (!inString && c == '}')
+        --depth;
+    }
+    text = text.substr(from, until - from);
     bool multi = op.resultCount > 1;
     std::string ref = multi ? op.resultName + "#" + std::to_string(i) : op.resultName;
     int seen = 0;
