@@ -137,13 +137,8 @@ class Replayer:
         return scratch
 
 
-def _bf16(v):
-    # CuPy has no bfloat16 scalar: the upper half of the float32's bits, as Triton's launcher
-    # packs it (round toward zero; the kernels here take no bf16 scalar but are not refused).
-    return np.uint16(np.float32(v).view(np.uint32) >> 16)
-
-
+# The scalar parameter types a replayed launch passes (a bf16 scalar is refused: CuPy has no
+# bfloat16, and none of the corpus's kernels takes one).
 SCALARS = {"i1": np.int8, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
            "u1": np.uint8, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
-           "fp16": np.float16, "bf16": _bf16, "fp32": np.float32, "f32": np.float32,
-           "fp64": np.float64}
+           "fp16": np.float16, "fp32": np.float32, "f32": np.float32, "fp64": np.float64}
