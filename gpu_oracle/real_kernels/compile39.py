@@ -129,15 +129,10 @@ def main():
                         "metadata": {"num_warps": md.num_warps, "shared": md.shared,
                                      "global_scratch_size": md.global_scratch_size,
                                      "profile_scratch_size": md.profile_scratch_size}}
-                    for ext in ("cubin", "ttgir", "json"):
-                        src = kernel.asm.get(ext) if ext != "json" else None
-                        dst = os.path.join(pack_dir, "kernels", f"{h}.{ext}")
-                        if ext == "json":
-                            json.dump(md._asdict(), open(dst, "w"), default=str)
-                        elif isinstance(src, bytes):
-                            open(dst, "wb").write(src)
-                        else:
-                            open(dst, "w").write(src)
+                    stem = os.path.join(pack_dir, "kernels", h)
+                    open(stem + ".cubin", "wb").write(kernel.asm["cubin"])
+                    open(stem + ".ttgir", "w").write(kernel.asm["ttgir"])
+                    json.dump(md._asdict(), open(stem + ".json", "w"), default=str)
                 pack["launches"][lid] = {"hash": h, "recorded": launch}
     shutil.rmtree(os.path.join(pack_dir, "cache"), ignore_errors=True)
     json.dump(pack, open(os.path.join(pack_dir, "pack.json"), "w"), indent=1)

@@ -15,7 +15,8 @@ inputs the workloads build under 3.6.
    arguments specialize as recorded; the workload's result is checked against eager PyTorch as
    for 3.6, and Nsight Compute measures 3.9's kernels.
 
-Launch records: {"fn", "args": [ARG], "grid": [x, y, z], "options": {...}} with ARG one of
+Launch records: {"fn", "names": [PARAMETER], "args": [ARG], "grid": [x, y, z], "options": {...}}
+with ARG one of
 {"tensor": DTYPE, "align": PTR % 16}, {"int": V}, {"float": V}, {"bool": V}, {"none": true},
 {"str": V}, {"dtype": NAME}, {"jit": "module:qualname"}, {"tuple": [ARG]},
 {"unsupported": TYPE}."""
@@ -106,8 +107,9 @@ class Replayer:
         return self.functions[h]
 
     def launch(self, h, grid, values, stream_handle):
-        """Launches 3.9's kernel `h` on this launch's grid and bound argument values; returns the
-        scratch buffers it was given (to be kept until the launch is done)."""
+        """Launches 3.9's kernel `h` on this launch's grid and bound argument values. Its
+        scratch buffers go back to torch's caching allocator when this returns: their next user
+        is ordered after the kernel on the same stream."""
         import torch
         kernel = self.pack["kernels"][h]
         md = kernel["metadata"]
@@ -120,7 +122,7 @@ class Replayer:
                 params.append(SCALARS[ty](v))
             else:
                 raise RuntimeError(f"parameter {index} of type {ty} cannot be launched here")
-        scratch = []
+        scratch = []  # alive until the launch is queued
         for what in ("global", "profile"):
             size = md.get(f"{what}_scratch_size", 0)
             if size:
@@ -134,7 +136,6 @@ class Replayer:
         stream = self.cp.cuda.ExternalStream(stream_handle)
         with stream:
             fn(tuple(grid), (32 * md["num_warps"], 1, 1), tuple(params), shared_mem=md["shared"])
-        return scratch
 
 
 # The scalar parameter types a replayed launch passes (a bf16 scalar is refused: CuPy has no

@@ -415,21 +415,20 @@ private:
   /// regions (two scf.for bodies) reuse names. A value is keyed by its name and how many values
   /// of that name came before it; a use reads the latest, the one in scope in valid SSA.
   std::unordered_map<std::string, int> definitions_;
-  std::unordered_map<std::string, std::string> inScope_;
+
+  static std::string versioned(const std::string& k, int n) {
+    return n == 0 ? k : k + "~" + std::to_string(n);
+  }
 
   std::string define(std::string_view name) {
     std::string k = key(function_, name);
-    int& n = definitions_[k];
-    std::string versioned = n == 0 ? k : k + "~" + std::to_string(n);
-    ++n;
-    inScope_[k] = versioned;
-    return versioned;
+    return versioned(k, definitions_[k]++);
   }
 
   std::string use(std::string_view name) {
     std::string k = key(function_, name);
-    auto it = inScope_.find(k);
-    return it == inScope_.end() ? k : it->second;
+    auto it = definitions_.find(k);
+    return it == definitions_.end() ? k : versioned(k, it->second - 1);
   }
 
   void line(std::string_view raw, int number, std::vector<std::string>& problems) {
