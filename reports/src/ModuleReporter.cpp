@@ -33,6 +33,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <unordered_map>
 
 namespace llcheck::reports::detail {
@@ -40,6 +41,19 @@ namespace llcheck::reports::detail {
 using json = nlohmann::json;
 
 namespace {
+
+/// A SassFunction's storesOutsideLoops as the report's `sass` entry shows them: "e128 @0x4ac0".
+json storesJson(const SassFunction& f) {
+  if (!f.storesNotReadable.empty())
+    return nullptr;
+  json out = json::array();
+  for (const SassStore& s : f.storesOutsideLoops) {
+    std::ostringstream text;
+    text << s.executedBy << s.bits << " @0x" << std::hex << s.address;
+    out.push_back(text.str());
+  }
+  return out;
+}
 
 class ModuleReporter {
 public:
@@ -72,7 +86,10 @@ public:
              {"lds_branched_around", f.ldsBranchedAround},
              {"stg", f.stg},
              {"stg_after_exit", f.stgAfterExit},
-             {"straight_line", f.straightLine}});
+             {"straight_line", f.straightLine},
+             {"stores_outside_loops", storesJson(f)},
+             {"stores_not_readable",
+              f.storesNotReadable.empty() ? json(nullptr) : json(f.storesNotReadable)}});
       k_.sass = {{"path", sass_->path},
                  {"functions", functions},
                  {"error", sass_->error.empty() ? json(nullptr) : json(sass_->error)}};
@@ -621,19 +638,20 @@ private:
 
   /// A store of values some warps only hold copies of is masked in those warps, and ptxas puts
   /// their early EXIT after some of the kernel's stores: the stores before it are executed,
-  /// predicated off, by every warp. The SASS says how many STG follow the EXIT; the kernel's
-  /// last stores (program order) are taken as those, and the ones before them get
-  /// `instructions_executed`: their instructions times all the layout's warps. A scalar store
-  /// (thread 0's) is the same with the kernel's warps: after the EXIT only warp 0 executes it
-  /// (gpu_oracle/reduce_scratch), before it, or in straight-line code with no predicated EXIT,
-  /// every warp does (gpu_oracle/real_kernels: Liger's RMS-norm rstd, 4 of 4 warps).
+  /// predicated off, by every warp. A scalar store (thread 0's) is the same with the kernel's
+  /// warps: after the EXIT only warp 0 executes it (gpu_oracle/reduce_scratch), before it every
+  /// warp does, predicated (gpu_oracle/real_kernels: Liger's RMS-norm rstd, 4 of 4 warps), and
+  /// where ptxas branches around it only warp 0 does (3.9's Liger layer norm). The SASS says
+  /// which for the STGs after the kernel's last loop (SassFunction::tailStores); the kernel's
+  /// last stores outside loops (program order) are taken as those, from the end, and a store
+  /// every warp executes gets `instructions_executed`: its instructions times all the layout's
+  /// warps, or the kernel's for a scalar store.
   void storesBeforeExit() {
     if (!sass_ || sass_->functions.size() != 1)
       return;
     const SassFunction& f = sass_->functions.front();
-    if (f.predicatedExit.empty() && !f.straightLine)
-      return; // ptxas may branch around a store: not told here
-    uint64_t after = f.predicatedExit.empty() ? 0 : f.stgAfterExit;
+    if (!f.storesNotReadable.empty())
+      return; // ptxas may jump around a store: not told here
     std::vector<json*> stores;
     for (json& g : k_.globalAccesses)
       if (g.value("op", "") == "tt.store" && g.contains("predicted") && g["predicted"].is_object())
@@ -641,33 +659,54 @@ private:
     std::stable_sort(stores.begin(), stores.end(), [](const json* a, const json* b) {
       return a->value("line", 0) > b->value("line", 0); // the last first
     });
+    const std::vector<SassStore>& sass = f.storesOutsideLoops;
+    std::size_t left = sass.size();
     for (json* g : stores) {
       json& p = (*g)["predicted"];
       uint64_t perWarp = p.value("instructions_per_warp", uint64_t{0});
+      unsigned bits = p.value("vector_bits", 0u);
+      bool scalar = p.value("scalar", false);
+      if (g->contains("loop_depth")) {
+        // Its STGs are inside the loop's code, unless ptxas unrolled a loop of known trips
+        // (Inductor's two-trip store loop): then they are the last ones left, of its width.
+        const json& trips = (*g)["trips"];
+        uint64_t n = trips.is_number_unsigned() ? perWarp * trips.get<uint64_t>() : 0;
+        if (n > 0 && n <= left &&
+            std::all_of(sass.begin() + static_cast<std::ptrdiff_t>(left - n),
+                        sass.begin() + static_cast<std::ptrdiff_t>(left),
+                        [&](const SassStore& s) { return s.bits == bits; }))
+          left -= n;
+        continue;
+      }
+      if (perWarp == 0 || perWarp > left)
+        break;
+      auto mine = sass.begin() + static_cast<std::ptrdiff_t>(left - perWarp);
+      auto end = sass.begin() + static_cast<std::ptrdiff_t>(left);
+      left -= perWarp;
+      // STGs of another width are not this op's: the matching has gone astray, say no more.
+      if (std::any_of(mine, end, [&](const SassStore& s) { return s.bits != bits; }))
+        break;
+      bool someWarps =
+          std::all_of(mine, end, [](const SassStore& s) { return s.executedBy != 'e'; });
       // The layout's warps, copies included (the prediction's `warps` counts distinct ones).
       const LayoutEntry* l = layoutAt(k_, g->value("layout", -1));
-      uint64_t warps = p.value("scalar", false) ? m_.numWarps.value_or(0)
+      uint64_t warps = scalar ? m_.numWarps.value_or(0)
                        : l && l->layout && l->layout->hasInDim(dims::kWarp)
                            ? static_cast<uint64_t>(l->layout->getInDimSize(dims::kWarp))
                            : 0;
-      if (f.predicatedExit.empty() && !p.value("scalar", false))
-        continue; // a tile's masked stores without an early EXIT: as predicted
+      bool exitAfter = f.lastPredicatedExit > mine->address;
+      // A tile's masked stores with no early EXIT after them: as predicted.
+      if (warps == 0 || someWarps || (!scalar && !exitAfter))
+        continue;
       uint64_t n = p.value("instructions", uint64_t{0});
-      if (perWarp == 0 || warps == 0)
-        continue;
-      if (after >= perWarp) {
-        after -= perWarp;
-        continue;
-      }
-      after = 0;
       if (n < perWarp * warps)
         p["instructions_executed"] = {
             {"instructions", perWarp * warps},
-            {"of",
-             (f.predicatedExit.empty() ? "no warp exits early in "
-                                       : "the store comes before the predicated EXIT in ") +
-                 sass_->path +
-                 ": every warp executes it, predicated off where it holds no value to store"}};
+            {"of", std::string(exitAfter ? "the store comes before a predicated EXIT in "
+                                         : "no warp exits early or branches around it in ") +
+                       sass_->path +
+                       ": every warp executes it, predicated off where it holds no value to "
+                       "store"}};
     }
   }
 

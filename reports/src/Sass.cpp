@@ -44,6 +44,89 @@ struct Instruction {
   std::optional<uint64_t> target;
 };
 
+bool isRealPredicate(const std::string& predicate) {
+  return !predicate.empty() && predicate != "@PT" && predicate != "@!PT";
+}
+
+std::string named(const Instruction& ins) {
+  std::ostringstream where;
+  where << ins.opcode << " at 0x" << std::hex << ins.address;
+  return where.str();
+}
+
+/// The width of an STG: "STG.E.128" 128, "STG.E.U16" 16, "STG.E" 32.
+unsigned storeBits(std::string_view opcode) {
+  unsigned bits = 32;
+  std::size_t dot = opcode.find('.');
+  while (dot != std::string_view::npos) {
+    std::size_t next = opcode.find('.', dot + 1);
+    std::string_view part = opcode.substr(
+        dot + 1, next == std::string_view::npos ? std::string_view::npos : next - dot - 1);
+    if (part == "128" || part == "64")
+      bits = part == "128" ? 128 : 64;
+    else if (part == "U8" || part == "S8")
+      bits = 8;
+    else if (part == "U16" || part == "S16")
+      bits = 16;
+    dot = next;
+  }
+  return bits;
+}
+
+/// SassFunction::storesOutsideLoops (see Sass.h); `lastExit` indexes the final unpredicated
+/// EXIT (code.size() when there is none), `isJumpedOver` tells an address inside a predicated
+/// forward BRA's jump that holds no loop.
+template <class JumpedOver>
+void readStores(SassFunction& f, const std::vector<Instruction>& code, std::size_t lastExit,
+                const JumpedOver& isJumpedOver) {
+  std::vector<std::pair<uint64_t, uint64_t>> loops; // [a branch back's target, the branch]
+  std::vector<uint64_t> targets;                    // where any jump lands
+  for (std::size_t i = 0; i < lastExit; ++i) {
+    const Instruction& ins = code[i];
+    std::string_view base = baseOf(ins.opcode);
+    if (ins.predicate == "@!PT" || !isBranch(base) || base == "BSSY" || base == "BSYNC")
+      continue; // BSSY / BSYNC only bracket a divergent region: they move no warp
+    if (base != "BRA" && base != "BREAK") {
+      f.storesNotReadable = named(ins) + ": control flow the SASS reading does not follow";
+      return;
+    }
+    if (!ins.target)
+      continue;
+    targets.push_back(*ins.target);
+    if (*ins.target <= ins.address)
+      loops.emplace_back(*ins.target, ins.address);
+  }
+  std::sort(targets.begin(), targets.end());
+  // The last predicated EXIT passed with no jump landing since (`passedExit`), and where.
+  bool passedExit = false;
+  uint64_t exitAt = 0;
+  for (std::size_t i = 0; i < lastExit; ++i) {
+    const Instruction& ins = code[i];
+    if (ins.predicate == "@!PT")
+      continue;
+    std::string_view base = baseOf(ins.opcode);
+    if (passedExit && std::upper_bound(targets.begin(), targets.end(), exitAt) !=
+                          std::upper_bound(targets.begin(), targets.end(), ins.address))
+      passedExit = false; // a jump lands in (EXIT, here]: a path that does not pass the EXIT
+    if (base == "EXIT" && isRealPredicate(ins.predicate)) {
+      passedExit = true;
+      exitAt = f.lastPredicatedExit = ins.address;
+      continue;
+    }
+    if (base != "STG")
+      continue;
+    bool inLoop = std::any_of(loops.begin(), loops.end(), [&](const auto& r) {
+      return r.first <= ins.address && ins.address <= r.second;
+    });
+    if (inLoop)
+      continue;
+    f.storesOutsideLoops.push_back({ins.address, storeBits(ins.opcode),
+                                    passedExit                  ? 'x'
+                                    : isJumpedOver(ins.address) ? 'b'
+                                                                : 'e'});
+  }
+}
+
 void finish(SassFunction& f, const std::vector<Instruction>& code) {
   // The last unpredicated EXIT: what follows it (the `BRA` to itself ptxas pads with) never runs.
   std::size_t lastExit = code.size();
@@ -125,6 +208,7 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
       f.stgAfterExit += afterExit;
     }
   }
+  readStores(f, code, lastExit, isJumpedOver);
 }
 
 } // namespace

@@ -227,6 +227,62 @@ TEST(Report, MisalignedAccessIsAFinding) {
   }
 }
 
+TEST(Report, ScalarStoresAsTheSassExecutesThem) {
+  // Two scalar stores (thread 0's): ptxas predicates the first in every warp and puts the second
+  // after `@P0 EXIT` (Liger's cross entropy), or branches around both (3.9's Liger layer norm).
+  // The SASS beside the TTGIR says which: every warp executes a predicated one, one warp the
+  // others.
+  const std::string ttgir =
+      "module attributes {\"ttg.num-ctas\" = 1 : i32, \"ttg.num-warps\" = 4 : i32, ttg.target = "
+      "\"cuda:90\", \"ttg.threads-per-warp\" = 32 : i32} {\n"
+      "  tt.func public @k(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {\n"
+      "    %c1 = arith.constant 1 : i32\n"
+      "    %v = arith.constant 1.0 : f32\n"
+      "    %q = tt.addptr %p, %c1 : !tt.ptr<f32>, i32\n"
+      "    tt.store %p, %v : !tt.ptr<f32>\n"
+      "    tt.store %q, %v : !tt.ptr<f32>\n"
+      "    tt.return\n  }\n}\n";
+  auto executed = [&](const std::string& sass) {
+    auto dir = std::filesystem::temp_directory_path() /
+               ("llcheck-scalar-store-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    { std::ofstream(dir / "k.ttgir") << ttgir; }
+    { std::ofstream(dir / "k.sass") << "\t\tFunction : k\n" << sass; }
+    auto m = readTtgir(ttgir, (dir / "k.ttgir").string());
+    EXPECT_TRUE(m.ok());
+    ReportOptions o = noZ3();
+    o.readSass = true;
+    KernelReport k = reportModule(*m, o);
+    std::filesystem::remove_all(dir);
+    std::vector<uint64_t> n;
+    for (const json& g : k.globalAccesses) {
+      const json& p = g["predicted"];
+      n.push_back(p.contains("instructions_executed") ? p["instructions_executed"]["instructions"]
+                                                      : p["instructions"]);
+    }
+    return n;
+  };
+  EXPECT_EQ(executed("        /*0000*/              @!P0 STG.E desc[UR4][R2.64], R5 ;\n"
+                     "        /*0010*/               @P0 EXIT ;\n"
+                     "        /*0020*/                   STG.E desc[UR4][R2.64+0x4], R5 ;\n"
+                     "        /*0030*/                   EXIT ;\n"),
+            (std::vector<uint64_t>{4, 1}));
+  EXPECT_EQ(executed("        /*0000*/                   BSSY B0, 0x30 ;\n"
+                     "        /*0010*/               @P0 BRA 0x30 ;\n"
+                     "        /*0020*/                   STG.E desc[UR4][R2.64], R5 ;\n"
+                     "        /*0030*/                   STG.E desc[UR4][R2.64+0x4], R5 ;\n"
+                     "        /*0040*/                   BSYNC B0 ;\n"
+                     "        /*0050*/                   EXIT ;\n"),
+            (std::vector<uint64_t>{1, 4}));
+  EXPECT_EQ(executed("        /*0000*/                   BSSY B0, 0x40 ;\n"
+                     "        /*0010*/               @P0 BRA 0x40 ;\n"
+                     "        /*0020*/                   STG.E desc[UR4][R2.64], R5 ;\n"
+                     "        /*0030*/                   STG.E desc[UR4][R2.64+0x4], R5 ;\n"
+                     "        /*0040*/                   BSYNC B0 ;\n"
+                     "        /*0050*/                   EXIT ;\n"),
+            (std::vector<uint64_t>{1, 1}));
+}
+
 TEST(Report, TritonConvertThroughSharedMemoryIsAboveTheOptimum) {
   // mma v2 A operand (kWidth 2) to its mma parent, 64x64 f16, 4 warps [2, 2]: every thread
   // already holds what it needs (llcheck renames registers), but Triton's pseudo-inverse does

@@ -148,5 +148,73 @@ TEST(Sass, countsTheLoadsPtxasBranchesAround) {
   EXPECT_EQ(f->front().ldsBranchedAround, 2u);
 }
 
+/// "e32 x128": each store outside the loops as its warps and width.
+std::string storesOf(const SassFunction& f) {
+  std::string out;
+  for (const SassStore& s : f.storesOutsideLoops)
+    out += (out.empty() ? "" : " ") + std::string(1, s.executedBy) + std::to_string(s.bits);
+  return out;
+}
+
+TEST(Sass, readsTheStoresOutsideLoops) {
+  // Liger-Kernel's cross entropy under Triton 3.6 and 3.9, shortened: an early return with its
+  // own predicated EXIT (a path the main one jumps past), a loop, then two scalar stores: one
+  // predicated in every warp, one after `@P0 EXIT`. The loop's own STG is not among them.
+  constexpr const char* crossEntropy = R"(
+		Function : ce
+        /*0000*/               @P0 BRA 0x40 ;
+        /*0010*/              @!P0 EXIT ;
+        /*0020*/                   STG.E.128 desc[UR4][R2.64], RZ ;
+        /*0030*/                   EXIT ;
+        /*0040*/              @!P0 BRA 0x80 ;
+        /*0050*/                   LDG.E.128 R4, desc[UR4][R2.64] ;
+        /*0060*/              @!P4 STG.E.128 desc[UR4][R14.64], R4 ;
+        /*0070*/              @!P0 BRA 0x50 ;
+        /*0080*/              @!P0 STG.E desc[UR4][R2.64], R5 ;
+        /*0090*/               @P0 EXIT ;
+        /*00a0*/                   STG.E desc[UR4][R2.64], R9 ;
+        /*00b0*/                   EXIT ;
+        /*00c0*/                   BRA 0xc0;
+)";
+  auto f = parseSass(crossEntropy, "ce.sass");
+  ASSERT_TRUE(f.ok()) << f.error().str();
+  EXPECT_FALSE(f->front().straightLine);
+  EXPECT_EQ(f->front().storesNotReadable, "");
+  EXPECT_EQ(storesOf(f->front()), "x128 e32 x32");
+  EXPECT_EQ(f->front().lastPredicatedExit, 0x90u);
+  // Triton 3.9's Liger layer norm: the mean and rstd stores branched around (BSSY ... BSYNC),
+  // then the row's two stores around the store mask's EXIT.
+  constexpr const char* layerNorm = R"(
+		Function : ln
+        /*0000*/                   BSSY B0, 0x40 ;
+        /*0010*/               @P4 BRA 0x40 ;
+        /*0020*/                   STG.E desc[UR6][R10.64], R0 ;
+        /*0030*/                   STG.E.U16 desc[UR6][R28.64], R3 ;
+        /*0040*/                   BSYNC B0 ;
+        /*0050*/              @!P0 STG.E.128 desc[UR6][R30.64], R20 ;
+        /*0060*/               @P1 EXIT ;
+        /*0070*/                   STG.E.64 desc[UR6][R30.64+0x800], R4 ;
+        /*0080*/                   EXIT ;
+        /*0090*/                   BRA 0x90;
+)";
+  auto g = parseSass(layerNorm, "ln.sass");
+  ASSERT_TRUE(g.ok()) << g.error().str();
+  EXPECT_EQ(storesOf(g->front()), "b32 b16 e128 x64");
+  // A jump landing between an EXIT and a store: a path that does not pass the EXIT.
+  std::string into = crossEntropy;
+  into.replace(into.find("@!P0 BRA 0x80"), 13, "@!P0 BRA 0xa0");
+  auto h = parseSass(into, "ce.sass");
+  ASSERT_TRUE(h.ok());
+  EXPECT_EQ(storesOf(h->front()), "x128 e32 e32");
+  // An indirect branch: not followed.
+  std::string indirect = layerNorm;
+  indirect.replace(indirect.find("@P4 BRA 0x40"), 12, "    BRX R4  ");
+  auto j = parseSass(indirect, "ln.sass");
+  ASSERT_TRUE(j.ok());
+  EXPECT_EQ(j->front().storesNotReadable,
+            "BRX at 0x10: control flow the SASS reading does not follow");
+  EXPECT_TRUE(j->front().storesOutsideLoops.empty());
+}
+
 } // namespace
 } // namespace llcheck::reports

@@ -27,6 +27,18 @@
 
 namespace llcheck::reports {
 
+/// One STG, and which warps execute it as ptxas placed it.
+struct SassStore {
+  uint64_t address = 0;
+  /// The access width: 8, 16, 32, 64 or 128.
+  unsigned bits = 32;
+  /// 'e': every warp that gets there (predicated or not); 'x': after a predicated EXIT that
+  /// every path to it passes (only the warps that stay); 'b': inside a predicated forward BRA's
+  /// jump (only the warps that do not take it: Triton 3.9's scalar stores of Liger's layer norm,
+  /// branched around in every warp but thread 0's).
+  char executedBy = 'e';
+};
+
 struct SassFunction {
   std::string name;
   /// Shared-memory loads in the function: LDS (ld.shared) and LDSM (ldmatrix).
@@ -47,6 +59,16 @@ struct SassFunction {
   /// once in program order (see above); `notStraightLine` names the first one.
   bool straightLine = true;
   std::string notStraightLine;
+  /// The STGs outside the kernel's loops (outside every range from a branch back's target to
+  /// the branch), in program order, each with the warps that execute it (see SassStore).
+  /// Liger's cross entropy shows why a kernel with loops needs them: after its loops, one scalar
+  /// store predicated in every warp and the next after `@P0 EXIT`; `straightLine` says nothing
+  /// there.
+  std::vector<SassStore> storesOutsideLoops;
+  /// Why those cannot be read ("" when they can): an indirect branch, call or return.
+  std::string storesNotReadable;
+  /// The address of the last predicated EXIT before the final one (0 when there is none).
+  uint64_t lastPredicatedExit = 0;
 };
 
 /// The functions of a `cuobjdump -sass` listing. An Error when no function or instruction can
