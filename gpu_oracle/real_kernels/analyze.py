@@ -5,6 +5,9 @@ data/measured-RELEASE.json and data/kernels-RELEASE.tar.xz, which test_real_meas
 
 --kernels: where the launched kernels' files are when they were compiled here (Triton 3.9,
 compile39.py's pack) rather than copied from the GPU machine's cache into each shard.
+--add: keep what data/ holds for RELEASE and add the shards' workloads to it (a later device
+run of workloads that did not run before, on the same GPU, driver, ncu and software; the dates
+of both are kept). A workload or launch already there is an error.
 
 measured-RELEASE.json: {"gpu", "driver", "ncu", "software", "date", "workloads": [{"id", "ok",
 "rel_err", "tol" | "error"}], "launches": [{"id" (WORKLOAD#N), "workload", "hash", "name",
@@ -30,11 +33,27 @@ def main():
     ap.add_argument("dirs", nargs="+")
     ap.add_argument("--kernels", help="the kernels' folder, if not each shard's kernels/")
     ap.add_argument("--software", help="what compiled the kernels, if not meta.txt's line")
+    ap.add_argument("--add", action="store_true", help="add to the committed data of RELEASE")
     args = ap.parse_args()
     release, cuobjdump, dirs = args.release, args.cuobjdump, args.dirs
     meta = open(os.path.join(dirs[0], "meta.txt")).read().split("\n")
     gpu, driver = [s.strip() for s in meta[0].split(",")]
     workloads, launches, kernels = [], [], {}
+    measured_path = os.path.join(HERE, "data", f"measured-{release}.json")
+    kernels_path = os.path.join(HERE, "data", f"kernels-{release}.tar.xz")
+    committed = tempfile.TemporaryDirectory()
+    dates = []
+    if args.add:
+        before = json.load(open(measured_path))
+        now = {"gpu": gpu, "driver": driver, "ncu": meta[1].strip(),
+               "software": args.software or meta[2].strip()}
+        for key, value in now.items():
+            assert before[key] == value, f"{key}: {before[key]!r} in data/, {value!r} in the shards"
+        workloads, launches, dates = before["workloads"], before["launches"], before["date"].split(", ")
+        with tarfile.open(kernels_path) as tar:
+            tar.extractall(committed.name, filter="data")
+        for launch in launches:
+            kernels[launch["hash"]] = os.path.join(committed.name, launch["hash"])
     for d in dirs:
         shard = next(f for f in os.listdir(d) if f.startswith("launches-"))
         measured = next(f for f in os.listdir(d) if f.startswith("measured-"))
@@ -47,8 +66,9 @@ def main():
         assert not got["launches_without_page"], got["launches_without_page"][:5]
         for launch in got["launches"]:
             h = launch["hash"]
-            kernels.setdefault(h, os.path.join(args.kernels or os.path.join(d, "kernels"), h))
-            md = json.load(open(kernels[h] + ".json"))
+            files = os.path.join(args.kernels or os.path.join(d, "kernels"), h)
+            kernels.setdefault(h, files)
+            md = json.load(open(files + ".json"))
             warps = md["num_warps"]
             assert launch["first_executed"] % warps == 0, launch
             launches.append({"id": f"{launch['workload']}#{launch['launch']}",
@@ -57,14 +77,18 @@ def main():
                              "instructions": [{k: v for k, v in i.items() if k != "index"}
                                               for i in launch["instructions"]]})
     ids = [w["id"] for w in workloads]
-    assert len(ids) == len(set(ids)), "a workload ran in two shards"
+    assert len(ids) == len(set(ids)), "a workload ran in two shards (or is already in data/)"
+    assert len({l_["id"] for l_ in launches}) == len(launches), "a launch is there twice"
+    dates = sorted(set(dates + [meta[3].strip()]))
     result = {"gpu": gpu, "driver": driver, "ncu": meta[1].strip(), "software": args.software or meta[2].strip(),
-              "date": meta[3].strip(), "workloads": workloads, "launches": launches}
+              "date": ", ".join(dates), "workloads": workloads, "launches": launches}
     os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
-    with open(os.path.join(HERE, "data", f"measured-{release}.json"), "w") as f:
+    with open(measured_path, "w") as f:
         json.dump(result, f, indent=0, sort_keys=True)
 
     def sass(h):
+        if os.path.exists(kernels[h] + ".sass"):  # a committed kernel: disassembled before
+            return h, open(kernels[h] + ".sass").read()
         return h, subprocess.run([cuobjdump, "-sass", kernels[h] + ".cubin"], capture_output=True,
                                  text=True, check=True).stdout
     with tempfile.TemporaryDirectory() as tmp:
@@ -72,10 +96,11 @@ def main():
             for h, text in pool.map(sass, sorted(kernels)):
                 with open(os.path.join(tmp, h + ".sass"), "w") as f:
                     f.write(text)
-        with tarfile.open(os.path.join(HERE, "data", f"kernels-{release}.tar.xz"), "w:xz") as tar:
+        with tarfile.open(kernels_path, "w:xz") as tar:
             for h in sorted(kernels):
                 tar.add(kernels[h] + ".ttgir", arcname=h + ".ttgir")
                 tar.add(os.path.join(tmp, h + ".sass"), arcname=h + ".sass")
+    committed.cleanup()
     print(f"{len(workloads)} workloads, {len(launches)} launches, {len(kernels)} kernels")
 
 
