@@ -144,6 +144,46 @@ TEST(Ttgir, OpsAndLocations) {
   EXPECT_EQ(m->ops[6].location, "kernel.py:7:14"); // fused: the first part that has a file
 }
 
+TEST(Ttgir, LoopsAndBranchesAroundAnOp) {
+  // FlagGems' mm, shortened: an scf.if on a kernel value picks one of two kernels; the loop in
+  // its else region has constant bounds (2 trips), and the ops after the if are in neither.
+  const std::string text =
+      "#b = " + kBlocked +
+      "\n#b1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, "
+      "1], "
+      "order = [1, 0]}>\n"
+      "module attributes {\"ttg.num-warps\" = 4 : i32, \"ttg.threads-per-warp\" = 32 : i32} {\n"
+      "  tt.func public @k(%c: i1, %x: tensor<32x16xf16, #b>) {\n"
+      "    %c0_i32 = arith.constant 0 : i32\n"
+      "    %c2_i32 = arith.constant 2 : i32\n"
+      "    %c1_i32 = arith.constant 1 : i32\n"
+      "    %r = scf.if %c -> (tensor<32x16xf16, #b1>) {\n"
+      "      %0 = ttg.convert_layout %x : tensor<32x16xf16, #b> -> tensor<32x16xf16, #b1>\n"
+      "      scf.yield %0 : tensor<32x16xf16, #b1>\n"
+      "    } else {\n"
+      "      scf.for %i = %c0_i32 to %c2_i32 step %c1_i32  : i32 {\n"
+      "        %1 = ttg.convert_layout %x : tensor<32x16xf16, #b> -> tensor<32x16xf16, #b1>\n"
+      "      }\n"
+      "      %2 = ttg.convert_layout %x : tensor<32x16xf16, #b> -> tensor<32x16xf16, #b1>\n"
+      "      scf.yield %2 : tensor<32x16xf16, #b1>\n"
+      "    } loc(#loc)\n"
+      "    %3 = ttg.convert_layout %x : tensor<32x16xf16, #b> -> tensor<32x16xf16, #b1>\n"
+      "    tt.return\n  }\n}\n";
+  auto m = readTtgir(text, "if.ttgir");
+  ASSERT_TRUE(m.ok()) << m.error().str();
+  ASSERT_EQ(m->ops.size(), 4u);
+  EXPECT_EQ(m->ops[0].branch.line, 8);
+  EXPECT_FALSE(m->ops[0].branch.elseBranch);
+  EXPECT_EQ(m->ops[0].loopDepth, 0);
+  EXPECT_EQ(m->ops[1].branch.line, 8);
+  EXPECT_TRUE(m->ops[1].branch.elseBranch);
+  EXPECT_EQ(m->ops[1].loopDepth, 1);
+  EXPECT_EQ(m->ops[1].trips, 2u);
+  EXPECT_TRUE(m->ops[2].branch.elseBranch);
+  EXPECT_EQ(m->ops[2].loopDepth, 0);
+  EXPECT_EQ(m->ops[3].branch.line, 0);
+}
+
 TEST(Ttgir, NotUnderstoodIsListed) {
   std::string text = "#blocked = " + kBlocked + "\n" +
                      "#weird = #ttg.made_up<{x = 1}>\n"

@@ -1,7 +1,8 @@
 // Fuzz target: a `cuobjdump -sass` listing -> the report's SASS functions (issue 31: a 50 KB line
 // overflowed std::regex's recursion). Whatever is read must be consistent with the text: no
 // more loads than lines, no more loads after the exit than loads, names non-empty and no longer
-// than the input, and a second read of the same text gives the same functions.
+// than the input, the stores outside loops among the stores, in order, of known widths and
+// warps, and a second read of the same text gives the same functions.
 #include "llcheck/reports/Sass.h"
 
 #include <cstdio>
@@ -19,7 +20,10 @@ bool same(const llcheck::reports::SassFunction& a, const llcheck::reports::SassF
   return a.name == b.name && a.lds == b.lds && a.ldsm == b.ldsm &&
          a.predicatedExit == b.predicatedExit && a.exitAddress == b.exitAddress &&
          a.ldsAfterExit == b.ldsAfterExit && a.ldsmAfterExit == b.ldsmAfterExit &&
-         a.straightLine == b.straightLine && a.notStraightLine == b.notStraightLine;
+         a.straightLine == b.straightLine && a.notStraightLine == b.notStraightLine &&
+         a.storesNotReadable == b.storesNotReadable &&
+         a.storesOutsideLoops.size() == b.storesOutsideLoops.size() &&
+         a.lastPredicatedExit == b.lastPredicatedExit;
 }
 
 } // namespace
@@ -48,6 +52,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       fail("loads after an exit that is not there");
     if (f.straightLine != f.notStraightLine.empty())
       fail("straight_line and the branch that breaks it disagree");
+    if (f.storesOutsideLoops.size() > f.stg)
+      fail("more stores outside loops than stores");
+    if (!f.storesNotReadable.empty() && !f.storesOutsideLoops.empty())
+      fail("stores read where the reading gave up");
+    uint64_t previous = 0;
+    for (const SassStore& s : f.storesOutsideLoops) {
+      if (s.executedBy != 'e' && s.executedBy != 'x' && s.executedBy != 'b')
+        fail("a store executed by no known set of warps");
+      if (s.bits != 8 && s.bits != 16 && s.bits != 32 && s.bits != 64 && s.bits != 128)
+        fail("a store of an unknown width");
+      if (s.executedBy == 'x' && f.lastPredicatedExit == 0)
+        fail("a store after an exit that is not there");
+      if (s.address < previous)
+        fail("stores out of program order");
+      previous = s.address;
+    }
     loads += f.lds + f.ldsm;
   }
   if (loads + functions->size() > lines)

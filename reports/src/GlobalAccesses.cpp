@@ -159,6 +159,7 @@ void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& option
               {"line", a.line},   {"layout", a.pointers.layout},
               {"shape", a.shape}, {"dtype", a.elementType}};
     putLoop(e, a.loopDepth, a.trips); // the counts are per run; this many runs per program
+    putBranch(e, a.branch);
     auto skip = [&](const std::string& why) {
       e["not_analysed"] = why;
       k.globalAccesses.push_back(std::move(e));

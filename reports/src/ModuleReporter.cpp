@@ -263,6 +263,7 @@ private:
     e.measured = nullptr;
     e.loopDepth = op.loopDepth;
     e.trips = op.trips;
+    e.branch = op.branch;
     const LayoutEntry* src = layoutAt(k_, e.src);
     const LayoutEntry* dst = layoutAt(k_, e.dst);
     e.legality = {{"src", legalityOf(src)}, {"dst", legalityOf(dst)}};
@@ -558,6 +559,7 @@ private:
       if (json p = regionOf(op.partition); !p.is_null())
         e["partition"] = p;
       putLoop(e, op.loopDepth, op.trips);
+      putBranch(e, op.branch);
       if (op.axis >= 0)
         e["axis"] = op.axis;
       const TtgirLayout* l =
@@ -642,10 +644,10 @@ private:
   /// warps: after the EXIT only warp 0 executes it (gpu_oracle/reduce_scratch), before it every
   /// warp does, predicated (gpu_oracle/real_kernels: Liger's RMS-norm rstd, 4 of 4 warps), and
   /// where ptxas branches around it only warp 0 does (3.9's Liger layer norm). The SASS says
-  /// which for the STGs after the kernel's last loop (SassFunction::tailStores); the kernel's
-  /// last stores outside loops (program order) are taken as those, from the end, and a store
-  /// every warp executes gets `instructions_executed`: its instructions times all the layout's
-  /// warps, or the kernel's for a scalar store.
+  /// which for each STG outside the kernel's loops (SassFunction::storesOutsideLoops); the
+  /// kernel's stores are matched to those from the end (program order, widths checked), and a
+  /// store every warp executes gets `instructions_executed`: its instructions times all the
+  /// layout's warps, or the kernel's for a scalar store.
   void storesBeforeExit() {
     if (!sass_ || sass_->functions.size() != 1)
       return;

@@ -230,6 +230,7 @@ json opJson(const OpEntry& op) {
   if (!op.partition.is_null())
     j["partition"] = op.partition;
   putLoop(j, op.loopDepth, op.trips);
+  putBranch(j, op.branch);
   return j;
 }
 

@@ -252,6 +252,11 @@ void putLoop(json& e, int loopDepth, const std::optional<uint64_t>& trips) {
   e["trips"] = trips ? json(*trips) : json(nullptr);
 }
 
+void putBranch(json& e, const TtgirBranch& branch) {
+  if (branch.line > 0)
+    e["under_if"] = {{"line", branch.line}, {"branch", branch.elseBranch ? "else" : "then"}};
+}
+
 json legalityOf(const LayoutEntry* l) {
   if (!l)
     return nullptr;

@@ -79,6 +79,9 @@ struct Consumers {
 /// An entry inside scf.for loops gets "loop_depth" and "trips" (its runs per program, null
 /// where a loop's bound is not a constant); one outside every loop gets neither.
 void putLoop(nlohmann::json& e, int loopDepth, const std::optional<uint64_t>& trips);
+/// `under_if`: {"line", "branch": "then" | "else"} of an op inside an scf.if, whose counts are
+/// for a run of that region (its condition is a kernel value the report does not have).
+void putBranch(nlohmann::json& e, const TtgirBranch& branch);
 
 [[nodiscard]] bool isStoreOp(const std::string& name);
 [[nodiscard]] bool isLoadOp(const std::string& name);

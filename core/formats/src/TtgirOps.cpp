@@ -367,12 +367,28 @@ std::optional<uint64_t> Reader::currentTrips() const {
   return trips;
 }
 
+void Reader::ifLine(const LineRef& l, std::string_view trimmed, std::size_t lead) {
+  if (!ifs_.empty() && lead == ifs_.back().first && startsWith(trimmed, "}")) {
+    if (startsWith(trimmed, "} else {"))
+      ifs_.back().second.elseBranch = true;
+    else
+      ifs_.pop_back();
+    return;
+  }
+  // `scf.if %c {`, `%r = scf.if %c -> (tensor<...>) {`
+  std::size_t at = trimmed.find("scf.if %");
+  if (at != std::string_view::npos && !trimmed.empty() && trimmed.back() == '{' &&
+      (at == 0 || trimmed.substr(0, at).find(" = ") != std::string_view::npos))
+    ifs_.push_back({lead, TtgirBranch{l.number, false}});
+}
+
 Error Reader::opLine(const LineRef& l) {
   std::string_view t = l.text;
   std::size_t lead = t.find_first_not_of(" \t");
   if (partitionLine(l, trim(t), lead))
     return Error{};
   loopLine(trim(t), lead);
+  ifLine(l, trim(t), lead);
   std::string name = opName(t.substr(lead));
   const auto& handled = ttgirDataMovingOps();
   bool isHandled = std::find(handled.begin(), handled.end(), name) != handled.end();
@@ -519,6 +535,7 @@ Error Reader::opLine(const LineRef& l) {
   op.partition = partition_;
   op.loopDepth = static_cast<int>(loops_.size());
   op.trips = currentTrips();
+  op.branch = currentBranch();
   opTypes_.push_back({src ? src->index : -1, dst->index});
   module_.ops.push_back(std::move(op));
   return Error{};
@@ -740,6 +757,7 @@ void Reader::scratchOp(const LineRef& l, TtgirScratchOp op, const std::vector<Ty
   op.partition = partition_;
   op.loopDepth = static_cast<int>(loops_.size());
   op.trips = currentTrips();
+  op.branch = currentBranch();
   module_.scratchOps.push_back(std::move(op));
 }
 
@@ -784,6 +802,7 @@ Error Reader::globalAccessLine(const LineRef& l, const std::string& name,
     access.partition = partition_;
     access.loopDepth = static_cast<int>(loops_.size());
     access.trips = currentTrips();
+    access.branch = currentBranch();
     module_.globalAccesses.push_back(std::move(access));
     return Error{};
   }
@@ -801,6 +820,7 @@ Error Reader::globalAccessLine(const LineRef& l, const std::string& name,
     access.partition = partition_;
     access.loopDepth = static_cast<int>(loops_.size());
     access.trips = currentTrips();
+    access.branch = currentBranch();
     globalTypes_.push_back(-1);
     module_.globalAccesses.push_back(std::move(access));
   }

@@ -145,6 +145,14 @@ private:
   std::vector<OpenLoop> loops_;
   /// Reads a constant or an scf.for's opening or closing line.
   void loopLine(std::string_view trimmed, std::size_t lead);
+  /// The scf.if regions open at this line: the scf.if's indentation (its `} else {` and `}`
+  /// have the same), line and region.
+  std::vector<std::pair<std::size_t, TtgirBranch>> ifs_;
+  /// Reads an scf.if's opening, `} else {` or closing line.
+  void ifLine(const LineRef& l, std::string_view trimmed, std::size_t lead);
+  [[nodiscard]] TtgirBranch currentBranch() const {
+    return ifs_.empty() ? TtgirBranch{} : ifs_.back().second;
+  }
   /// The current loop depth and trips per program (the product over the open loops).
   [[nodiscard]] std::optional<uint64_t> currentTrips() const;
   /// A `default {` or `partitionN(...) num_warps(N) {` line opens a region, the `}` at its

@@ -161,6 +161,8 @@ struct OpEntry {
   /// The scf.for loops around it and its runs per program (TtgirOp::trips; nullopt: not known).
   int loopDepth = 0;
   std::optional<uint64_t> trips = 1;
+  /// The scf.if region it is in (line 0: none): it runs only where the condition says.
+  TtgirBranch branch;
   std::vector<Finding> findings;
   /// Not analysable (an operand with no layout, an unknown dtype): why.
   std::string notAnalysed;

@@ -74,6 +74,14 @@ struct TtgirOperand {
   int layout = -1;
 };
 
+/// The innermost scf.if an op is in, and which of its regions. Its condition is a value the
+/// kernel computes (Triton's canonicalizer folds the constant ones away): whether the op runs
+/// is not known from the TTGIR (FlagGems' mm picks its TMA or its cp.async kernel so).
+struct TtgirBranch {
+  int line = 0; ///< the scf.if's line; 0: in none
+  bool elseBranch = false;
+};
+
 /// One op that moves data between layouts (ttg.convert_layout, ttg.local_alloc, ...).
 struct TtgirOp {
   std::string name;
@@ -96,6 +104,7 @@ struct TtgirOp {
   /// their trip counts where every bound is an arith.constant (nullopt where one is not).
   int loopDepth = 0;
   std::optional<uint64_t> trips = 1;
+  TtgirBranch branch;
 };
 
 /// A region of a ttg.warp_specialize: its default region (the module's warps) or one of its
@@ -128,6 +137,7 @@ struct TtgirGlobalAccess {
   /// their trip counts where every bound is an arith.constant (nullopt where one is not).
   int loopDepth = 0;
   std::optional<uint64_t> trips = 1;
+  TtgirBranch branch;
 };
 
 /// An op whose lowering may go through shared-memory scratch that is not a tensor's layout: a
@@ -162,6 +172,7 @@ struct TtgirScratchOp {
   /// their trip counts where every bound is an arith.constant (nullopt where one is not).
   int loopDepth = 0;
   std::optional<uint64_t> trips = 1;
+  TtgirBranch branch;
 };
 
 /// A TMA copy (ttng.async_tma_copy_global_to_local / _local_to_global): the tensor memory
