@@ -184,6 +184,47 @@ TEST(Ttgir, LoopsAndBranchesAroundAnOp) {
   EXPECT_EQ(m->ops[3].branch.line, 0);
 }
 
+TEST(Ttgir, TripsAsAFormulaOfTheKernelsArguments) {
+  // The tutorial matmul's K loop and a grid-strided loop, shortened: bounds computed from the
+  // integer arguments and the program id by arith ops; a bound that is a comparison (i1) or a
+  // loop-carried value has no formula.
+  const std::string text =
+      "#b = " + kBlocked +
+      "\nmodule attributes {\"ttg.num-warps\" = 4 : i32, \"ttg.threads-per-warp\" = 32 : i32} {\n"
+      "  tt.func public @k(%x: tensor<32x16xf16, #b>, %K: i32 {tt.divisibility = 16 : i32} "
+      "loc(\"K\"(#loc)), %n_rows: i32 loc(\"n_rows\"(#loc))) {\n"
+      "    %c1_i32 = arith.constant 1 : i32\n"
+      "    %c0_i32 = arith.constant 0 : i32\n"
+      "    %c31_i32 = arith.constant 31 : i32\n"
+      "    %c32_i32 = arith.constant 32 : i32\n"
+      "    %0 = arith.addi %K, %c31_i32 : i32 loc(#loc1)\n"
+      "    %1 = arith.divsi %0, %c32_i32 : i32\n"
+      "    %pid = tt.get_program_id x : i32\n"
+      "    %np = tt.get_num_programs x : i32\n"
+      "    scf.for %i = %c0_i32 to %1 step %c1_i32  : i32 {\n"
+      "      %2 = ttg.convert_layout %x : tensor<32x16xf16, #b> -> tensor<32x16xf16, #b>\n"
+      "      scf.for %j = %c0_i32 to %c32_i32 step %c1_i32  : i32 {\n"
+      "        %3 = ttg.convert_layout %x : tensor<32x16xf16, #b> -> tensor<32x16xf16, #b>\n"
+      "      }\n"
+      "      scf.for %r = %pid to %n_rows step %np  : i32 {\n"
+      "        %4 = ttg.convert_layout %x : tensor<32x16xf16, #b> -> tensor<32x16xf16, #b>\n"
+      "        scf.for %q = %c0_i32 to %r step %c1_i32  : i32 {\n"
+      "          %5 = ttg.convert_layout %x : tensor<32x16xf16, #b> -> tensor<32x16xf16, #b>\n"
+      "        }\n"
+      "      }\n"
+      "    }\n"
+      "    tt.return\n  }\n}\n";
+  auto m = readTtgir(text, "trips.ttgir");
+  ASSERT_TRUE(m.ok()) << m.error().str();
+  ASSERT_EQ(m->ops.size(), 4u);
+  EXPECT_FALSE(m->ops[0].trips);
+  EXPECT_EQ(m->ops[0].tripsFormula, "trips(0, div((K + 31), 32), 1)");
+  EXPECT_EQ(m->ops[1].tripsFormula, "trips(0, div((K + 31), 32), 1) * 32");
+  EXPECT_EQ(m->ops[2].tripsFormula,
+            "trips(0, div((K + 31), 32), 1) * trips(pid_x, n_rows, num_programs_x)");
+  EXPECT_EQ(m->ops[3].tripsFormula, ""); // the inner bound is the outer loop's induction value
+}
+
 TEST(Ttgir, NotUnderstoodIsListed) {
   std::string text = "#blocked = " + kBlocked + "\n" +
                      "#weird = #ttg.made_up<{x = 1}>\n"

@@ -19,9 +19,11 @@ side's instructions executed are not established, and its wavefronts per instruc
 compared with the range the contributing ops' own ratios span (exact where they agree). Every
 side that does not agree is listed with its reason in known_differences.json; table-RELEASE.md
 in reports/ is the committed summary (LLCHECK_UPDATE_TABLE=1 rewrites it). No GPU needed."""
+import ast
 import collections
 import itertools
 import json
+import lzma
 import os
 import re
 import subprocess
@@ -34,6 +36,59 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 RELEASES = [r for r in ("3.6", "3.9") if os.path.exists(os.path.join(HERE, "data",
                                                                       f"measured-{r}.json"))]
 KNOWN = json.load(open(os.path.join(HERE, "known_differences.json")))
+
+
+def recorded_launches():
+    """The launches recorded on the H200 (data/recorded-3.6.json.xz: Liger and the tutorial,
+    replayed by 3.9): launch id -> (the kernel's name, grid, its integer arguments by name)."""
+    path = os.path.join(HERE, "data", "recorded-3.6.json.xz")
+    out = {}
+    for w in json.load(lzma.open(path))["workloads"] if os.path.exists(path) else []:
+        for i, r in enumerate(w["recorded"]):
+            ints = {n: a["int"] for n, a in zip(r["names"], r["args"]) if "int" in a}
+            out[f"{w['id']}#{i}"] = (r["fn"].split(":")[-1], r["grid"], ints)
+    return out
+
+
+RECORDED = recorded_launches()
+
+# The report's trips_formula (docs/report.md): integers, names, + - * and these calls.
+FORMULA_CALLS = {
+    "div": lambda a, b: abs(a) // abs(b) * (1 if (a >= 0) == (b > 0) else -1),
+    "rem": lambda a, b: a - b * FORMULA_CALLS["div"](a, b),
+    "cdiv": lambda a, b: -(-a // b) if b > 0 else None,
+    "min": min, "max": max,
+    "trips": lambda lb, ub, st: max(0, -(-(ub - lb) // st)) if st > 0 else None,
+}
+
+
+def formula_runs(formula, grid, ints):
+    """The runs per launch of an op whose trips per program are `formula`, with the launch's
+    grid ([x, y, z]) and integer arguments: summed over the programs where it names a program
+    id. None where it names something the launch does not give."""
+    tree = ast.parse(formula, mode="eval")
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif not isinstance(node, (ast.Expression, ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.Call,
+                                   ast.Constant, ast.Load, ast.UnaryOp, ast.USub)):
+            raise AssertionError(f"trips_formula {formula!r}: {type(node).__name__}")
+    code = compile(tree, "<trips_formula>", "eval")
+    values = dict(ints, num_programs_x=grid[0], num_programs_y=grid[1], num_programs_z=grid[2])
+    pids = [n for n in ("pid_x", "pid_y", "pid_z") if n in names]
+    if names - set(values) - set(FORMULA_CALLS) - set(pids):
+        return None
+    total = 0
+    for at in itertools.product(*(range(grid["xyz".index(n[-1])]) for n in pids)):
+        v = eval(code, {"__builtins__": {}, **FORMULA_CALLS}, dict(values, **dict(zip(pids, at))))
+        if v is None:
+            return None
+        total += v
+    for n, size in zip(("pid_x", "pid_y", "pid_z"), grid):
+        if n not in pids:
+            total *= size  # the programs along a dim the formula does not name run alike
+    return total
 
 SASS_SHARED = re.compile(r"^(STS|LDS|LDSM|STSM|LDGSTS|ATOMS)((\.[A-Z0-9]+)*)$")
 SASS_GLOBAL = re.compile(r"^(LDG|STG)\.E((\.[A-Z0-9]+)*)$")
@@ -140,12 +195,22 @@ def runs_here(entry, taken):
         where["branch"]
 
 
-def shared_predictions(kernel, grid, taken=None):
+def op_runs(op, grid, launch):
+    """An op's runs in a launch: grid x trips, or its trips_formula evaluated with the launch's
+    recorded arguments; None where neither is known."""
+    t = op.get("trips", 1)
+    if t is not None:
+        return grid * t
+    if "trips_formula" not in op or launch is None:
+        return None
+    return formula_runs(op["trips_formula"], launch[1], launch[2])
+
+
+def shared_predictions(kernel, grid, taken=None, launch=None):
     pred = collections.defaultdict(Pred)
 
     def runs(op):
-        t = op.get("trips", 1) if "trips" in op else 1
-        return None if t is None else grid * t
+        return op_runs(op, grid, launch)
     for op in kernel["ops"]:
         p = op.get("predicted") or {}
         if op["op"] == "ttg.convert_layout" and not p.get("shared_memory") or \
@@ -168,17 +233,16 @@ def shared_predictions(kernel, grid, taken=None):
     return pred
 
 
-def global_predictions(kernel, grid, taken=None):
+def global_predictions(kernel, grid, taken=None, launch=None):
     pred, masked, open_ = collections.defaultdict(Pred), set(), set()
     for g in kernel["global_accesses"]:
         p = g.get("predicted")
         if not isinstance(p, dict) or "requests" not in p or not runs_here(g, taken):
             continue
         key = f"{'ld' if g['op'] == 'tt.load' else 'st'}.global {p['vector_bits']}-bit"
-        t = g.get("trips", 1)
         executed = p.get("instructions_executed", {}).get("instructions")
         n = executed if executed is not None else p["instructions"]
-        pred[key].add(n, p["sectors"] or 0, None if t is None else grid * t)
+        pred[key].add(n, p["sectors"] or 0, op_runs(g, grid, launch))
         if p["sectors"] is None:
             open_.add(key)
         if g.get("axis_info", {}).get("mask"):
@@ -244,8 +308,13 @@ def release_sides(request, tmp_path_factory):
                       for e in kernel[part] if "under_if" in e})
         choices = [dict(zip(ifs, c)) for c in itertools.product(("then", "else"), repeat=len(ifs))]
         best = None
+        # The recorded arguments, where the record is of this launch (DyT's autotuner chose
+        # another configuration in the recording run than in the measured one).
+        rec = RECORDED.get(launch["id"])
+        if rec and (rec[0] != launch["name"] or rec[1][0] * rec[1][1] * rec[1][2] != launch["grid"]):
+            rec = None
         for taken in choices if len(ifs) <= 6 else [None]:
-            mine = launch_sides(launch["id"], kernel, launch["grid"], meas, taken)
+            mine = launch_sides(launch["id"], kernel, launch["grid"], meas, taken, rec)
             score = sum(agrees(x) for x in mine.values())
             if best is None or score > best[0]:
                 best = (score, mine, taken)
@@ -255,10 +324,10 @@ def release_sides(request, tmp_path_factory):
     return release, measured, report, sides, branches
 
 
-def launch_sides(launch_id, kernel, grid, meas, taken):
+def launch_sides(launch_id, kernel, grid, meas, taken, launch):
     sides = {}
-    shared = shared_predictions(kernel, grid, taken)
-    glob, masked, open_ = global_predictions(kernel, grid, taken)
+    shared = shared_predictions(kernel, grid, taken, launch)
+    glob, masked, open_ = global_predictions(kernel, grid, taken, launch)
     for key in set(shared) | {k for k in meas if ".global" not in k}:
         p = shared.get(key, Pred())
         ratios = p.ratios() or [0.0]
@@ -322,10 +391,12 @@ def table(release, measured, report, sides, branches):
              f"{len({x['hash'] for x in measured['launches']})} compiled kernels "
              "(gpu_oracle/real_kernels). A side: one launch's SASS instructions of one kind "
              "and width. Shared: kind and width, wavefronts per executed instruction and "
-             "instructions executed; global: instructions executed and L2 sectors. `trips "
-             "unknown`: a loop bound is a kernel argument, so the report gives no instruction "
-             "count; its shared sides compare wavefronts per instruction only, its global "
-             "sides only that the kind and width were emitted. Written by "
+             "instructions executed; global: instructions executed and L2 sectors. A loop "
+             "whose bound is a kernel argument runs as the report's `trips_formula` says with "
+             "the launch's recorded arguments (data/recorded-3.6.json.xz: Liger and the "
+             "tutorial); `trips unknown`: no formula or no record (FlagGems' launches), so "
+             "its shared sides compare wavefronts per instruction only, its global sides only "
+             "that the kind and width were emitted. Written by "
              "gpu_oracle/real_kernels/test_real_measured.py: do not edit.", "",
              "| family | space | sides | agree | of them established | established agree | "
              "listed |", "| --- | --- | --- | --- | --- | --- | --- |"]

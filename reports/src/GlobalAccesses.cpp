@@ -158,7 +158,7 @@ void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& option
     json e = {{"op", a.op},       {"location", a.location},
               {"line", a.line},   {"layout", a.pointers.layout},
               {"shape", a.shape}, {"dtype", a.elementType}};
-    putLoop(e, a.loopDepth, a.trips); // the counts are per run; this many runs per program
+    putLoop(e, a.loopDepth, a.trips, a.tripsFormula); // counts per run; runs per program
     putBranch(e, a.branch);
     auto skip = [&](const std::string& why) {
       e["not_analysed"] = why;

@@ -263,6 +263,7 @@ private:
     e.measured = nullptr;
     e.loopDepth = op.loopDepth;
     e.trips = op.trips;
+    e.tripsFormula = op.tripsFormula;
     e.branch = op.branch;
     const LayoutEntry* src = layoutAt(k_, e.src);
     const LayoutEntry* dst = layoutAt(k_, e.dst);
@@ -558,7 +559,7 @@ private:
           {"op", op.name}, {"location", op.location}, {"line", op.line}, {"layout", op.src.layout}};
       if (json p = regionOf(op.partition); !p.is_null())
         e["partition"] = p;
-      putLoop(e, op.loopDepth, op.trips);
+      putLoop(e, op.loopDepth, op.trips, op.tripsFormula);
       putBranch(e, op.branch);
       if (op.axis >= 0)
         e["axis"] = op.axis;

@@ -229,7 +229,7 @@ json opJson(const OpEntry& op) {
     j["measured"] = op.measured;
   if (!op.partition.is_null())
     j["partition"] = op.partition;
-  putLoop(j, op.loopDepth, op.trips);
+  putLoop(j, op.loopDepth, op.trips, op.tripsFormula);
   putBranch(j, op.branch);
   return j;
 }

@@ -245,11 +245,14 @@ const LayoutEntry* layoutAt(const KernelReport& k, int id) {
   return &k.layouts[static_cast<std::size_t>(id)];
 }
 
-void putLoop(json& e, int loopDepth, const std::optional<uint64_t>& trips) {
+void putLoop(json& e, int loopDepth, const std::optional<uint64_t>& trips,
+             const std::string& tripsFormula) {
   if (loopDepth <= 0)
     return;
   e["loop_depth"] = loopDepth;
   e["trips"] = trips ? json(*trips) : json(nullptr);
+  if (!trips && !tripsFormula.empty())
+    e["trips_formula"] = tripsFormula;
 }
 
 void putBranch(json& e, const TtgirBranch& branch) {

@@ -78,7 +78,9 @@ struct Consumers {
 [[nodiscard]] nlohmann::json legalityOf(const LayoutEntry* l);
 /// An entry inside scf.for loops gets "loop_depth" and "trips" (its runs per program, null
 /// where a loop's bound is not a constant); one outside every loop gets neither.
-void putLoop(nlohmann::json& e, int loopDepth, const std::optional<uint64_t>& trips);
+/// `loop_depth`, `trips` and, where trips is null and one is known, `trips_formula`.
+void putLoop(nlohmann::json& e, int loopDepth, const std::optional<uint64_t>& trips,
+             const std::string& tripsFormula);
 /// `under_if`: {"line", "branch": "then" | "else"} of an op inside an scf.if, whose counts are
 /// for a run of that region (its condition is a kernel value the report does not have).
 void putBranch(nlohmann::json& e, const TtgirBranch& branch);

@@ -316,7 +316,107 @@ bool Reader::partitionLine(const LineRef& l, std::string_view trimmed, std::size
   return true;
 }
 
+namespace {
+
+/// A formula longer than this is not kept: a loop bound is a few operations of the kernel's
+/// arguments, and an unbounded formula would grow with the kernel.
+constexpr std::size_t kMaxFormula = 512;
+
+bool isScalarInteger(std::string_view type) {
+  for (std::string_view t : {"i32", "i64", "index"})
+    if (startsWith(type, t) &&
+        (type.size() == t.size() || type[t.size()] == ' ' || type[t.size()] == ')'))
+      return true;
+  return false;
+}
+
+} // namespace
+
+void Reader::scalarLine(std::string_view trimmed) {
+  // `%r = arith.addi %a, %b : i32`, `%pid = tt.get_program_id x : i32`
+  std::size_t eq = trimmed.find(" = ");
+  if (!startsWith(trimmed, "%") || eq == std::string_view::npos)
+    return;
+  std::string name(trimmed.substr(0, eq));
+  if (name.find(':') != std::string::npos || name.find(' ') != std::string::npos)
+    return;
+  std::string_view rest = trimmed.substr(eq + 3);
+  std::size_t space = rest.find(' ');
+  if (space == std::string_view::npos)
+    return;
+  std::string_view op = rest.substr(0, space);
+  std::size_t colon = rest.find(" : ");
+  if (colon == std::string_view::npos || colon < space)
+    return;
+  std::string_view type = rest.substr(colon + 3);
+  std::string_view args = trim(rest.substr(space + 1, colon - space - 1));
+  if (!isScalarInteger(type))
+    return;
+  if (op == "tt.get_program_id" || op == "tt.get_num_programs") {
+    if (args == "x" || args == "y" || args == "z")
+      scalarFormulas_[name] =
+          std::string(op == "tt.get_program_id" ? "pid_" : "num_programs_") + std::string(args);
+    return;
+  }
+  std::vector<std::string> operands;
+  for (std::string_view a = args; !a.empty();) {
+    std::size_t comma = a.find(',');
+    std::string operand(trim(a.substr(0, comma)));
+    auto it = scalarFormulas_.find(operand);
+    if (it == scalarFormulas_.end())
+      return; // an operand with no formula (a loop-carried value, a tensor element, ...)
+    operands.push_back(it->second);
+    a = comma == std::string_view::npos ? std::string_view() : a.substr(comma + 1);
+  }
+  static const std::map<std::string_view, std::string_view> infix = {
+      {"arith.addi", " + "}, {"arith.subi", " - "}, {"arith.muli", " * "}};
+  static const std::map<std::string_view, std::string_view> calls = {
+      {"arith.divsi", "div"},      {"arith.divui", "div"}, {"arith.ceildivsi", "cdiv"},
+      {"arith.ceildivui", "cdiv"}, {"arith.remsi", "rem"}, {"arith.remui", "rem"},
+      {"arith.maxsi", "max"},      {"arith.maxui", "max"}, {"arith.minsi", "min"},
+      {"arith.minui", "min"}};
+  std::string formula;
+  if (auto i = infix.find(op); i != infix.end() && operands.size() == 2)
+    formula = "(" + operands[0] + std::string(i->second) + operands[1] + ")";
+  else if (auto c = calls.find(op); c != calls.end() && operands.size() == 2)
+    formula = std::string(c->second) + "(" + operands[0] + ", " + operands[1] + ")";
+  else if ((op == "arith.extsi" || op == "arith.extui" || op == "arith.trunci" ||
+            op == "arith.index_cast" || op == "arith.index_castui") &&
+           operands.size() == 1)
+    formula = operands[0];
+  if (!formula.empty() && formula.size() <= kMaxFormula)
+    scalarFormulas_[name] = std::move(formula);
+}
+
+std::string Reader::currentTripsFormula() const {
+  std::string out;
+  for (const OpenLoop& l : loops_) {
+    std::string one = l.trips ? std::to_string(*l.trips) : l.formula;
+    if (one.empty())
+      return "";
+    out += (out.empty() ? "" : " * ") + one;
+  }
+  return out;
+}
+
 void Reader::loopLine(std::string_view trimmed, std::size_t lead) {
+  // `tt.func public @k(%a: !tt.ptr<f16> {...} loc(...), %M: i32 loc("M"(#loc)), ...)`: the
+  // integer arguments are the names a formula is written in.
+  if (startsWith(trimmed, "tt.func ")) {
+    scalarFormulas_.clear();
+    for (std::size_t at = trimmed.find('%'); at != std::string_view::npos;
+         at = trimmed.find('%', at + 1)) {
+      std::size_t end = at + 1;
+      while (end < trimmed.size() &&
+             (std::isalnum(static_cast<unsigned char>(trimmed[end])) || trimmed[end] == '_'))
+        ++end;
+      if (end > at + 1 && trimmed.substr(end, 2) == ": " &&
+          isScalarInteger(trimmed.substr(end + 2)))
+        scalarFormulas_[std::string(trimmed.substr(at, end - at))] =
+            std::string(trimmed.substr(at + 1, end - at - 1));
+    }
+    return;
+  }
   // `%c128_i32 = arith.constant 128 : i32`
   if (std::size_t eq = trimmed.find(" = arith.constant ");
       eq != std::string_view::npos && startsWith(trimmed, "%")) {
@@ -324,11 +424,14 @@ void Reader::loopLine(std::string_view trimmed, std::size_t lead) {
     int64_t v = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
     std::string_view rest(end, static_cast<std::size_t>(value.data() + value.size() - end));
-    if (ec == std::errc() &&
-        (startsWith(rest, " : i32") || startsWith(rest, " : i64") || startsWith(rest, " : index")))
+    if (ec == std::errc() && (startsWith(rest, " : i32") || startsWith(rest, " : i64") ||
+                              startsWith(rest, " : index"))) {
       constants_[std::string(trimmed.substr(0, eq))] = v;
+      scalarFormulas_[std::string(trimmed.substr(0, eq))] = std::to_string(v);
+    }
     return;
   }
+  scalarLine(trimmed);
   if (!loops_.empty() && startsWith(trimmed, "}") && lead == loops_.back().indent) {
     loops_.pop_back(); // the closing line (`} loc(...)`, `} {tt.num_stages = ...}`)
     return;
@@ -345,7 +448,14 @@ void Reader::loopLine(std::string_view trimmed, std::size_t lead) {
     return std::string(w.substr(0, w.find_first_of(" ,")));
   };
   std::string lb = word(" = "), ub = word(" to "), st = word(" step ");
-  OpenLoop loop{lead, std::nullopt};
+  OpenLoop loop{lead, std::nullopt, ""};
+  auto formulaOf = [&](const std::string& n) {
+    auto it = scalarFormulas_.find(n);
+    return it == scalarFormulas_.end() ? std::string() : it->second;
+  };
+  if (std::string a = formulaOf(lb), b = formulaOf(ub), c = formulaOf(st);
+      !a.empty() && !b.empty() && !c.empty())
+    loop.formula = "trips(" + a + ", " + b + ", " + c + ")";
   auto value = [&](const std::string& n) -> std::optional<int64_t> {
     auto it = constants_.find(n);
     return it == constants_.end() ? std::nullopt : std::optional<int64_t>(it->second);
@@ -535,6 +645,7 @@ Error Reader::opLine(const LineRef& l) {
   op.partition = partition_;
   op.loopDepth = static_cast<int>(loops_.size());
   op.trips = currentTrips();
+  op.tripsFormula = op.trips ? "" : currentTripsFormula();
   op.branch = currentBranch();
   opTypes_.push_back({src ? src->index : -1, dst->index});
   module_.ops.push_back(std::move(op));
@@ -757,6 +868,7 @@ void Reader::scratchOp(const LineRef& l, TtgirScratchOp op, const std::vector<Ty
   op.partition = partition_;
   op.loopDepth = static_cast<int>(loops_.size());
   op.trips = currentTrips();
+  op.tripsFormula = op.trips ? "" : currentTripsFormula();
   op.branch = currentBranch();
   module_.scratchOps.push_back(std::move(op));
 }
@@ -802,6 +914,7 @@ Error Reader::globalAccessLine(const LineRef& l, const std::string& name,
     access.partition = partition_;
     access.loopDepth = static_cast<int>(loops_.size());
     access.trips = currentTrips();
+    access.tripsFormula = access.trips ? "" : currentTripsFormula();
     access.branch = currentBranch();
     module_.globalAccesses.push_back(std::move(access));
     return Error{};
@@ -820,6 +933,7 @@ Error Reader::globalAccessLine(const LineRef& l, const std::string& name,
     access.partition = partition_;
     access.loopDepth = static_cast<int>(loops_.size());
     access.trips = currentTrips();
+    access.tripsFormula = access.trips ? "" : currentTripsFormula();
     access.branch = currentBranch();
     globalTypes_.push_back(-1);
     module_.globalAccesses.push_back(std::move(access));

@@ -141,10 +141,21 @@ private:
   struct OpenLoop {
     std::size_t indent = 0;
     std::optional<uint64_t> trips;
+    /// trips(LB, UB, STEP) over the kernel's scalar arguments (TtgirOp::tripsFormula), or ""
+    /// where a bound is not such a formula.
+    std::string formula;
   };
   std::vector<OpenLoop> loops_;
-  /// Reads a constant or an scf.for's opening or closing line.
+  /// Scalar integer values by SSA name, as formulas over the kernel's integer arguments, the
+  /// program ids and constants (see TtgirOp::tripsFormula): what a loop bound that is not a
+  /// constant is computed from.
+  std::map<std::string, std::string> scalarFormulas_;
+  /// Reads a constant, a scalar integer op, the kernel's signature, or an scf.for's opening or
+  /// closing line.
   void loopLine(std::string_view trimmed, std::size_t lead);
+  /// A scalar integer op's result as a formula (scalarFormulas_), when its operands have one.
+  void scalarLine(std::string_view trimmed);
+  [[nodiscard]] std::string currentTripsFormula() const;
   /// The scf.if regions open at this line: the scf.if's indentation (its `} else {` and `}`
   /// have the same), line and region.
   std::vector<std::pair<std::size_t, TtgirBranch>> ifs_;

@@ -161,6 +161,7 @@ struct OpEntry {
   /// The scf.for loops around it and its runs per program (TtgirOp::trips; nullopt: not known).
   int loopDepth = 0;
   std::optional<uint64_t> trips = 1;
+  std::string tripsFormula; ///< TtgirOp::tripsFormula
   /// The scf.if region it is in (line 0: none): it runs only where the condition says.
   TtgirBranch branch;
   std::vector<Finding> findings;

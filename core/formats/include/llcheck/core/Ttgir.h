@@ -104,6 +104,12 @@ struct TtgirOp {
   /// their trip counts where every bound is an arith.constant (nullopt where one is not).
   int loopDepth = 0;
   std::optional<uint64_t> trips = 1;
+  /// Where `trips` is nullopt: its runs per program as a formula over the kernel's integer
+  /// arguments (by name), the program ids (`pid_x`, `pid_y`, `pid_z`), `num_programs_x` ...
+  /// and integers, with + - * and the calls div (C's truncating division), cdiv, rem, min, max
+  /// and trips(LB, UB, STEP) (an scf.for's runs: max(0, cdiv(UB - LB, STEP))); "" where a
+  /// bound is not such a formula (a loop-carried value, a tensor's element, a comparison).
+  std::string tripsFormula;
   TtgirBranch branch;
 };
 
@@ -137,6 +143,12 @@ struct TtgirGlobalAccess {
   /// their trip counts where every bound is an arith.constant (nullopt where one is not).
   int loopDepth = 0;
   std::optional<uint64_t> trips = 1;
+  /// Where `trips` is nullopt: its runs per program as a formula over the kernel's integer
+  /// arguments (by name), the program ids (`pid_x`, `pid_y`, `pid_z`), `num_programs_x` ...
+  /// and integers, with + - * and the calls div (C's truncating division), cdiv, rem, min, max
+  /// and trips(LB, UB, STEP) (an scf.for's runs: max(0, cdiv(UB - LB, STEP))); "" where a
+  /// bound is not such a formula (a loop-carried value, a tensor's element, a comparison).
+  std::string tripsFormula;
   TtgirBranch branch;
 };
 
@@ -172,6 +184,12 @@ struct TtgirScratchOp {
   /// their trip counts where every bound is an arith.constant (nullopt where one is not).
   int loopDepth = 0;
   std::optional<uint64_t> trips = 1;
+  /// Where `trips` is nullopt: its runs per program as a formula over the kernel's integer
+  /// arguments (by name), the program ids (`pid_x`, `pid_y`, `pid_z`), `num_programs_x` ...
+  /// and integers, with + - * and the calls div (C's truncating division), cdiv, rem, min, max
+  /// and trips(LB, UB, STEP) (an scf.for's runs: max(0, cdiv(UB - LB, STEP))); "" where a
+  /// bound is not such a formula (a loop-carried value, a tensor's element, a comparison).
+  std::string tripsFormula;
   TtgirBranch branch;
 };
 
