@@ -14,7 +14,9 @@ LLCHECK_RECORD=1: each workload's record also has "recorded", every launch of it
 as replay.py describes it (compile39.py compiles them with Triton 3.9 here).
 LLCHECK_REPLAY=PACK_DIR: the profiled call runs Triton 3.9's cubins from compile39.py's pack in
 place of 3.6's launches (replay.Replayer); its launches record 3.9's hashes (their files are in
-the pack here: PACK_DIR needs only pack.json and kernels/HASH.cubin on the GPU machine)."""
+the pack here: PACK_DIR needs only pack.json and kernels/HASH.cubin on the GPU machine). An
+autotuned kernel's configurations are cut to the recorded launch's (pinned_tune), so that the
+autotuner cannot choose one the pack was not compiled for."""
 import json
 import os
 import re
@@ -26,6 +28,7 @@ import traceback
 import torch
 import triton
 from triton import knobs
+from triton.runtime import autotuner
 from triton.runtime import jit as triton_jit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -72,6 +75,41 @@ def run_or_replay(self, *args, grid, warmup, **kwargs):
 
 triton_jit.JITFunction.run = run_or_replay
 
+ORIGINAL_TUNE = autotuner.Autotuner.run
+TUNING = None  # LLCHECK_REPLAY: the workload whose calls (the warm-up's too) run
+
+
+def pinned_tune(self, *args, **kwargs):
+    """Autotuner.run where a replay is to launch 3.9's kernel compiled for the recorded launch:
+    the configurations are cut to the one that launch had (its constexprs and options), so that
+    the autotuner cannot choose another in this run (Liger's DyT chose differently run to run)."""
+    if REPLAY is not None and TUNING is not None:
+        fn = self.fn
+        while not isinstance(fn, triton_jit.JITFunction):
+            fn = fn.fn
+        name = f"{fn.module}:{fn.fn.__qualname__}"
+        for index in range(64):
+            entry = REPLAY.entry(TUNING, index)
+            if entry is None:
+                break
+            r = entry["recorded"]
+            if r["fn"] != name:
+                continue
+            values = dict(zip(r["names"], r["args"]))
+            # From all of them: an earlier workload's launch of this kernel cut them already.
+            every = self.__dict__.setdefault("llcheck_configs", list(self.configs))
+            keep = [c for c in every
+                    if all(values.get(k) == replay.describe(v) for k, v in c.kwargs.items()) and
+                    all(r["options"].get(k, getattr(c, k)) == getattr(c, k)
+                        for k in ("num_warps", "num_stages"))]
+            if keep and keep[:1] != self.configs:
+                self.configs, self.cache = keep[:1], {}
+            break
+    return ORIGINAL_TUNE(self, *args, **kwargs)
+
+
+autotuner.Autotuner.run = pinned_tune
+
 
 def on_load(module, function, name, metadata_group, hash):
     LOADED[function] = (name, hash, dict(metadata_group))
@@ -111,7 +149,7 @@ def rel_err(got, ref):
 
 
 def main():
-    global LAUNCHES, RECORDED, WORKLOAD
+    global LAUNCHES, RECORDED, WORKLOAD, TUNING
     out, shard, shards, deadline = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
     os.makedirs(os.path.join(out, "kernels"), exist_ok=True)
     knobs.runtime.kernel_load_end_hook.add(on_load)
@@ -125,6 +163,7 @@ def main():
             results.append({"id": wid, "error": "not run: the shard's time was up"})
             continue
         rec = {"id": wid}
+        TUNING = wid
         try:
             torch.manual_seed(i)
             run, reference, tol = make()
