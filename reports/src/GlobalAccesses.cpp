@@ -22,7 +22,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <numeric>
+#include <optional>
+#include <string>
+#include <string_view>
 
 namespace llcheck::reports::detail {
 
@@ -134,6 +138,62 @@ std::vector<uint64_t> orderByStrides(const std::vector<int64_t>& strides) {
 }
 
 /// What AxisInfo proves along `dim`, mask included: the cap on Triton's vector.
+/// Where every use of the i64 that the tt.load at `line` loads truncates it to i32 (FlagGems'
+/// _to_copy of the sort's indices), LLVM loads the low 32 bits alone: `ld.global.b32` at the
+/// 64-bit elements' addresses (measured on the H200, gpu_oracle/real_kernels). The reason, or
+/// nullopt where a use is anything else, or there is none. Uses are looked for up to the end of
+/// the region that holds the load: MLIR reuses a name in sibling regions.
+std::optional<std::string> narrowedToLowWord(std::string_view text, int line) {
+  std::size_t from = 0;
+  for (int l = 1; l < line; ++l) {
+    std::size_t newline = text.find('\n', from);
+    if (newline == std::string_view::npos)
+      return std::nullopt;
+    from = newline + 1;
+  }
+  std::size_t end = text.find('\n', from);
+  std::string_view def =
+      text.substr(from, end == std::string_view::npos ? text.size() - from : end - from);
+  std::size_t lead = def.find_first_not_of(" \t");
+  std::size_t eq = def.find(" = tt.load ");
+  if (lead == std::string_view::npos || def[lead] != '%' || eq == std::string_view::npos)
+    return std::nullopt;
+  std::string name(def.substr(lead, eq - lead));
+  int depth = 0, uses = 0;
+  for (std::size_t at = end; at != std::string_view::npos && at < text.size();) {
+    std::size_t next = text.find('\n', at + 1);
+    std::string_view use = text.substr(
+        at + 1, next == std::string_view::npos ? std::string_view::npos : next - at - 1);
+    bool closed = false; // the end of the load's region (`}`, `} else {`)
+    for (char c : use) {
+      depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+      closed = closed || depth < 0;
+    }
+    if (closed)
+      break;
+    for (std::size_t k = use.find(name); k != std::string_view::npos; k = use.find(name, k + 1)) {
+      std::size_t after = k + name.size();
+      if (after < use.size() && (std::isalnum(static_cast<unsigned char>(use[after])) ||
+                                 use[after] == '_' || use[after] == '#'))
+        continue; // another name with this one's prefix
+      // `%t = arith.trunci %x : tensor<256xi64, #blocked> to tensor<256xi32, #blocked>`
+      std::size_t op = use.find(" = arith.trunci ");
+      std::size_t to = use.find(" to tensor<");
+      if (op == std::string_view::npos || k != op + 16 || to == std::string_view::npos ||
+          use.find("xi32", to) == std::string_view::npos)
+        return std::nullopt;
+      ++uses;
+    }
+    at = next;
+  }
+  if (uses == 0)
+    return std::nullopt;
+  return "every use of " + name +
+         " truncates it to i32 (arith.trunci): LLVM loads the low 32 "
+         "bits of each element alone, one ld.global.b32 per element at the 64-bit elements' "
+         "addresses (their sectors)";
+}
+
 uint64_t alignmentAlong(const TtgirAccessFacts& f, int dim) {
   int64_t a = axisAlignment(f.pointer, dim, f.pointeeBits);
   if (f.mask && dim >= 0 && dim < f.mask->rank())
@@ -263,6 +323,22 @@ void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& option
                                   "max_sectors_per_request", "bytes_per_request"})
           if (j->contains(field))
             (*j)[field] = nullptr;
+    }
+    if (auto narrowed = isLoad && a.elementType == "i64" ? narrowedToLowWord(module.text, a.line)
+                                                         : std::nullopt) {
+      json& p = e["predicted"];
+      uint64_t per = p.value("vector_elements", uint64_t{1});
+      uint64_t n = p.value("instructions", uint64_t{0}) * per;
+      p["instructions"] = n;
+      p["instructions_per_warp"] = p.value("instructions_per_warp", uint64_t{0}) * per;
+      p["requests"] = n;
+      p["vector_bits"] = 32;
+      p["vector_elements"] = 1;
+      p["ptx"] = "ld.global.b32";
+      p["narrowed"] = *narrowed;
+      e["coalesced"] = nullptr; // the coalesced layout's count is of the 64-bit load
+      k.globalAccesses.push_back(std::move(e));
+      continue;
     }
     int64_t bytes = std::max(*bits / 8, 1);
     if (fastest >= 0 && fastest < facts->pointer.rank() &&

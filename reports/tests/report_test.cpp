@@ -283,6 +283,46 @@ TEST(Report, ScalarStoresAsTheSassExecutesThem) {
             (std::vector<uint64_t>{1, 1}));
 }
 
+TEST(Report, AnI64LoadOnlyTruncatedIsItsLowWord) {
+  // FlagGems' _to_copy of the sort's indices, shortened: the loaded i64 is only truncated to
+  // i32, so LLVM loads the low 32 bits of each element alone (measured on the H200,
+  // gpu_oracle/real_kernels: LDG.E at the 64-bit elements' addresses). A load with any other
+  // use keeps its 64-bit width.
+  auto module = [](const std::string& use) {
+    return "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
+           "order = [0]}>\n"
+           "module attributes {\"ttg.num-ctas\" = 1 : i32, \"ttg.num-warps\" = 4 : i32, "
+           "ttg.target = \"cuda:90\", \"ttg.threads-per-warp\" = 32 : i32} {\n"
+           "  tt.func public @k(%in: !tt.ptr<i64> {tt.divisibility = 16 : i32}, %out: "
+           "!tt.ptr<i32> {tt.divisibility = 16 : i32}) {\n"
+           "    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #b>\n"
+           "    %p = tt.splat %in : !tt.ptr<i64> -> tensor<128x!tt.ptr<i64>, #b>\n"
+           "    %a = tt.addptr %p, %r : tensor<128x!tt.ptr<i64>, #b>, tensor<128xi32, #b>\n"
+           "    %x = tt.load %a : tensor<128x!tt.ptr<i64>, #b>\n" +
+           use +
+           "    %q = tt.splat %out : !tt.ptr<i32> -> tensor<128x!tt.ptr<i32>, #b>\n"
+           "    %o = tt.addptr %q, %r : tensor<128x!tt.ptr<i32>, #b>, tensor<128xi32, #b>\n"
+           "    tt.store %o, %t : tensor<128x!tt.ptr<i32>, #b>\n"
+           "    tt.return\n  }\n}\n";
+  };
+  auto load = [&](const std::string& use) {
+    KernelReport k = reportModule(read(module(use)), noZ3());
+    for (const json& g : k.globalAccesses)
+      if (g["op"] == "tt.load")
+        return g["predicted"];
+    return json();
+  };
+  json narrowed = load("    %t = arith.trunci %x : tensor<128xi64, #b> to tensor<128xi32, #b>\n");
+  EXPECT_EQ(narrowed["ptx"], "ld.global.b32");
+  EXPECT_EQ(narrowed["vector_bits"], 32);
+  EXPECT_EQ(narrowed["instructions"], 4); // one element per thread: 4 warps x 1
+  EXPECT_TRUE(narrowed.contains("narrowed"));
+  json kept = load("    %y = arith.addi %x, %x : tensor<128xi64, #b>\n"
+                   "    %t = arith.trunci %y : tensor<128xi64, #b> to tensor<128xi32, #b>\n");
+  EXPECT_EQ(kept["ptx"], "ld.global.v2.b32"); // how Triton writes a 64-bit load
+  EXPECT_FALSE(kept.contains("narrowed"));
+}
+
 TEST(Report, TritonConvertThroughSharedMemoryIsAboveTheOptimum) {
   // mma v2 A operand (kWidth 2) to its mma parent, 64x64 f16, 4 warps [2, 2]: every thread
   // already holds what it needs (llcheck renames registers), but Triton's pseudo-inverse does
