@@ -27,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace llcheck::reports::detail {
 
@@ -138,33 +139,30 @@ std::vector<uint64_t> orderByStrides(const std::vector<int64_t>& strides) {
 }
 
 /// What AxisInfo proves along `dim`, mask included: the cap on Triton's vector.
+/// How far past an i64 load its uses are looked for: a use further away (or a region longer
+/// than this) leaves the load as written, so that a module of many such loads stays linear.
+constexpr std::size_t kNarrowingLines = 4096;
+
 /// Where every use of the i64 that the tt.load at `line` loads truncates it to i32 (FlagGems'
 /// _to_copy of the sort's indices), LLVM loads the low 32 bits alone: `ld.global.b32` at the
 /// 64-bit elements' addresses (measured on the H200, gpu_oracle/real_kernels). The reason, or
 /// nullopt where a use is anything else, or there is none. Uses are looked for up to the end of
-/// the region that holds the load: MLIR reuses a name in sibling regions.
-std::optional<std::string> narrowedToLowWord(std::string_view text, int line) {
-  std::size_t from = 0;
-  for (int l = 1; l < line; ++l) {
-    std::size_t newline = text.find('\n', from);
-    if (newline == std::string_view::npos)
-      return std::nullopt;
-    from = newline + 1;
-  }
-  std::size_t end = text.find('\n', from);
-  std::string_view def =
-      text.substr(from, end == std::string_view::npos ? text.size() - from : end - from);
+/// the region that holds the load (MLIR reuses a name in sibling regions); `lines` holds the
+/// module's lines.
+std::optional<std::string> narrowedToLowWord(const std::vector<std::string_view>& lines, int line) {
+  if (line < 1 || static_cast<std::size_t>(line) > lines.size())
+    return std::nullopt;
+  std::string_view def = lines[static_cast<std::size_t>(line) - 1];
   std::size_t lead = def.find_first_not_of(" \t");
   std::size_t eq = def.find(" = tt.load ");
   if (lead == std::string_view::npos || def[lead] != '%' || eq == std::string_view::npos)
     return std::nullopt;
   std::string name(def.substr(lead, eq - lead));
   int depth = 0, uses = 0;
-  for (std::size_t at = end; at != std::string_view::npos && at < text.size();) {
-    std::size_t next = text.find('\n', at + 1);
-    std::string_view use = text.substr(
-        at + 1, next == std::string_view::npos ? std::string_view::npos : next - at - 1);
-    bool closed = false; // the end of the load's region (`}`, `} else {`)
+  bool closed = false; // the end of the load's region (`}`, `} else {`)
+  std::size_t last = std::min(lines.size(), static_cast<std::size_t>(line) + kNarrowingLines);
+  for (std::size_t i = static_cast<std::size_t>(line); i < last && !closed; ++i) {
+    std::string_view use = lines[i];
     for (char c : use) {
       depth += c == '{' ? 1 : c == '}' ? -1 : 0;
       closed = closed || depth < 0;
@@ -184,10 +182,9 @@ std::optional<std::string> narrowedToLowWord(std::string_view text, int line) {
         return std::nullopt;
       ++uses;
     }
-    at = next;
   }
-  if (uses == 0)
-    return std::nullopt;
+  if (uses == 0 || !closed)
+    return std::nullopt; // no use, or the region runs on past the lines looked at
   return "every use of " + name +
          " truncates it to i32 (arith.trunci): LLVM loads the low 32 "
          "bits of each element alone, one ld.global.b32 per element at the 64-bit elements' "
@@ -214,6 +211,7 @@ void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& option
   if (analysis)
     for (const std::string& p : analysis->problems)
       problems += (problems.empty() ? "" : "; ") + p;
+  std::vector<std::string_view> lines; // the module's, read once an i64 load needs them
   for (const TtgirGlobalAccess& a : module.globalAccesses) {
     json e = {{"op", a.op},       {"location", a.location},
               {"line", a.line},   {"layout", a.pointers.layout},
@@ -324,8 +322,15 @@ void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& option
           if (j->contains(field))
             (*j)[field] = nullptr;
     }
-    if (auto narrowed = isLoad && a.elementType == "i64" ? narrowedToLowWord(module.text, a.line)
-                                                         : std::nullopt) {
+    if (isLoad && a.elementType == "i64" && lines.empty())
+      for (std::size_t from = 0; from <= module.text.size();) {
+        std::size_t newline = module.text.find('\n', from);
+        std::size_t end = newline == std::string::npos ? module.text.size() : newline;
+        lines.push_back(std::string_view(module.text).substr(from, end - from));
+        from = end + 1;
+      }
+    if (auto narrowed =
+            isLoad && a.elementType == "i64" ? narrowedToLowWord(lines, a.line) : std::nullopt) {
       json& p = e["predicted"];
       uint64_t per = p.value("vector_elements", uint64_t{1});
       uint64_t n = p.value("instructions", uint64_t{0}) * per;
