@@ -14,9 +14,12 @@ An op runs grid x trips times (trips: the report's product of its scf.for loops'
 An op under a run-time scf.if (the report's `under_if`) runs only in the launches that take its
 region: for each launch one region of each scf.if is taken, the one under which the most of the
 launch's sides agree (FlagGems' mm: its TMA kernel or its cp.async kernel).
-Where a loop's bounds are kernel arguments the report has no trip count (`trips` null); such a
-side's instructions executed are not established, and its wavefronts per instruction are
-compared with the range the contributing ops' own ratios span (exact where they agree). Every
+Where a loop's bounds are kernel arguments the report has no trip count (`trips` null) but
+gives its `trips_formula`, which is evaluated with the launch's recorded arguments and grid
+(data/recorded-3.6.json.xz: Liger and the tutorial). Where neither is known (FlagGems' launches
+are not recorded) the side's instructions executed are not established, and its wavefronts per
+instruction are compared with the range the contributing ops' own ratios span (exact where
+they agree). Every
 side that does not agree is listed with its reason in known_differences.json; table-RELEASE.md
 in reports/ is the committed summary (LLCHECK_UPDATE_TABLE=1 rewrites it). No GPU needed."""
 import ast
@@ -319,7 +322,7 @@ def release_sides(request, tmp_path_factory):
             if best is None or score > best[0]:
                 best = (score, mine, taken)
         sides.update(best[1])
-        if ifs:
+        if ifs and best[2] is not None:
             branches[launch["id"]] = best[2]
     return release, measured, report, sides, branches
 
