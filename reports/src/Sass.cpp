@@ -79,6 +79,12 @@ unsigned storeBits(std::string_view opcode) {
 template <class JumpedOver>
 void readStores(SassFunction& f, const std::vector<Instruction>& code, std::size_t lastExit,
                 const JumpedOver& isJumpedOver) {
+  // Jumps are told apart by addresses: a listing whose addresses go back is not cuobjdump's.
+  for (std::size_t i = 1; i < code.size(); ++i)
+    if (code[i].address < code[i - 1].address) {
+      f.storesNotReadable = named(code[i]) + ": an address before the previous instruction's";
+      return;
+    }
   std::vector<std::pair<uint64_t, uint64_t>> loops; // [a branch back's target, the branch]
   std::vector<uint64_t> targets;                    // where any jump lands
   for (std::size_t i = 0; i < lastExit; ++i) {

@@ -214,6 +214,14 @@ TEST(Sass, readsTheStoresOutsideLoops) {
   EXPECT_EQ(j->front().storesNotReadable,
             "BRX at 0x10: control flow the SASS reading does not follow");
   EXPECT_TRUE(j->front().storesOutsideLoops.empty());
+  // Addresses that go back (fuzz_sass found one): not a listing whose jumps can be followed.
+  std::string back = layerNorm;
+  back.replace(back.find("/*0050*/"), 8, "/*0005*/");
+  auto k = parseSass(back, "ln.sass");
+  ASSERT_TRUE(k.ok());
+  EXPECT_EQ(k->front().storesNotReadable,
+            "STG.E.128 at 0x5: an address before the previous instruction's");
+  EXPECT_TRUE(k->front().storesOutsideLoops.empty());
 }
 
 } // namespace
