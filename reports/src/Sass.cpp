@@ -44,10 +44,12 @@ struct Instruction {
   std::optional<uint64_t> target;
 };
 
+/// A predicate that can be true or false per thread: not none, not @PT, not @!PT.
 bool isRealPredicate(const std::string& predicate) {
   return !predicate.empty() && predicate != "@PT" && predicate != "@!PT";
 }
 
+/// "BRA at 0x1a40": how a message names an instruction.
 std::string named(const Instruction& ins) {
   std::ostringstream where;
   where << ins.opcode << " at 0x" << std::hex << ins.address;
@@ -144,8 +146,7 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
   // The first predicated EXIT: where the warps whose stores are all masked leave.
   std::optional<uint64_t> exitAt;
   for (std::size_t i = 0; i < lastExit && !exitAt; ++i)
-    if (baseOf(code[i].opcode) == "EXIT" && !code[i].predicate.empty() &&
-        code[i].predicate != "@PT" && code[i].predicate != "@!PT")
+    if (baseOf(code[i].opcode) == "EXIT" && isRealPredicate(code[i].predicate))
       exitAt = code[i].address;
   bool afterExit = false;
   // [predicated BRA, its target): code a thread may jump over. One holding a loop (a branch
@@ -158,8 +159,8 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
   std::sort(backward.begin(), backward.end());
   std::vector<std::pair<uint64_t, uint64_t>> skipped;
   for (const Instruction& ins : code)
-    if (baseOf(ins.opcode) == "BRA" && !ins.predicate.empty() && ins.predicate != "@PT" &&
-        ins.predicate != "@!PT" && ins.target && *ins.target > ins.address) {
+    if (baseOf(ins.opcode) == "BRA" && isRealPredicate(ins.predicate) && ins.target &&
+        *ins.target > ins.address) {
       auto loop = std::upper_bound(backward.begin(), backward.end(), ins.address);
       if (loop == backward.end() || *loop >= *ins.target)
         skipped.emplace_back(ins.address, *ins.target);
@@ -191,11 +192,9 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
     bool harmless = before && ((ins.target && *ins.target <= *exitAt) || base == "BSYNC");
     if (isBranch(base) && i < lastExit && f.straightLine && !harmless) {
       f.straightLine = false;
-      std::ostringstream where;
-      where << ins.opcode << " at 0x" << std::hex << ins.address;
-      f.notStraightLine = where.str();
+      f.notStraightLine = named(ins);
     }
-    if (base == "EXIT" && !ins.predicate.empty() && ins.predicate != "@PT" && !afterExit) {
+    if (base == "EXIT" && isRealPredicate(ins.predicate) && !afterExit) { // @!PT: skipped above
       afterExit = true;
       f.predicatedExit = ins.predicate + " EXIT";
       f.exitAddress = ins.address;
