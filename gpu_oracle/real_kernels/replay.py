@@ -15,6 +15,11 @@ inputs the workloads build under 3.6.
    arguments specialize as recorded; the workload's result is checked against eager PyTorch as
    for 3.6, and Nsight Compute measures 3.9's kernels.
 
+A launch that does not go through JITFunction.run (FlagGems' LibEntry launches the compiled
+kernel itself after its first call) is recorded from the compiled kernel
+(`record_compiled_launch`: its JIT function, constexprs and options come from the kernel); it is
+not replayed (run_gpu.py refuses it under LLCHECK_REPLAY).
+
 Launch records: {"fn", "names": [PARAMETER], "args": [ARG], "grid": [x, y, z], "options": {...}}
 with ARG one of
 {"tensor": DTYPE, "align": PTR % 16}, {"int": V}, {"float": V}, {"bool": V}, {"none": true},
@@ -65,6 +70,45 @@ def record_launch(fn, bound_args, grid, kwargs):
             "args": [describe(v) for v in bound_args.values()],
             "grid": [int(g) for g in grid],
             "options": {k: kwargs[k] for k in OPTIONS if k in kwargs}}
+
+
+def record_compiled_launch(kernel, grid, args):
+    """The record of a launch of a compiled kernel (Triton 3.6's CompiledKernel) that did not go
+    through JITFunction.run: FlagGems' LibEntry launches `kernel[grid](*args)` once the first
+    call of a specialization has compiled it. `args` are the launcher's, every parameter in the
+    kernel's order (3.6's launchers take the constexprs too and skip them); a constexpr's value
+    is the one the kernel was compiled with (its ASTSource's constants), and where the launcher
+    was given the other arguments alone, the constexprs come from there. The options are the
+    compiled kernel's num_warps and num_stages (num_ctas, maxnreg where they are not the
+    defaults): a launch of this kind has no keyword arguments to read them from."""
+    md = kernel.metadata
+    options = {"num_warps": md.num_warps, "num_stages": md.num_stages}
+    if getattr(md, "num_ctas", 1) != 1:
+        options["num_ctas"] = md.num_ctas
+    if getattr(md, "maxnreg", None) is not None:
+        options["maxnreg"] = md.maxnreg
+    grid = list(grid) + [1] * (3 - len(grid))
+    src = kernel.src
+    fn = getattr(src, "fn", None)
+    if fn is None or not hasattr(fn, "arg_names"):  # not compiled from a JIT function
+        return {"fn": f"?:{kernel.name}", "names": [], "args": [describe(v) for v in args],
+                "grid": [int(g) for g in grid], "options": options}
+    names = list(fn.arg_names)
+    constants = getattr(src, "constants", {})
+    constexpr = [src.signature.get(n) == "constexpr" and (i,) in constants
+                 for i, n in enumerate(names)]
+    values = list(args)
+    if len(values) == len(names):
+        values = [constants[(i,)] if c else v for i, (c, v) in enumerate(zip(constexpr, values))]
+    elif len(values) == constexpr.count(False):
+        rest = iter(values)
+        values = [constants[(i,)] if c else next(rest) for i, c in enumerate(constexpr)]
+    else:
+        raise RuntimeError(f"{kernel.name}: launched with {len(values)} arguments, its "
+                           f"JIT function has {len(names)} parameters")
+    return {"fn": f"{fn.module}:{fn.fn.__qualname__}", "names": names,
+            "args": [describe(v) for v in values], "grid": [int(g) for g in grid],
+            "options": options}
 
 
 def same_specialization(recorded, now):

@@ -11,12 +11,23 @@ Writes OUT_DIR/launches-SHARD.json: {"triton", "torch", "gpu", "workloads": [{"i
 kernel's TTGIR, cubin and metadata from Triton's cache to OUT_DIR/kernels/HASH.{ttgir,cubin,json}.
 
 LLCHECK_RECORD=1: each workload's record also has "recorded", every launch of its profiled call
-as replay.py describes it (compile39.py compiles them with Triton 3.9 here).
+as replay.py describes it (compile39.py compiles them with Triton 3.9 here), in the order the
+launch hook counts them: those through JITFunction.run (run_or_replay) and those that launch a
+compiled kernel without it (FlagGems' LibEntry; CompiledKernel.launch_metadata, which every
+launch calls just before the launch hook). OUT_DIR/sources-SHARD.json maps each recorded JIT
+function ("module:qualname") whose source file is neither installed nor in this repository
+(FlagGems' generated pointwise kernels) to {"file", "path", "jit_globals"}: its copy in
+OUT_DIR/sources/FILE, where it was, and the JIT functions it calls that were not defined there
+(global name -> "module:qualname": FlagGems' scalar function, whose module's globals the
+generated module was given).
+LLCHECK_WORKLOADS=REGEX runs only the workloads whose id it matches, LLCHECK_SKIP=REGEX leaves
+out those it matches (FlagGems' fp32 matmuls, which autotune for minutes).
 LLCHECK_REPLAY=PACK_DIR: the profiled call runs Triton 3.9's cubins from compile39.py's pack in
 place of 3.6's launches (replay.Replayer); its launches record 3.9's hashes (their files are in
 the pack here: PACK_DIR needs only pack.json and kernels/HASH.cubin on the GPU machine). An
 autotuned kernel's configurations are cut to the recorded launch's (pinned_tune), so that the
 autotuner cannot choose one the pack was not compiled for."""
+import inspect
 import json
 import os
 import re
@@ -28,6 +39,7 @@ import traceback
 import torch
 import triton
 from triton import knobs
+from triton.compiler import compiler as triton_compiler
 from triton.runtime import autotuner
 from triton.runtime import jit as triton_jit
 
@@ -43,13 +55,17 @@ RECORDED = None  # LLCHECK_RECORD / LLCHECK_REPLAY: replay.record_launch of each
 WORKLOAD = None  # the workload whose profiled call runs
 RECORD = os.environ.get("LLCHECK_RECORD") == "1"
 ONLY = re.compile(os.environ.get("LLCHECK_WORKLOADS", ""))  # the workloads whose id it matches
+SKIP = re.compile(os.environ["LLCHECK_SKIP"]) if os.environ.get("LLCHECK_SKIP") else None  # left out
 REPLAY = replay.Replayer(os.environ["LLCHECK_REPLAY"]) if os.environ.get("LLCHECK_REPLAY") else None
 ORIGINAL_RUN = triton_jit.JITFunction.run
+IN_RUN = 0    # run_or_replay's launches in progress: their compiled kernel's launch is recorded
+JIT_FNS = {}  # LLCHECK_RECORD: "module:qualname" -> the JITFunction of every recorded launch
 
 
 def run_or_replay(self, *args, grid, warmup, **kwargs):
     """JITFunction.run, recording (LLCHECK_RECORD) or replacing (LLCHECK_REPLAY) the launches of
     the profiled call."""
+    global IN_RUN
     if RECORDED is None or warmup:
         return ORIGINAL_RUN(self, *args, grid=grid, warmup=warmup, **kwargs)
     device = triton.runtime.driver.active.get_current_device()
@@ -58,8 +74,13 @@ def run_or_replay(self, *args, grid, warmup, **kwargs):
     rec = replay.record_launch(self, bound_args, grid, kwargs)
     index = len(RECORDED)
     RECORDED.append(rec)
+    JIT_FNS.setdefault(rec["fn"], self)
     if REPLAY is None:
-        return ORIGINAL_RUN(self, *args, grid=grid, warmup=warmup, **kwargs)
+        IN_RUN += 1  # recorded already: not again by launch_metadata_recorded
+        try:
+            return ORIGINAL_RUN(self, *args, grid=grid, warmup=warmup, **kwargs)
+        finally:
+            IN_RUN -= 1
     entry = REPLAY.entry(WORKLOAD, index)
     if entry is None:
         raise RuntimeError(f"launch {index} of {self.fn.__qualname__} is not in the 3.9 pack")
@@ -74,6 +95,27 @@ def run_or_replay(self, *args, grid, warmup, **kwargs):
 
 
 triton_jit.JITFunction.run = run_or_replay
+
+ORIGINAL_LAUNCH_METADATA = triton_compiler.CompiledKernel.launch_metadata
+
+
+def launch_metadata_recorded(self, grid, stream, *args):
+    """CompiledKernel.launch_metadata, which every launch of a compiled kernel calls just before
+    the launch hook (on_launch): records (LLCHECK_RECORD) the launches of the profiled call that
+    did not go through JITFunction.run (FlagGems' LibEntry launches `kernel[grid](*args)` after
+    the first call of each specialization); under LLCHECK_REPLAY such a launch is refused, as it
+    would run 3.6's kernel unmeasured."""
+    if RECORDED is not None and not IN_RUN:
+        if REPLAY is not None:
+            raise RuntimeError(f"{self.name} was launched without JITFunction.run: not replayed")
+        rec = replay.record_compiled_launch(self, grid, args)
+        RECORDED.append(rec)
+        if hasattr(getattr(self.src, "fn", None), "arg_names"):
+            JIT_FNS.setdefault(rec["fn"], self.src.fn)
+    return ORIGINAL_LAUNCH_METADATA(self, grid, stream, *args)
+
+
+triton_compiler.CompiledKernel.launch_metadata = launch_metadata_recorded
 
 ORIGINAL_TUNE = autotuner.Autotuner.run
 TUNING = None  # LLCHECK_REPLAY: the workload whose calls (the warm-up's too) run
@@ -121,6 +163,36 @@ def on_launch(metadata):
         LAUNCHES.append({"name": name, "hash": h})
 
 
+def generated_sources(out, shard):
+    """LLCHECK_RECORD: the source files of the recorded JIT functions that are neither installed
+    (site-packages, PYTHONPATH) nor in this repository, copied to OUT_DIR/sources/ and listed in
+    OUT_DIR/sources-SHARD.json (see the module's docstring)."""
+    import site
+    known = [os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))]
+    known += site.getsitepackages() + [site.getusersitepackages()]
+    known += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    known = [os.path.realpath(p) + os.sep for p in known]
+    index = {}
+    for key, jit in sorted(JIT_FNS.items()):
+        try:
+            path = os.path.realpath(inspect.getsourcefile(jit.fn) or jit.fn.__code__.co_filename)
+        except (TypeError, OSError):
+            path = os.path.realpath(jit.fn.__code__.co_filename)
+        if any(path.startswith(k) for k in known):
+            continue
+        entry = {"file": None, "path": path, "jit_globals": {
+            name: f"{v.module}:{v.fn.__qualname__}" for name, v in sorted(jit.fn.__globals__.items())
+            if isinstance(v, triton_jit.JITFunction) and
+            os.path.realpath(v.fn.__code__.co_filename) != path}}
+        if os.path.isfile(path):
+            os.makedirs(os.path.join(out, "sources"), exist_ok=True)
+            entry["file"] = os.path.basename(path)
+            shutil.copy(path, os.path.join(out, "sources", entry["file"]))
+        index[key] = entry
+    with open(os.path.join(out, f"sources-{shard}.json"), "w") as f:
+        json.dump(index, f, indent=1)
+
+
 def flat(x):
     if isinstance(x, torch.Tensor):
         return [x]
@@ -157,7 +229,7 @@ def main():
     start = time.time()
     results, copied = [], set()
     for i, (wid, make) in enumerate(workloads.all_workloads()):
-        if i % shards != shard or i < FIRST or not ONLY.match(wid):
+        if i % shards != shard or i < FIRST or not ONLY.match(wid) or (SKIP and SKIP.match(wid)):
             continue
         if time.time() - start > deadline:
             results.append({"id": wid, "error": "not run: the shard's time was up"})
@@ -201,6 +273,8 @@ def main():
     with open(os.path.join(out, f"launches-{shard}.json"), "w") as f:
         json.dump({"triton": triton.__version__, "torch": torch.__version__,
                    "gpu": torch.cuda.get_device_name(0), "workloads": results}, f, indent=1)
+    if RECORD:
+        generated_sources(out, shard)
 
 
 if __name__ == "__main__":
