@@ -16,8 +16,9 @@ region: for each launch one region of each scf.if is taken, the one under which 
 launch's sides agree (FlagGems' mm: its TMA kernel or its cp.async kernel).
 Where a loop's bounds are kernel arguments the report has no trip count (`trips` null) but
 gives its `trips_formula`, which is evaluated with the launch's recorded arguments and grid
-(data/recorded-3.6.json.xz: Liger and the tutorial). Where neither is known (FlagGems' launches
-are not recorded) the side's instructions executed are not established, and its wavefronts per
+(data/recorded-3.6.json.xz: Liger and the tutorial). Where neither is known (FlagGems': its
+launches are recorded in data/recorded-flaggems-3.6.json.xz, which this test does not read yet,
+README.md says why) the side's instructions executed are not established, and its wavefronts per
 instruction are compared with the range the contributing ops' own ratios span (exact where
 they agree). Every
 side that does not agree is listed with its reason in known_differences.json; table-RELEASE.md
