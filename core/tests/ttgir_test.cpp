@@ -225,6 +225,45 @@ TEST(Ttgir, TripsAsAFormulaOfTheKernelsArguments) {
   EXPECT_EQ(m->ops[3].tripsFormula, ""); // the inner bound is the outer loop's induction value
 }
 
+TEST(Ttgir, NothingInsideAnScfWhileHasATripCount) {
+  // FlagGems' sort, shortened: a decoupled look-back (an scf.while spinning on a flag) inside a
+  // loop of two trips. Both of the while's regions are inside it, its `} do {` closes neither,
+  // and the op after it is back in the scf.for alone.
+  const std::string text =
+      "#b = " + kBlocked +
+      "\nmodule attributes {\"ttg.num-warps\" = 4 : i32, \"ttg.threads-per-warp\" = 32 : i32} {\n"
+      "  tt.func public @k(%x: tensor<32x16xf16, #b>, %n: i32) {\n"
+      "    %c0_i32 = arith.constant 0 : i32\n"
+      "    %c1_i32 = arith.constant 1 : i32\n"
+      "    %c2_i32 = arith.constant 2 : i32\n"
+      "    scf.for %i = %c0_i32 to %c2_i32 step %c1_i32  : i32 {\n"
+      "      %w:2 = scf.while (%a = %c0_i32, %b = %n) : (i32, i32) -> (i32, i32) {\n"
+      "        %0 = ttg.convert_layout %x : tensor<32x16xf16, #b> -> tensor<32x16xf16, #b>\n"
+      "        %c = arith.cmpi slt, %a, %b : i32\n"
+      "        scf.condition(%c) %a, %b : i32, i32\n"
+      "      } do {\n"
+      "      ^bb0(%a1: i32, %b1: i32):\n"
+      "        %1 = ttg.convert_layout %x : tensor<32x16xf16, #b> -> tensor<32x16xf16, #b>\n"
+      "        scf.yield %a1, %b1 : i32, i32\n"
+      "      }\n"
+      "      %2 = ttg.convert_layout %x : tensor<32x16xf16, #b> -> tensor<32x16xf16, #b>\n"
+      "    }\n"
+      "    %3 = ttg.convert_layout %x : tensor<32x16xf16, #b> -> tensor<32x16xf16, #b>\n"
+      "    tt.return\n  }\n}\n";
+  auto m = readTtgir(text, "while.ttgir");
+  ASSERT_TRUE(m.ok()) << m.error().str();
+  ASSERT_EQ(m->ops.size(), 4u);
+  for (int i : {0, 1}) {
+    EXPECT_EQ(m->ops[i].loopDepth, 2) << i;
+    EXPECT_FALSE(m->ops[i].trips) << i;
+    EXPECT_EQ(m->ops[i].tripsFormula, "") << i;
+  }
+  EXPECT_EQ(m->ops[2].loopDepth, 1);
+  EXPECT_EQ(m->ops[2].trips, 2u);
+  EXPECT_EQ(m->ops[3].loopDepth, 0);
+  EXPECT_EQ(m->ops[3].trips, 1u);
+}
+
 TEST(Ttgir, NotUnderstoodIsListed) {
   std::string text = "#blocked = " + kBlocked + "\n" +
                      "#weird = #ttg.made_up<{x = 1}>\n"

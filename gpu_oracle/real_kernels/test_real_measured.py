@@ -16,11 +16,11 @@ region: for each launch one region of each scf.if is taken, the one under which 
 launch's sides agree (FlagGems' mm: its TMA kernel or its cp.async kernel).
 Where a loop's bounds are kernel arguments the report has no trip count (`trips` null) but
 gives its `trips_formula`, which is evaluated with the launch's recorded arguments and grid
-(data/recorded-3.6.json.xz: Liger and the tutorial). Where neither is known (FlagGems': its
-launches are recorded in data/recorded-flaggems-3.6.json.xz, which this test does not read yet,
-README.md says why) the side's instructions executed are not established, and its wavefronts per
-instruction are compared with the range the contributing ops' own ratios span (exact where
-they agree). Every
+(data/recorded-3.6.json.xz: Liger and the tutorial; data/recorded-flaggems-3.6.json.xz:
+FlagGems'). Where neither is known (a loop with no formula, an scf.while, a launch recorded
+with another autotune choice than the measured one) the side's instructions executed are not
+established, and its wavefronts per instruction are compared with the range the contributing
+ops' own ratios span (exact where they agree). Every
 side that does not agree is listed with its reason in known_differences.json; table-RELEASE.md
 in reports/ is the committed summary (LLCHECK_UPDATE_TABLE=1 rewrites it). No GPU needed."""
 import ast
@@ -42,15 +42,21 @@ RELEASES = [r for r in ("3.6", "3.9") if os.path.exists(os.path.join(HERE, "data
 KNOWN = json.load(open(os.path.join(HERE, "known_differences.json")))
 
 
+RECORDINGS = ("recorded-3.6.json.xz", "recorded-flaggems-3.6.json.xz")
+
+
 def recorded_launches():
     """The launches recorded on the H200 (data/recorded-3.6.json.xz: Liger and the tutorial,
-    replayed by 3.9): launch id -> (the kernel's name, grid, its integer arguments by name)."""
-    path = os.path.join(HERE, "data", "recorded-3.6.json.xz")
+    replayed by 3.9; data/recorded-flaggems-3.6.json.xz: FlagGems', recorded where its LibEntry
+    launches the compiled kernel): launch id -> (the kernel's name, grid, its integer arguments
+    by name)."""
     out = {}
-    for w in json.load(lzma.open(path))["workloads"] if os.path.exists(path) else []:
-        for i, r in enumerate(w["recorded"]):
-            ints = {n: a["int"] for n, a in zip(r["names"], r["args"]) if "int" in a}
-            out[f"{w['id']}#{i}"] = (r["fn"].split(":")[-1], r["grid"], ints)
+    for name in RECORDINGS:
+        path = os.path.join(HERE, "data", name)
+        for w in json.load(lzma.open(path))["workloads"] if os.path.exists(path) else []:
+            for i, r in enumerate(w["recorded"]):
+                ints = {n: a["int"] for n, a in zip(r["names"], r["args"]) if "int" in a}
+                out[f"{w['id']}#{i}"] = (r["fn"].split(":")[-1], r["grid"], ints)
     return out
 
 
@@ -397,8 +403,9 @@ def table(release, measured, report, sides, branches):
              "and width. Shared: kind and width, wavefronts per executed instruction and "
              "instructions executed; global: instructions executed and L2 sectors. A loop "
              "whose bound is a kernel argument runs as the report's `trips_formula` says with "
-             "the launch's recorded arguments (data/recorded-3.6.json.xz: Liger and the "
-             "tutorial); `trips unknown`: no formula or no record (FlagGems' launches), so "
+             "the launch's recorded arguments (data/recorded-3.6.json.xz and "
+             "recorded-flaggems-3.6.json.xz); `trips unknown`: no formula (an scf.while) or "
+             "no record of the measured launch's kernel and grid, so "
              "its shared sides compare wavefronts per instruction only, its global sides only "
              "that the kind and width were emitted. Written by "
              "gpu_oracle/real_kernels/test_real_measured.py: do not edit.", "",

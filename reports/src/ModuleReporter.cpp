@@ -42,12 +42,13 @@ using json = nlohmann::json;
 
 namespace {
 
-/// A SassFunction's storesOutsideLoops as the report's `sass` entry shows them: "e128 @0x4ac0".
-json storesJson(const SassFunction& f) {
+/// A SassFunction's storesOutsideLoops or storesInsideLoops as the report's `sass` entry shows
+/// them: "e128 @0x4ac0".
+json storesJson(const SassFunction& f, const std::vector<SassStore>& stores) {
   if (!f.storesNotReadable.empty())
     return nullptr;
   json out = json::array();
-  for (const SassStore& s : f.storesOutsideLoops) {
+  for (const SassStore& s : stores) {
     std::ostringstream text;
     text << s.executedBy << s.bits << " @0x" << std::hex << s.address;
     out.push_back(text.str());
@@ -87,7 +88,8 @@ public:
              {"stg", f.stg},
              {"stg_after_exit", f.stgAfterExit},
              {"straight_line", f.straightLine},
-             {"stores_outside_loops", storesJson(f)},
+             {"stores_outside_loops", storesJson(f, f.storesOutsideLoops)},
+             {"stores_inside_loops", storesJson(f, f.storesInsideLoops)},
              {"stores_not_readable",
               f.storesNotReadable.empty() ? json(nullptr) : json(f.storesNotReadable)}});
       k_.sass = {{"path", sass_->path},
@@ -679,6 +681,8 @@ private:
                         sass.begin() + static_cast<std::ptrdiff_t>(left),
                         [&](const SassStore& s) { return s.bits == bits; }))
           left -= n;
+        else if (scalar)
+          everyWarpInLoop(*g, f);
         continue;
       }
       if (perWarp == 0 || perWarp > left)
@@ -711,6 +715,31 @@ private:
                        ": every warp executes it, predicated off where it holds no value to "
                        "store"}};
     }
+  }
+
+  /// A scalar store inside a loop ptxas kept is predicated on thread 0, and every warp that
+  /// runs the loop executes it (FlagGems' topk and sort: 4 of 4 warps on the H200) unless a
+  /// branch jumps over it. Which STG inside the loops is this op's the SASS does not say, so
+  /// every one of its width must be executed by every warp.
+  void everyWarpInLoop(json& g, const SassFunction& f) const {
+    json& p = g["predicted"];
+    uint64_t perWarp = p.value("instructions_per_warp", uint64_t{0});
+    unsigned bits = p.value("vector_bits", 0u);
+    uint64_t warps = m_.numWarps.value_or(0);
+    bool any = false, all = true;
+    for (const SassStore& s : f.storesInsideLoops)
+      if (s.bits == bits) {
+        any = true;
+        all = all && s.executedBy == 'e';
+      }
+    if (!any || !all || warps == 0 || perWarp == 0 ||
+        p.value("instructions", uint64_t{0}) >= perWarp * warps)
+      return;
+    p["instructions_executed"] = {
+        {"instructions", perWarp * warps},
+        {"of", "the store is inside a loop in " + sass_->path +
+                   " and no branch there jumps over a " + std::to_string(bits) +
+                   "-bit STG: every warp executes it, predicated off in all but thread 0"}};
   }
 
   /// Triton 3.6 predicates a reduce's combining loads on tid < the scratch's size; ptxas

@@ -126,8 +126,11 @@ void readStores(SassFunction& f, const std::vector<Instruction>& code, std::size
     bool inLoop = std::any_of(loops.begin(), loops.end(), [&](const auto& r) {
       return r.first <= ins.address && ins.address <= r.second;
     });
-    if (inLoop)
+    if (inLoop) {
+      f.storesInsideLoops.push_back(
+          {ins.address, storeBits(ins.opcode), isJumpedOver(ins.address) ? 'b' : 'e'});
       continue;
+    }
     f.storesOutsideLoops.push_back({ins.address, storeBits(ins.opcode),
                                     passedExit                  ? 'x'
                                     : isJumpedOver(ins.address) ? 'b'

@@ -242,13 +242,14 @@ TEST(Report, ScalarStoresAsTheSassExecutesThem) {
       "    tt.store %p, %v : !tt.ptr<f32>\n"
       "    tt.store %q, %v : !tt.ptr<f32>\n"
       "    tt.return\n  }\n}\n";
-  auto executed = [&](const std::string& sass) {
+  auto executed = [&](const std::string& sass, const std::string& module = "") {
+    const std::string& text = module.empty() ? ttgir : module;
     auto dir = std::filesystem::temp_directory_path() /
                ("llcheck-scalar-store-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
-    { std::ofstream(dir / "k.ttgir") << ttgir; }
+    { std::ofstream(dir / "k.ttgir") << text; }
     { std::ofstream(dir / "k.sass") << "\t\tFunction : k\n" << sass; }
-    auto m = readTtgir(ttgir, (dir / "k.ttgir").string());
+    auto m = readTtgir(text, (dir / "k.ttgir").string());
     EXPECT_TRUE(m.ok());
     ReportOptions o = noZ3();
     o.readSass = true;
@@ -280,6 +281,27 @@ TEST(Report, ScalarStoresAsTheSassExecutesThem) {
                      "        /*0030*/                   STG.E desc[UR4][R2.64+0x4], R5 ;\n"
                      "        /*0040*/                   BSYNC B0 ;\n"
                      "        /*0050*/                   EXIT ;\n"),
+            (std::vector<uint64_t>{1, 1}));
+  // Inside a loop (FlagGems' topk: a scalar store per trip): every warp executes the predicated
+  // STG, 4 of 4 on the H200; one a branch in the loop jumps over stays thread 0's warp's.
+  std::string inLoop = ttgir;
+  inLoop.replace(inLoop.find("    tt.store %p"), 0,
+                 "    %c0 = arith.constant 0 : i32\n"
+                 "    %c8 = arith.constant 8 : i32\n"
+                 "    scf.for %i = %c0 to %c8 step %c1  : i32 {\n");
+  inLoop.replace(inLoop.find("    tt.return"), 0, "    }\n");
+  EXPECT_EQ(executed("        /*0000*/               @P0 STG.E desc[UR4][R2.64], R5 ;\n"
+                     "        /*0010*/               @P0 STG.E desc[UR4][R2.64+0x4], R5 ;\n"
+                     "        /*0020*/               @P1 BRA 0x0 ;\n"
+                     "        /*0030*/                   EXIT ;\n",
+                     inLoop),
+            (std::vector<uint64_t>{4, 4}));
+  EXPECT_EQ(executed("        /*0000*/               @P0 STG.E desc[UR4][R2.64], R5 ;\n"
+                     "        /*0010*/               @P0 BRA 0x30 ;\n"
+                     "        /*0020*/                   STG.E desc[UR4][R2.64+0x4], R5 ;\n"
+                     "        /*0030*/               @P1 BRA 0x0 ;\n"
+                     "        /*0040*/                   EXIT ;\n",
+                     inLoop),
             (std::vector<uint64_t>{1, 1}));
 }
 

@@ -148,10 +148,10 @@ TEST(Sass, countsTheLoadsPtxasBranchesAround) {
   EXPECT_EQ(f->front().ldsBranchedAround, 2u);
 }
 
-/// "e32 x128": each store outside the loops as its warps and width.
-std::string storesOf(const SassFunction& f) {
+/// "e32 x128": each store outside the loops (or those inside) as its warps and width.
+std::string storesOf(const SassFunction& f, bool insideLoops = false) {
   std::string out;
-  for (const SassStore& s : f.storesOutsideLoops)
+  for (const SassStore& s : insideLoops ? f.storesInsideLoops : f.storesOutsideLoops)
     out += (out.empty() ? "" : " ") + std::string(1, s.executedBy) + std::to_string(s.bits);
   return out;
 }
@@ -181,6 +181,7 @@ TEST(Sass, readsTheStoresOutsideLoops) {
   EXPECT_FALSE(f->front().straightLine);
   EXPECT_EQ(f->front().storesNotReadable, "");
   EXPECT_EQ(storesOf(f->front()), "x128 e32 x32");
+  EXPECT_EQ(storesOf(f->front(), true), "e128");
   EXPECT_EQ(f->front().lastPredicatedExit, 0x90u);
   // Triton 3.9's Liger layer norm: the mean and rstd stores branched around (BSSY ... BSYNC),
   // then the row's two stores around the store mask's EXIT.
@@ -222,6 +223,29 @@ TEST(Sass, readsTheStoresOutsideLoops) {
   EXPECT_EQ(k->front().storesNotReadable,
             "STG.E.128 at 0x5: an address before the previous instruction's");
   EXPECT_TRUE(k->front().storesOutsideLoops.empty());
+}
+
+TEST(Sass, readsTheStoresInsideLoops) {
+  // FlagGems' topk under Triton 3.6, shortened: the loop's scalar stores are predicated (every
+  // warp executes them); a third, made up, is inside a forward branch in the loop; a store
+  // after the loop is not among them.
+  constexpr const char* topk = R"(
+		Function : topk
+        /*0000*/              @!P0 EXIT ;
+        /*0010*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;
+        /*0020*/               @P4 STG.E desc[UR16][R14.64], R29 ;
+        /*0030*/               @P3 BRA 0x50 ;
+        /*0040*/                   STG.E desc[UR16][R14.64], R30 ;
+        /*0050*/               @P4 STG.E.64 desc[UR16][R2.64], R12 ;
+        /*0060*/               @P1 BRA 0x10 ;
+        /*0070*/                   STG.E desc[UR16][R4.64], R12 ;
+        /*0080*/                   EXIT ;
+        /*0090*/                   BRA 0x90;
+)";
+  auto f = parseSass(topk, "topk.sass");
+  ASSERT_TRUE(f.ok()) << f.error().str();
+  EXPECT_EQ(storesOf(f->front(), true), "e32 b32 e64");
+  EXPECT_EQ(storesOf(f->front()), "e32"); // the loop's jumps land after the EXIT
 }
 
 } // namespace

@@ -433,7 +433,17 @@ void Reader::loopLine(std::string_view trimmed, std::size_t lead) {
   }
   scalarLine(trimmed);
   if (!loops_.empty() && startsWith(trimmed, "}") && lead == loops_.back().indent) {
-    loops_.pop_back(); // the closing line (`} loc(...)`, `} {tt.num_stages = ...}`)
+    if (!startsWith(trimmed, "} do {")) // an scf.while's second region is the same loop
+      loops_.pop_back(); // the closing line (`} loc(...)`, `} {tt.num_stages = ...}`)
+    return;
+  }
+  // `%r:2 = scf.while (%a = %x, ...) : (i32, i32) -> (i32, i32) {`: its regions run until a
+  // run-time condition fails, so what is inside has no trip count (FlagGems' sort: a decoupled
+  // look-back spinning on volatile loads inside the row loop).
+  if (std::size_t w = trimmed.find("scf.while ");
+      w != std::string_view::npos && !trimmed.empty() && trimmed.back() == '{' &&
+      (w == 0 || trimmed.substr(0, w).find(" = ") != std::string_view::npos)) {
+    loops_.push_back(OpenLoop{lead, std::nullopt, ""});
     return;
   }
   std::size_t at = trimmed.find("scf.for %");

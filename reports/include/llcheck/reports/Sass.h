@@ -65,6 +65,10 @@ struct SassFunction {
   /// store predicated in every warp and the next after `@P0 EXIT`; `straightLine` says nothing
   /// there.
   std::vector<SassStore> storesOutsideLoops;
+  /// The STGs inside them, in program order: 'b' where a predicated forward BRA inside the loop
+  /// jumps over it, else 'e' (every warp that runs the loop executes it, predicated: FlagGems'
+  /// topk and sort, whose scalar stores in a loop are executed by all 4 warps on the H200).
+  std::vector<SassStore> storesInsideLoops;
   /// Why those cannot be read ("" when they can): an indirect branch, call or return.
   std::string storesNotReadable;
   /// The address of the last predicated EXIT before the final one (0 when there is none).

@@ -100,15 +100,17 @@ struct TtgirOp {
   std::optional<uint64_t> contiguity;
   /// The warp-specialize region the op is in (an index into TtgirModule::partitions), or -1.
   int partition = -1;
-  /// How many scf.for loops enclose it, and how many times it runs per program: the product of
-  /// their trip counts where every bound is an arith.constant (nullopt where one is not).
+  /// How many scf.for and scf.while loops enclose it, and how many times it runs per program:
+  /// the product of their trip counts where every scf.for bound is an arith.constant (nullopt
+  /// where one is not, and inside an scf.while, which runs until a run-time condition fails).
   int loopDepth = 0;
   std::optional<uint64_t> trips = 1;
   /// Where `trips` is nullopt: its runs per program as a formula over the kernel's integer
   /// arguments (by name), the program ids (`pid_x`, `pid_y`, `pid_z`), `num_programs_x` ...
   /// and integers, with + - * and the calls div (C's truncating division), cdiv, rem, min, max
   /// and trips(LB, UB, STEP) (an scf.for's runs: max(0, cdiv(UB - LB, STEP))); "" where a
-  /// bound is not such a formula (a loop-carried value, a tensor's element, a comparison).
+  /// bound is not such a formula (a loop-carried value, a tensor's element, a comparison) and
+  /// inside an scf.while.
   std::string tripsFormula;
   TtgirBranch branch;
 };
@@ -139,15 +141,17 @@ struct TtgirGlobalAccess {
   /// A tt.load / tt.store of one value through a scalar `!tt.ptr<T>` (no layout): Triton's
   /// scalar store is made by one thread, its scalar load by every thread.
   bool scalar = false;
-  /// How many scf.for loops enclose it, and how many times it runs per program: the product of
-  /// their trip counts where every bound is an arith.constant (nullopt where one is not).
+  /// How many scf.for and scf.while loops enclose it, and how many times it runs per program:
+  /// the product of their trip counts where every scf.for bound is an arith.constant (nullopt
+  /// where one is not, and inside an scf.while, which runs until a run-time condition fails).
   int loopDepth = 0;
   std::optional<uint64_t> trips = 1;
   /// Where `trips` is nullopt: its runs per program as a formula over the kernel's integer
   /// arguments (by name), the program ids (`pid_x`, `pid_y`, `pid_z`), `num_programs_x` ...
   /// and integers, with + - * and the calls div (C's truncating division), cdiv, rem, min, max
   /// and trips(LB, UB, STEP) (an scf.for's runs: max(0, cdiv(UB - LB, STEP))); "" where a
-  /// bound is not such a formula (a loop-carried value, a tensor's element, a comparison).
+  /// bound is not such a formula (a loop-carried value, a tensor's element, a comparison) and
+  /// inside an scf.while.
   std::string tripsFormula;
   TtgirBranch branch;
 };
@@ -180,15 +184,17 @@ struct TtgirScratchOp {
   int line = 0;
   /// The warp-specialize region it is in (an index into TtgirModule::partitions), or -1.
   int partition = -1;
-  /// How many scf.for loops enclose it, and how many times it runs per program: the product of
-  /// their trip counts where every bound is an arith.constant (nullopt where one is not).
+  /// How many scf.for and scf.while loops enclose it, and how many times it runs per program:
+  /// the product of their trip counts where every scf.for bound is an arith.constant (nullopt
+  /// where one is not, and inside an scf.while, which runs until a run-time condition fails).
   int loopDepth = 0;
   std::optional<uint64_t> trips = 1;
   /// Where `trips` is nullopt: its runs per program as a formula over the kernel's integer
   /// arguments (by name), the program ids (`pid_x`, `pid_y`, `pid_z`), `num_programs_x` ...
   /// and integers, with + - * and the calls div (C's truncating division), cdiv, rem, min, max
   /// and trips(LB, UB, STEP) (an scf.for's runs: max(0, cdiv(UB - LB, STEP))); "" where a
-  /// bound is not such a formula (a loop-carried value, a tensor's element, a comparison).
+  /// bound is not such a formula (a loop-carried value, a tensor's element, a comparison) and
+  /// inside an scf.while.
   std::string tripsFormula;
   TtgirBranch branch;
 };
