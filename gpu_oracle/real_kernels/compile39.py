@@ -5,13 +5,16 @@ replay.py). Writes the pack that run_gpu.py's LLCHECK_REPLAY reads:
 
     python3 compile39.py RECORDS.json[.xz]... PACK_DIR
 
-(data/recorded-3.6.json.xz: the launches recorded on 2026-12-02, Liger-Kernel and tutorial.)
+(data/recorded-3.6.json.xz: the launches recorded on 2026-12-02, Liger-Kernel and tutorial;
+data/recorded-flaggems-3.6.json.xz: FlagGems', whose generated pointwise modules are loaded from
+data/flaggems-sources-3.6.tar.xz unpacked, in the folder LLCHECK_FLAGGEMS_SOURCES names.)
 
 PACK_DIR/pack.json: {"triton", "target", "launches": {"WORKLOAD#N": {"hash", "recorded"}},
 "kernels": {HASH: {"name", "fn", "params": [[ARG_INDEX, TYPE]], "metadata": {"num_warps",
 "shared", "global_scratch_size", "profile_scratch_size"}}}, "not_compiled": {"WORKLOAD#N":
 REASON}}; PACK_DIR/kernels/HASH.{cubin,ttgir,json}: each kernel's cubin, TTGIR and metadata."""
 import importlib
+import importlib.util
 import json
 import lzma
 import os
@@ -49,11 +52,42 @@ class NoGpuDriver:
         raise RuntimeError(f"Triton asked the driver for {name}; nothing runs here")
 
 
+# FlagGems' generated pointwise kernels ("_gen_module_HASH_rank_N:NAME"): their sources, as the
+# recording run wrote them (data/flaggems-sources-3.6.tar.xz, unpacked; index.json maps each
+# kernel to its file). LLCHECK_FLAGGEMS_SOURCES names the folder.
+GENERATED = os.environ.get("LLCHECK_FLAGGEMS_SOURCES", "")
+
+
+def generated_module(name):
+    """Loads the generated module `name` from its saved source, under that name, so that its
+    JIT functions register as the recorded ones."""
+    index = json.load(open(os.path.join(GENERATED, "index.json")))
+    files = {k.split(":")[0]: f for k, f in index.items()}
+    if name not in files:
+        raise ImportError(f"{name}: not among the saved FlagGems sources in {GENERATED}")
+    spec = importlib.util.spec_from_file_location(name, os.path.join(GENERATED, files[name]))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+
+
 def jit_function(key):
     """The JITFunction "module:qualname" (importing its module registers it)."""
     if key not in _triton_jit_function_registry:
-        importlib.import_module(key.split(":")[0])
+        module = key.split(":")[0]
+        if module.startswith("_gen_module_") and GENERATED:
+            generated_module(module)
+        else:
+            importlib.import_module(module)
     return _triton_jit_function_registry[key]
+
+
+def without_gpu_for_flaggems():
+    """FlagGems' import asks torch for the device's name and capability (its LibEntry's cache
+    is per device): the H200's, which the launches were recorded on. Its vendor is said too."""
+    os.environ.setdefault("GEMS_VENDOR", "nvidia")
+    torch.cuda.get_device_name = lambda *a, **k: "NVIDIA H200"
+    torch.cuda.get_device_capability = lambda *a, **k: (9, 0)
 
 
 def stand_in(arg):
@@ -93,6 +127,7 @@ def main():
     os.environ.setdefault("TRITON_CACHE_DIR", os.path.join(pack_dir, "cache"))
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # 3.9's default, said explicitly
     driver.set_active(NoGpuDriver())
+    without_gpu_for_flaggems()
     pack = {"triton": triton.__version__, "target": "sm90", "launches": {}, "kernels": {},
             "not_compiled": {}}
     for path in records:
