@@ -18,7 +18,8 @@ inputs the workloads build under 3.6.
 A launch that does not go through JITFunction.run (FlagGems' LibEntry launches the compiled
 kernel itself after its first call) is recorded from the compiled kernel
 (`record_compiled_launch`: its JIT function, constexprs and options come from the kernel); it is
-not replayed (run_gpu.py refuses it under LLCHECK_REPLAY).
+replayed where LibEntry launches it (run_gpu.py's `replayed_getitem`, at CompiledKernel[grid]),
+and refused anywhere else under LLCHECK_REPLAY.
 
 Launch records: {"fn", "names": [PARAMETER], "args": [ARG], "grid": [x, y, z], "options": {...}}
 with ARG one of
@@ -81,6 +82,7 @@ def record_compiled_launch(kernel, grid, args):
     was given the other arguments alone, the constexprs come from there. The options are the
     compiled kernel's num_warps and num_stages (num_ctas, maxnreg where they are not the
     defaults): a launch of this kind has no keyword arguments to read them from."""
+    fn, names, values = compiled_launch_values(kernel, args)
     md = kernel.metadata
     options = {"num_warps": md.num_warps, "num_stages": md.num_stages}
     if getattr(md, "num_ctas", 1) != 1:
@@ -88,11 +90,22 @@ def record_compiled_launch(kernel, grid, args):
     if getattr(md, "maxnreg", None) is not None:
         options["maxnreg"] = md.maxnreg
     grid = list(grid) + [1] * (3 - len(grid))
-    src = kernel.src
-    fn = getattr(src, "fn", None)
-    if fn is None or not hasattr(fn, "arg_names"):  # not compiled from a JIT function
+    if fn is None:  # not compiled from a JIT function
         return {"fn": f"?:{kernel.name}", "names": [], "args": [describe(v) for v in args],
                 "grid": [int(g) for g in grid], "options": options}
+    return {"fn": f"{fn.module}:{fn.fn.__qualname__}", "names": names,
+            "args": [describe(v) for v in values], "grid": [int(g) for g in grid],
+            "options": options}
+
+
+def compiled_launch_values(kernel, args):
+    """A compiled kernel's launch arguments as its JIT function's parameters (see
+    record_compiled_launch): (the JIT function, its parameter names, every parameter's value),
+    or (None, [], args) where the kernel was not compiled from a JIT function."""
+    src = kernel.src
+    fn = getattr(src, "fn", None)
+    if fn is None or not hasattr(fn, "arg_names"):
+        return None, [], list(args)
     names = list(fn.arg_names)
     constants = getattr(src, "constants", {})
     constexpr = [src.signature.get(n) == "constexpr" and (i,) in constants
@@ -106,9 +119,7 @@ def record_compiled_launch(kernel, grid, args):
     else:
         raise RuntimeError(f"{kernel.name}: launched with {len(values)} arguments, its "
                            f"JIT function has {len(names)} parameters")
-    return {"fn": f"{fn.module}:{fn.fn.__qualname__}", "names": names,
-            "args": [describe(v) for v in values], "grid": [int(g) for g in grid],
-            "options": options}
+    return fn, names, values
 
 
 def same_specialization(recorded, now):

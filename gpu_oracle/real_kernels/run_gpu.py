@@ -26,7 +26,10 @@ LLCHECK_REPLAY=PACK_DIR: the profiled call runs Triton 3.9's cubins from compile
 place of 3.6's launches (replay.Replayer); its launches record 3.9's hashes (their files are in
 the pack here: PACK_DIR needs only pack.json and kernels/HASH.cubin on the GPU machine). An
 autotuned kernel's configurations are cut to the recorded launch's (pinned_tune), so that the
-autotuner cannot choose one the pack was not compiled for."""
+autotuner cannot choose one the pack was not compiled for. A compiled kernel launched without
+JITFunction.run (FlagGems' LibEntry) is replayed where it is launched, CompiledKernel[grid]
+(replayed_getitem); one launched any other way is refused."""
+import importlib
 import inspect
 import json
 import os
@@ -81,20 +84,49 @@ def run_or_replay(self, *args, grid, warmup, **kwargs):
             return ORIGINAL_RUN(self, *args, grid=grid, warmup=warmup, **kwargs)
         finally:
             IN_RUN -= 1
-    entry = REPLAY.entry(WORKLOAD, index)
-    if entry is None:
-        raise RuntimeError(f"launch {index} of {self.fn.__qualname__} is not in the 3.9 pack")
-    if not replay.same_specialization(entry["recorded"], rec):
-        raise RuntimeError(f"launch {index} ({self.fn.__qualname__}): its arguments do not "
-                           "specialize as when the 3.9 pack was compiled")
-    LAUNCHES.append({"name": REPLAY.pack["kernels"][entry["hash"]]["name"], "hash": entry["hash"]})
-    stream = torch.cuda.current_stream().cuda_stream
-    REPLAY.launch(entry["hash"], rec["grid"], list(bound_args.values()), stream)
+    launch_replayed(index, rec, list(bound_args.values()), self.fn.__qualname__)
     # The caller may read the compiled kernel (its metadata): 3.6's, compiled at the warm-up.
     return ORIGINAL_RUN(self, *args, grid=grid, warmup=True, **kwargs)
 
 
+def launch_replayed(index, rec, values, what):
+    """Runs the pack's 3.9 kernel for launch `index` of the profiled call (recorded as `rec`,
+    its parameters' values `values`) in place of 3.6's."""
+    entry = REPLAY.entry(WORKLOAD, index)
+    if entry is None:
+        raise RuntimeError(f"launch {index} of {what} is not in the 3.9 pack")
+    if not replay.same_specialization(entry["recorded"], rec):
+        raise RuntimeError(f"launch {index} ({what}): its arguments do not specialize as when "
+                           "the 3.9 pack was compiled")
+    LAUNCHES.append({"name": REPLAY.pack["kernels"][entry["hash"]]["name"], "hash": entry["hash"]})
+    REPLAY.launch(entry["hash"], rec["grid"], values, torch.cuda.current_stream().cuda_stream)
+
+
 triton_jit.JITFunction.run = run_or_replay
+
+ORIGINAL_GETITEM = triton_compiler.CompiledKernel.__getitem__
+
+
+def replayed_getitem(self, grid):
+    """CompiledKernel[grid] under LLCHECK_REPLAY: FlagGems' LibEntry launches `kernel[grid](*args)`
+    after each specialization's first call, which JITFunction.run never sees. In the profiled
+    call that launch is recorded (replay.record_compiled_launch) and 3.9's kernel runs instead."""
+    runner = ORIGINAL_GETITEM(self, grid)
+    if REPLAY is None:
+        return runner
+
+    def replayed(*args, stream=None):
+        if RECORDED is None or IN_RUN:
+            return runner(*args, stream=stream)
+        rec = replay.record_compiled_launch(self, grid, args)
+        index = len(RECORDED)
+        RECORDED.append(rec)
+        launch_replayed(index, rec, replay.compiled_launch_values(self, args)[2], self.name)
+
+    return replayed
+
+
+triton_compiler.CompiledKernel.__getitem__ = replayed_getitem
 
 ORIGINAL_LAUNCH_METADATA = triton_compiler.CompiledKernel.launch_metadata
 
@@ -103,8 +135,9 @@ def launch_metadata_recorded(self, grid, stream, *args):
     """CompiledKernel.launch_metadata, which every launch of a compiled kernel calls just before
     the launch hook (on_launch): records (LLCHECK_RECORD) the launches of the profiled call that
     did not go through JITFunction.run (FlagGems' LibEntry launches `kernel[grid](*args)` after
-    the first call of each specialization); under LLCHECK_REPLAY such a launch is refused, as it
-    would run 3.6's kernel unmeasured."""
+    the first call of each specialization); under LLCHECK_REPLAY such a launch has been replayed
+    by replayed_getitem, and one that reaches here another way is refused, as it would run
+    3.6's kernel unmeasured."""
     if RECORDED is not None and not IN_RUN:
         if REPLAY is not None:
             raise RuntimeError(f"{self.name} was launched without JITFunction.run: not replayed")
@@ -125,6 +158,12 @@ def pinned_tune(self, *args, **kwargs):
     """Autotuner.run where a replay is to launch 3.9's kernel compiled for the recorded launch:
     the configurations are cut to the one that launch had (its constexprs and options), so that
     the autotuner cannot choose another in this run (Liger's DyT chose differently run to run)."""
+    pin_configs(self)
+    return ORIGINAL_TUNE(self, *args, **kwargs)
+
+
+def pin_configs(self):
+    """Cuts autotuner `self`'s configurations to the recorded launch's (see pinned_tune)."""
     if REPLAY is not None and TUNING is not None:
         fn = self.fn
         while not isinstance(fn, triton_jit.JITFunction):
@@ -147,10 +186,26 @@ def pinned_tune(self, *args, **kwargs):
             if keep and keep[:1] != self.configs:
                 self.configs, self.cache = keep[:1], {}
             break
-    return ORIGINAL_TUNE(self, *args, **kwargs)
 
 
 autotuner.Autotuner.run = pinned_tune
+
+if REPLAY is not None:
+    # FlagGems' LibTuner overrides Autotuner.run (its own tuning cache): pinned the same way,
+    # else it may choose another configuration than the recording run's (29 of 171 FlagGems
+    # workloads were refused so, 2026-12-03).
+    try:  # the module (flag_gems.utils.libentry is also the name of its decorator)
+        gems_libentry = importlib.import_module("flag_gems.utils.libentry")
+    except ImportError:
+        gems_libentry = None
+    if gems_libentry is not None:
+        ORIGINAL_LIBTUNE = gems_libentry.LibTuner.run
+
+        def pinned_libtune(self, *args, **kwargs):
+            pin_configs(self)
+            return ORIGINAL_LIBTUNE(self, *args, **kwargs)
+
+        gems_libentry.LibTuner.run = pinned_libtune
 
 
 def on_load(module, function, name, metadata_group, hash):

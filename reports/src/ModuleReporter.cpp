@@ -295,8 +295,11 @@ private:
       return e;
     }
     // Triton keeps an i1 in shared memory as an i8 (its STS.U8 / LDS.U8 in FlagGems' any, all
-    // and sort, measured on the H200: gpu_oracle/real_kernels).
-    auto bits = op.elementType == "i1" ? Result<int>(8) : dtypeBits(op.elementType);
+    // and sort, measured on the H200: gpu_oracle/real_kernels), and a pointer as its 64-bit
+    // address (Triton 3.9 converts FlagGems' pointer tensors).
+    auto bits = op.elementType == "i1"                     ? Result<int>(8)
+                : op.elementType.rfind("!tt.ptr<", 0) == 0 ? Result<int>(64)
+                                                           : dtypeBits(op.elementType);
     if (!bits.ok()) {
       notAnalysed(e, "element type '" + op.elementType + "': " + bits.error().str());
       return e;

@@ -144,6 +144,28 @@ TEST(Report, NvidiaPredictionIsTritonsLowering) {
   }
 }
 
+TEST(Report, APointerTensorMovesAsItsAddress) {
+  // Triton 3.9 converts FlagGems' pointer tensors: through shared memory a pointer is its 64-bit
+  // address, so the convert costs what an i64 one does.
+  auto convert = [](const std::string& element) {
+    return std::string(kRowsAlias) +
+           "#cols = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], "
+           "warpsPerCTA = [1, 4], order = [0, 1]}>\n" +
+           kHeader + "    %a = tt.splat %p : " + element + " -> tensor<32x32x" + element +
+           ", #rows>\n" + "    %b = ttg.convert_layout %a : tensor<32x32x" + element +
+           ", #rows> -> tensor<32x32x" + element + ", #cols>\n" + kFooter;
+  };
+  KernelReport pointer = reportModule(read(convert("!tt.ptr<f16>")), noZ3());
+  KernelReport i64 = reportModule(read(convert("i64")), noZ3());
+  const OpEntry* p = findOp(pointer, "ttg.convert_layout");
+  const OpEntry* q = findOp(i64, "ttg.convert_layout");
+  ASSERT_TRUE(p && q);
+  EXPECT_EQ(p->notAnalysed, "");
+  EXPECT_EQ(p->elementBits, 64);
+  EXPECT_EQ(p->predicted["shared_memory"], true);
+  EXPECT_EQ(p->predicted, q->predicted);
+}
+
 TEST(Report, AmdPredictionIsLlchecksOwn) {
   // The same round trip on gfx942 (64-lane warps).
   std::string text =
