@@ -45,21 +45,31 @@ run: configure
 # The C++ tests and lit (ctest), then llcheck against Triton itself on the conformance grid
 # (pytest, in the virtualenvs that scripts/setup-python.sh keeps): once with Triton 3.9 (.venv,
 # also the Python module's), once with Triton 3.6 (VENV_36, `llcheck batch --triton 3.6`;
-# docs/triton-versions.md).
+# docs/triton-versions.md); then the Python module's tests (python/tests), and its Triton hook
+# and llcheck.report again with Triton 3.6.
 VENV ?= .venv
 VENV_36 ?= .venv-triton-3.6
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	@LLCHECK_VENV=$(VENV) bash scripts/setup-python.sh
 	@LLCHECK_VENV=$(VENV_36) LLCHECK_REQUIREMENTS=tests/triton/requirements-3.6.txt bash scripts/setup-python.sh
-	$(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-build-isolation \
+	# The Python module, built once as a wheel (in VENV, which has the build requirements) and
+	# installed into both virtualenvs, so that its Triton hook is tested with 3.6 too.
+	rm -rf $(BUILD)/python-wheel/dist
+	$(VENV)/bin/python -m pip wheel -q --disable-pip-version-check --no-build-isolation --no-deps \
 	  --config-settings=cmake.define.LLCHECK_LIBRARIES_FROM=$(abspath $(BUILD)) \
-	  --config-settings=build-dir=$(abspath $(BUILD))/python-wheel/{wheel_tag} .
+	  --config-settings=build-dir=$(abspath $(BUILD))/python-wheel/{wheel_tag} \
+	  --wheel-dir $(BUILD)/python-wheel/dist .
+	for venv in $(VENV) $(VENV_36); do \
+	  $$venv/bin/python -m pip install -q --disable-pip-version-check --no-deps --force-reinstall \
+	    $(BUILD)/python-wheel/dist/llcheck-*.whl || exit 1; \
+	done
 	LLCHECK=$(BUILD)/cli/llcheck $(VENV)/bin/python -m pytest tests/triton gpu_oracle/triton_convert gpu_oracle/triton_coalescing gpu_oracle/wavefront_rule gpu_oracle/ldgsts_rule gpu_oracle/reduce_scratch gpu_oracle/real_kernels -q -p no:cacheprovider
 	LLCHECK=$(BUILD)/cli/llcheck $(VENV_36)/bin/python -m pytest tests/triton/test_conformance.py tests/triton/test_sweep_against.py tests/triton/test_axis_info.py tests/triton/test_scratch_ops.py tests/triton/test_tma.py -q -p no:cacheprovider
 	# Its own run: python/tests/conftest.py and tests/triton/conftest.py would both be the module
 	# "conftest" in one pytest process, and tests/triton imports its conftest by that name.
 	LLCHECK=$(BUILD)/cli/llcheck $(VENV)/bin/python -m pytest python/tests -q -p no:cacheprovider
+	LLCHECK=$(BUILD)/cli/llcheck $(VENV_36)/bin/python -m pytest python/tests/test_triton.py -q -p no:cacheprovider
 
 $(SAN_BUILD)/build.ninja: | setup
 	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLLCHECK_WERROR=ON \

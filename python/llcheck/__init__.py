@@ -22,15 +22,22 @@ line's one-line message.
 Wherever an encoding attribute is read, ``triton="3.6"`` or ``"3.9"`` (any patch release) picks
 whose semantics it has, as ``--triton`` does on the command line (docs/triton-versions.md);
 the default, None, is the newest (``TRITON_VERSIONS[-1]``).
+
+``report(kernel)`` is the conformance report of a Triton kernel (a CompiledKernel or TTGIR text),
+made by the llcheck command line ($LLCHECK, else llcheck on PATH) and returned as its
+report.json; ``llcheck.triton.watch(DIR)``, or ``LLCHECK_REPORT_DIR=DIR`` in the environment,
+reports every kernel a program compiles (llcheck.triton).
 """
 
 import json as _json
 
 from . import _core
+from . import triton
+from ._report import ReportError, report
 from .gluon import gluon_to_attr
 
 __all__ = ["Layout", "layout", "verify", "convert", "bank_conflicts", "coalescing", "gather",
-           "gluon_to_attr", "TRITON_VERSIONS"]
+           "gluon_to_attr", "report", "ReportError", "triton", "TRITON_VERSIONS"]
 __version__ = "0.1.0"
 
 #: The Triton releases whose semantics llcheck follows, oldest first; the last is the default.
