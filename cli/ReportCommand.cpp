@@ -69,6 +69,12 @@ CLI::App* addReportCommand(CLI::App& app, ReportCommandOptions& o) {
                       std::to_string(reports::kCuobjdumpTimeoutSeconds) + ")")
       ->type_name("SEC")
       ->check(CLI::Range(1, 3600));
+  cmd->add_option("--launches", o.launches,
+                  "A JSON file of kernel launches (grid, integer arguments, pointer offsets); "
+                  "each tt.load / tt.store of those kernels gets its instructions and sectors in "
+                  "each launch, from the kernel's own address arithmetic run for every program "
+                  "(docs/report.md)")
+      ->type_name("FILE");
   addTritonOption(cmd, o.triton);
   return cmd;
 }
@@ -113,6 +119,14 @@ int runReport(const ReportCommandOptions& o, std::string& errorMessage) {
     }
     oracle = std::move(*r);
     options.oracle = &oracle;
+  }
+  if (!o.launches.empty()) {
+    auto launches = reports::readLaunches(o.launches);
+    if (!launches.ok()) {
+      errorMessage = launches.error().str();
+      return 2;
+    }
+    options.launches = std::move(*launches);
   }
   auto files = reports::collectInputs(o.inputs);
   if (!files.ok()) {

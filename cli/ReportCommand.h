@@ -25,6 +25,7 @@ struct ReportCommandOptions {
   bool noSass = false;
   std::string cuobjdump;
   int cuobjdumpSeconds = reports::kCuobjdumpTimeoutSeconds;
+  std::string launches;
 };
 
 CLI::App* addReportCommand(CLI::App& app, ReportCommandOptions& options);

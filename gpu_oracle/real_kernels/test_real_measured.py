@@ -49,15 +49,59 @@ def recorded_launches():
     """The launches recorded on the H200 (data/recorded-3.6.json.xz: Liger and the tutorial,
     replayed by 3.9; data/recorded-flaggems-3.6.json.xz: FlagGems', recorded where its LibEntry
     launches the compiled kernel): launch id -> (the kernel's name, grid, its integer arguments
-    by name)."""
+    by name, its pointer arguments' offsets past 16 bytes by name)."""
     out = {}
     for name in RECORDINGS:
         path = os.path.join(HERE, "data", name)
         for w in json.load(lzma.open(path))["workloads"] if os.path.exists(path) else []:
             for i, r in enumerate(w["recorded"]):
                 ints = {n: a["int"] for n, a in zip(r["names"], r["args"]) if "int" in a}
-                out[f"{w['id']}#{i}"] = (r["fn"].split(":")[-1], r["grid"], ints)
+                ints.update({n: int(a["bool"]) for n, a in zip(r["names"], r["args"])
+                             if "bool" in a})
+                aligns = {n: a["align"] for n, a in zip(r["names"], r["args"]) if "align" in a}
+                out[f"{w['id']}#{i}"] = (r["fn"].split(":")[-1], r["grid"], ints, aligns,
+                                         r.get("options", {}))
     return out
+
+
+def record_of(launch, ttgir):
+    """The recorded launch of a measured one, where the record is of the kernel that ran: the
+    same function, grid size and warps, and every recorded BLOCK* constexpr a dim of some tensor
+    of its TTGIR (the recording and the measured run are separate runs, and an autotuner can
+    pick another configuration of the same grid size in each: FlagGems' addmm, 64 x 256 tiles
+    recorded, 128 x 128 measured). None otherwise."""
+    rec = RECORDED.get(launch["id"])
+    if not rec or rec[0] != launch["name"] or rec[1][0] * rec[1][1] * rec[1][2] != launch["grid"]:
+        return None
+    if rec[4].get("num_warps", 4) != launch.get("num_warps", rec[4].get("num_warps", 4)):
+        return None
+    dims = {int(d) for d in re.findall(r"(\d+)x", ttgir)}
+    blocks = [v for n, v in rec[2].items() if n.startswith("BLOCK")]
+    if any(v not in dims and v > 1 for v in blocks):
+        return None
+    # The first two, as a tile's shape: FlagGems' addmm records BLOCK_SIZE_M, _N, _K, and a
+    # 32 x 64 config is not the 64 x 32 one that ran.
+    if len(blocks) >= 2 and min(blocks[:2]) > 1 and \
+            not re.search(rf"\b{blocks[0]}x{blocks[1]}x", ttgir):
+        return None
+    return rec
+
+
+def launches_file(measured, folder, path):
+    """`llcheck report --launches` of the measured launches that were recorded: each kernel's
+    tt.load / tt.store then gets its instructions and sectors in that launch. The record gives
+    a pointer's offset past 16 bytes (what Triton's binder reads), not its place in a 32-byte
+    sector: a launch with a pointer off 16 bytes (FlagGems' flip reads a view that starts at a
+    row's last element) is left to the per-CTA prediction, and one on 16 bytes is taken on 32
+    (PyTorch's allocator aligns to 512 bytes; a view at an odd 16 bytes would count wrong)."""
+    launches = []
+    for launch in measured["launches"]:
+        rec = record_of(launch, open(os.path.join(folder, launch["hash"] + ".ttgir")).read())
+        if rec and not any(rec[3].values()):
+            launches.append({"id": launch["id"], "kernel": launch["hash"], "grid": rec[1],
+                             "integers": rec[2]})
+    json.dump({"launches": launches}, open(path, "w"))
+    return path
 
 
 RECORDED = recorded_launches()
@@ -243,13 +287,22 @@ def shared_predictions(kernel, grid, taken=None, launch=None):
     return pred
 
 
-def global_predictions(kernel, grid, taken=None, launch=None):
+def global_predictions(kernel, grid, taken=None, launch=None, launch_id=None):
     pred, masked, open_ = collections.defaultdict(Pred), set(), set()
     for g in kernel["global_accesses"]:
         p = g.get("predicted")
-        if not isinstance(p, dict) or "requests" not in p or not runs_here(g, taken):
+        if not isinstance(p, dict) or "requests" not in p:
             continue
         key = f"{'ld' if g['op'] == 'tt.load' else 'st'}.global {p['vector_bits']}-bit"
+        # The launch's own counts, where the report ran its arithmetic (`--launches`): exact,
+        # its scf.ifs taken as the launch's values take them.
+        counted = next((x for x in g.get("launches", []) if x["launch"] == launch_id and
+                        "sectors" in x), None)
+        if counted is not None:
+            pred[key].add(counted["instructions"], counted["sectors"], 1)
+            continue
+        if not runs_here(g, taken):
+            continue
         executed = p.get("instructions_executed", {}).get("instructions")
         n = executed if executed is not None else p["instructions"]
         pred[key].add(n, p["sectors"] or 0, op_runs(g, grid, launch))
@@ -291,8 +344,10 @@ def release_sides(request, tmp_path_factory):
     with tarfile.open(os.path.join(HERE, "data", f"kernels-{release}.tar.xz")) as tar:
         tar.extractall(folder, filter="data")
     rep = tmp_path_factory.mktemp("report" + release.replace(".", ""))
+    launches = launches_file(measured, folder, rep / "launches.json")
     r = subprocess.run([llcheck(), "report", "--triton", release, "--hardware", "sm90",
-                        "--no-z3", "--quiet", "--out", str(rep), str(folder)],
+                        "--no-z3", "--quiet", "--launches", str(launches), "--out", str(rep),
+                        str(folder)],
                        capture_output=True, text=True)
     assert r.returncode in (0, 1), r.stderr[-2000:]
     report = json.load(open(rep / "report.json"))
@@ -320,9 +375,7 @@ def release_sides(request, tmp_path_factory):
         best = None
         # The recorded arguments, where the record is of this launch (DyT's autotuner chose
         # another configuration in the recording run than in the measured one).
-        rec = RECORDED.get(launch["id"])
-        if rec and (rec[0] != launch["name"] or rec[1][0] * rec[1][1] * rec[1][2] != launch["grid"]):
-            rec = None
+        rec = record_of(launch, open(os.path.join(folder, launch["hash"] + ".ttgir")).read())
         for taken in choices if len(ifs) <= 6 else [None]:
             mine = launch_sides(launch["id"], kernel, launch["grid"], meas, taken, rec)
             score = sum(agrees(x) for x in mine.values())
@@ -337,7 +390,7 @@ def release_sides(request, tmp_path_factory):
 def launch_sides(launch_id, kernel, grid, meas, taken, launch):
     sides = {}
     shared = shared_predictions(kernel, grid, taken, launch)
-    glob, masked, open_ = global_predictions(kernel, grid, taken, launch)
+    glob, masked, open_ = global_predictions(kernel, grid, taken, launch, launch_id)
     for key in set(shared) | {k for k in meas if ".global" not in k}:
         p = shared.get(key, Pred())
         ratios = p.ratios() or [0.0]

@@ -5,6 +5,7 @@
 
 #include "EarlyExit.h"
 #include "GlobalAccesses.h"
+#include "LaunchCounts.h"
 #include "ReportParts.h"
 
 #include "llcheck/reports/Sass.h"
@@ -145,6 +146,8 @@ public:
     }
     reportGlobalAccesses(m_, o_, k_, axis_ ? &*axis_ : nullptr);
     storesBeforeExit();
+    reportLaunches(m_, o_, k_,
+                   sass_ && sass_->functions.size() == 1 ? &sass_->functions.front() : nullptr);
     return std::move(k_);
   }
 

@@ -429,6 +429,7 @@ void ReportStream::add(const KernelReport& k, KernelStream& s) {
                {"partitions", k.partitions},
                {"barriers", k.barriers},
                {"descriptor_reads", k.descriptorReads},
+               {"launches", k.launches},
                {"seconds", k.seconds}};
   if (!k.sass.is_null())
     head["sass"] = k.sass;

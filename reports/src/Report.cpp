@@ -15,6 +15,7 @@
 #include <chrono>
 #include <exception>
 #include <filesystem>
+#include <limits>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -134,6 +135,86 @@ Result<OracleResults> readOracleResults(const std::string& path) {
   }
   r.paths.assign(paths.begin(), paths.end());
   return r;
+}
+
+Result<std::map<std::string, std::vector<ReportLaunch>>> readLaunches(const std::string& path) {
+  auto text = readInputFile(path);
+  if (!text.ok())
+    return text.error();
+  const std::string what = "not a launches file (a JSON object with \"launches\": [{\"id\", "
+                           "\"kernel\", \"grid\", \"integers\", \"pointer_offsets\"}])";
+  auto j = parseJsonText(*text, path);
+  if (!j.ok())
+    return makeError(what + ": " + j.error().message, path);
+  auto top = json_fields::FieldReader::of(*j, "");
+  if (!top.ok() || !top->has("launches"))
+    return makeError(what, path);
+  if (auto known = top->onlyFields({"launches", "note"}); !known.ok())
+    return known.error().within(path);
+  auto list = top->arrayField("launches", 1 << 20);
+  if (!list.ok())
+    return list.error().within(path);
+  std::map<std::string, std::vector<ReportLaunch>> out;
+  std::set<std::string> ids;
+  for (std::size_t index = 0; index < (*list)->size(); ++index) {
+    auto l =
+        json_fields::FieldReader::of((**list)[index], json_fields::elementPath("launches", index));
+    if (!l.ok())
+      return l.error().within(path);
+    if (auto known = l->onlyFields({"id", "kernel", "grid", "integers", "pointer_offsets"});
+        !known.ok())
+      return known.error().within(path);
+    ReportLaunch launch;
+    auto id = l->stringField("id", 4096);
+    auto kernel = id.ok() ? l->stringField("kernel", 4096) : id;
+    if (!kernel.ok())
+      return kernel.error().within(path);
+    if (!ids.insert(*id).second)
+      return makeError("the launch id '" + *id + "' is given twice", l->path("id")).within(path);
+    launch.id = *id;
+    auto grid = l->arrayField("grid", 3);
+    if (!grid.ok())
+      return grid.error().within(path);
+    if ((*grid)->empty())
+      return makeError("expected 1 to 3 program counts, got none", l->path("grid")).within(path);
+    for (std::size_t d = 0; d < (*grid)->size(); ++d) {
+      auto g = json_fields::asUnsigned((**grid)[d], json_fields::elementPath(l->path("grid"), d), 1,
+                                       uint64_t{1} << 31);
+      if (!g.ok())
+        return g.error().within(path);
+      launch.arguments.grid[d] = *g;
+    }
+    for (const char* key : {"integers", "pointer_offsets"}) {
+      if (!l->has(key))
+        continue;
+      auto fields = l->objectField(key);
+      if (!fields.ok())
+        return fields.error().within(path);
+      for (const auto& [name, value] : fields->value().items()) {
+        std::string at = fields->path(name);
+        if (name.empty() || name.size() > 256)
+          return makeError("an argument name of 1 to 256 characters", at).within(path);
+        if (std::string(key) == "integers") {
+          if (value.is_boolean()) {
+            launch.arguments.integers[name] = value.get<bool>() ? 1 : 0;
+            continue;
+          }
+          auto v = json_fields::asSigned(value, at, std::numeric_limits<int64_t>::min(),
+                                         std::numeric_limits<int64_t>::max());
+          if (!v.ok())
+            return v.error().within(path);
+          launch.arguments.integers[name] = *v;
+        } else {
+          auto v = json_fields::asUnsigned(value, at, 0, 127);
+          if (!v.ok())
+            return v.error().within(path);
+          launch.arguments.pointerOffsets[name] = *v;
+        }
+      }
+    }
+    out[*kernel].push_back(std::move(launch));
+  }
+  return out;
 }
 
 std::size_t Report::findingCount() const {

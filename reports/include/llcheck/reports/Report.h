@@ -56,6 +56,7 @@
 #pragma once
 
 #include "llcheck/core/Error.h"
+#include "llcheck/core/LaunchEvaluation.h"
 #include "llcheck/core/LinearLayout.h"
 #include "llcheck/core/Properties.h"
 #include "llcheck/core/Ttgir.h"
@@ -77,6 +78,12 @@ namespace llcheck::reports {
 
 /// `llcheck oracle` results (corpus/oracle/results.json): the cases measured from TTGIR, keyed
 /// by their origin "ttgir:PATH:LINE:OP[:VARIANT]".
+/// One launch of a kernel: its id (for the reader) and what the kernel's arithmetic needs.
+struct ReportLaunch {
+  std::string id;
+  LaunchArguments arguments;
+};
+
 struct OracleResults {
   std::string source, gpu, cuda, ncu, date, arch;
   std::map<std::string, nlohmann::json> byOrigin;
@@ -88,6 +95,12 @@ struct OracleResults {
 
 /// Reads and checks a results file; an Error says what and where.
 [[nodiscard]] Result<OracleResults> readOracleResults(const std::string& path);
+
+/// The launches file of `report --launches` (docs/report.md): {"launches": [{"id", "kernel",
+/// "grid": [x, y, z], "integers": {NAME: int}, "pointer_offsets": {NAME: bytes}}, ...]}, by
+/// kernel. Every field checked; an Error names the file and the field.
+[[nodiscard]] Result<std::map<std::string, std::vector<ReportLaunch>>>
+readLaunches(const std::string& path);
 
 struct ReportOptions {
   /// --arch: the bank model for every kernel; otherwise each module's ttg.target picks it.
@@ -114,6 +127,10 @@ struct ReportOptions {
   /// Called (from any worker, one call at a time) each time a file's report is written, with
   /// the files done and in all: for a progress line.
   std::function<void(std::size_t done, std::size_t total)> progress;
+  /// --launches: launches of the kernels, by the TTGIR file's stem or the kernel function's
+  /// name; each tt.load / tt.store of such a kernel gets its counts in each (`launches` in its
+  /// entry: LaunchCounts.h).
+  std::map<std::string, std::vector<ReportLaunch>> launches;
 };
 
 /// One finding: a reason for the op (or layout) to fail the conformance check.
@@ -193,6 +210,8 @@ struct KernelReport {
   nlohmann::json tmaCopies = nlohmann::json::array();
   nlohmann::json barriers = nlohmann::json::array();
   nlohmann::json descriptorReads = nlohmann::json::array();
+  /// The --launches of this kernel evaluated: {"launch", "programs", "stopped"} each.
+  nlohmann::json launches = nlohmann::json::array();
   std::vector<TtgirNotUnderstood> notUnderstood;
   /// Findings that belong to no op (illegal layouts, not-understood items).
   std::vector<Finding> findings;

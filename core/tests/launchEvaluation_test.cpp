@@ -1,0 +1,178 @@
+// One launch of a TTGIR kernel run for every program (LaunchEvaluation.h). The expected
+// addresses and masks are computed here from the kernel's Python meaning (offsets =
+// pid * N + arange(BLOCK), mask = offsets < end), not from the evaluator; the H200's counts on
+// real kernels check the sectors built on them (gpu_oracle/real_kernels).
+#include "llcheck/core/LaunchEvaluation.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace llcheck {
+namespace {
+
+// FlagGems' row kernel shape: each program moves row pid of an M x N f16 tensor in a loop of
+// 64-column blocks, masked at N; the store is under `if pid < LIMIT`.
+const char* kRowKernel =
+    R"(#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+module attributes {"ttg.num-warps" = 2 : i32} {
+  tt.func public @rows(%x: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc("x"(#loc)), %y: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc("y"(#loc)), %N: i32 loc("N"(#loc)), %LIMIT: i32 loc("LIMIT"(#loc))) attributes {noinline = false} {
+    %c0_i32 = arith.constant 0 : i32 loc(#loc1)
+    %c64_i32 = arith.constant 64 : i32 loc(#loc1)
+    %pid = tt.get_program_id x : i32 loc(#loc2)
+    %row = arith.muli %pid, %N : i32 loc(#loc3)
+    %xr = tt.addptr %x, %row : !tt.ptr<f16>, i32 loc(#loc4)
+    %yr = tt.addptr %y, %row : !tt.ptr<f16>, i32 loc(#loc4)
+    %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked> loc(#loc5)
+    %n = tt.splat %N : i32 -> tensor<64xi32, #blocked> loc(#loc6)
+    %xs = tt.splat %xr : !tt.ptr<f16> -> tensor<64x!tt.ptr<f16>, #blocked> loc(#loc7)
+    %ys = tt.splat %yr : !tt.ptr<f16> -> tensor<64x!tt.ptr<f16>, #blocked> loc(#loc7)
+    %run = arith.cmpi slt, %pid, %LIMIT : i32 loc(#loc8)
+    scf.for %i = %c0_i32 to %N step %c64_i32  : i32 {
+      %off = tt.splat %i : i32 -> tensor<64xi32, #blocked> loc(#loc9)
+      %c = arith.addi %off, %cols : tensor<64xi32, #blocked> loc(#loc9)
+      %m = arith.cmpi slt, %c, %n : tensor<64xi32, #blocked> loc(#loc10)
+      %p = tt.addptr %xs, %c : tensor<64x!tt.ptr<f16>, #blocked>, tensor<64xi32, #blocked> loc(#loc11)
+      %v = tt.load %p, %m : tensor<64x!tt.ptr<f16>, #blocked> loc(#loc12)
+      scf.if %run {
+        %q = tt.addptr %ys, %c : tensor<64x!tt.ptr<f16>, #blocked>, tensor<64xi32, #blocked> loc(#loc11)
+        tt.store %q, %v, %m : tensor<64x!tt.ptr<f16>, #blocked> loc(#loc13)
+      } loc(#loc14)
+    } loc(#loc15)
+    tt.return loc(#loc16)
+  } loc(#loc)
+} loc(#loc)
+)";
+
+constexpr int kLoadLine = 20, kStoreLine = 23;
+
+struct Seen {
+  std::vector<int64_t> bytes;
+  std::vector<uint8_t> active;
+};
+
+TEST(LaunchEvaluation, RunsEveryProgramsAddressesMasksLoopsAndBranches) {
+  LaunchArguments args;
+  args.grid = {3, 1, 1};
+  args.integers = {{"N", 100}, {"LIMIT", 2}};
+  args.pointerOffsets = {{"y", 16}};
+  std::map<std::pair<int, uint64_t>, std::vector<Seen>> seen; // (line, program) -> runs
+  auto r = evaluateLaunch(kRowKernel, "rows.ttgir", args, [&](const AccessRun& run) {
+    ASSERT_EQ(*run.shape, std::vector<uint64_t>{64});
+    seen[{run.line, run.program[0]}].push_back(
+        {{run.bytes.begin(), run.bytes.end()}, {run.active.begin(), run.active.end()}});
+  });
+  ASSERT_TRUE(r.ok()) << r.error().str();
+  EXPECT_TRUE(r->stopped.empty()) << r->stopped;
+  EXPECT_TRUE(r->notEvaluated.empty());
+  EXPECT_EQ(r->accesses, (std::vector<int>{kLoadLine, kStoreLine}));
+  EXPECT_EQ(r->programs, 3u);
+  // Two column blocks per row (0 and 64 of 100); the store only where pid < LIMIT.
+  EXPECT_EQ(r->runs.at(kLoadLine), 6u);
+  EXPECT_EQ(r->runs.at(kStoreLine), 4u);
+  for (uint64_t pid = 0; pid < 3; ++pid) {
+    for (auto [line, base] : {std::pair{kLoadLine, 0}, std::pair{kStoreLine, 16}}) {
+      if (line == kStoreLine && pid >= 2) {
+        EXPECT_FALSE(seen.count({line, pid}));
+        continue;
+      }
+      const auto& runs = seen.at({line, pid});
+      ASSERT_EQ(runs.size(), 2u);
+      for (int64_t block = 0; block < 2; ++block)
+        for (int64_t i = 0; i < 64; ++i) {
+          int64_t column = block * 64 + i;
+          auto k = static_cast<std::size_t>(i);
+          EXPECT_EQ(runs[static_cast<std::size_t>(block)].bytes[k],
+                    base + 2 * (static_cast<int64_t>(pid) * 100 + column));
+          EXPECT_EQ(runs[static_cast<std::size_t>(block)].active[k], column < 100 ? 1 : 0);
+        }
+    }
+  }
+}
+
+TEST(LaunchEvaluation, SaysWhatTheLaunchDoesNotFix) {
+  LaunchArguments args;
+  args.grid = {2, 1, 1};
+  args.integers = {{"N", 100}}; // no LIMIT: the store's branch is not known
+  int visits = 0;
+  auto r = evaluateLaunch(kRowKernel, "rows.ttgir", args, [&](const AccessRun&) { ++visits; });
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(visits, 4); // the loads, 2 blocks x 2 programs
+  EXPECT_FALSE(r->notEvaluated.count(kLoadLine));
+  ASSERT_TRUE(r->notEvaluated.count(kStoreLine));
+  EXPECT_NE(r->notEvaluated.at(kStoreLine).find("the launch gives no value for %LIMIT"),
+            std::string::npos)
+      << r->notEvaluated.at(kStoreLine);
+  EXPECT_FALSE(r->runs.count(kStoreLine));
+
+  // Without N the loop's bound is unknown: nothing in it runs.
+  args.integers = {{"LIMIT", 1}};
+  auto n = evaluateLaunch(kRowKernel, "rows.ttgir", args, [&](const AccessRun&) { ++visits; });
+  ASSERT_TRUE(n.ok());
+  EXPECT_TRUE(n->notEvaluated.count(kLoadLine));
+  EXPECT_NE(n->notEvaluated.at(kLoadLine).find("bounds the launch does not fix"),
+            std::string::npos);
+}
+
+TEST(LaunchEvaluation, StopsAtItsLimitsAndRefusesAnEmptyGrid) {
+  LaunchArguments args;
+  args.grid = {1000, 1, 1};
+  args.integers = {{"N", 4096}, {"LIMIT", 0}};
+  LaunchLimits limits;
+  limits.maxElementOps = 10000;
+  auto r = evaluateLaunch(
+      kRowKernel, "rows.ttgir", args, [](const AccessRun&) {}, limits);
+  ASSERT_TRUE(r.ok());
+  EXPECT_NE(r->stopped.find("more than 10000 element operations"), std::string::npos);
+  args.grid = {0, 1, 1};
+  auto e = evaluateLaunch(kRowKernel, "rows.ttgir", args, [](const AccessRun&) {});
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.error().str().find("has no program"), std::string::npos);
+}
+
+// Liger's cross entropy: an early return under `if y == ignore_index`, with y loaded, is a
+// cf.cond_br between blocks; what follows it depends on memory.
+TEST(LaunchEvaluation, FollowsBlocksAndStopsAtABranchOnMemory) {
+  const std::string text =
+      R"(#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func public @k(%x: !tt.ptr<f32> loc("x"(#loc)), %t: !tt.ptr<i32> loc("t"(#loc)), %F: i32 loc("F"(#loc))) attributes {noinline = false} {
+    %c0 = arith.constant 0 : i32 loc(#loc1)
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #blocked> loc(#loc2)
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #blocked> loc(#loc3)
+    %p = tt.addptr %xs, %r : tensor<32x!tt.ptr<f32>, #blocked>, tensor<32xi32, #blocked> loc(#loc4)
+    %f = arith.cmpi eq, %F, %c0 : i32 loc(#loc5)
+    cf.cond_br %f, ^bb1, ^bb2 loc(#loc6)
+  ^bb1:  // pred: ^bb0
+    %v = tt.load %p : tensor<32x!tt.ptr<f32>, #blocked> loc(#loc7)
+    tt.return loc(#loc8)
+  ^bb2:  // pred: ^bb0
+    %y = tt.load %t : !tt.ptr<i32> loc(#loc9)
+    %g = arith.cmpi eq, %y, %c0 : i32 loc(#loc10)
+    cf.cond_br %g, ^bb3, ^bb4 loc(#loc11)
+  ^bb3:  // pred: ^bb2
+    tt.store %p, %p : tensor<32x!tt.ptr<f32>, #blocked> loc(#loc12)
+    tt.return loc(#loc8)
+  ^bb4:  // pred: ^bb2
+    tt.return loc(#loc8)
+  } loc(#loc)
+} loc(#loc)
+)";
+  for (int64_t F : {0, 1}) {
+    LaunchArguments args;
+    args.integers = {{"F", F}};
+    int loads = 0;
+    auto r = evaluateLaunch(text, "k.ttgir", args, [&](const AccessRun& run) {
+      EXPECT_EQ(run.line, 11);
+      ++loads;
+    });
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(loads, F == 0 ? 1 : 0);
+    EXPECT_EQ(r->notEvaluated.count(18), F == 0 ? 0u : 1u); // the store after the load of t
+  }
+}
+
+} // namespace
+} // namespace llcheck

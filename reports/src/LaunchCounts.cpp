@@ -1,0 +1,322 @@
+// The counts of global accesses in given launches (LaunchCounts.h).
+//
+// A warp-wide instruction of a tt.load / tt.store is a group of `vector_elements` consecutive
+// registers of the pointers' layout in one warp (Coalescing.h: the same instructions the
+// per-CTA prediction counts, copies and warps dropped as it drops them). In one run of the
+// access by one program, each of its lanes moves vector_bits / 8 bytes from the address of its
+// group's first element, if the mask lets that element through (AxisInfo proved the mask
+// constant over the vector). The instruction touches the distinct 32-byte sectors of those
+// bytes: L2's theoretical sectors of a global request (gpu_oracle/coalescing). The instructions
+// executed stay the prediction's per run, times the runs the evaluation counted: a lane the
+// mask turns off still executes the instruction, predicated off.
+#include "LaunchCounts.h"
+#include "ReportParts.h"
+
+#include "llcheck/core/LaunchEvaluation.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace llcheck::reports::detail {
+
+using json = nlohmann::json;
+
+namespace {
+
+constexpr uint32_t kNoLane = ~uint32_t{0};
+
+/// One access's instructions and what each launch gave them.
+struct AccessCounter {
+  json* entry = nullptr;
+  int line = 0;
+  std::vector<uint64_t> shape;
+  uint64_t laneBytes = 0;
+  uint64_t instructionsPerRun = 0;
+  /// Per instruction, 32 row-major element indices (kNoLane: a lane Triton masks as a copy).
+  std::vector<uint32_t> lanes;
+  /// Each instruction's group (its place among its warp's) and warp.
+  std::vector<uint32_t> groups, warps;
+  /// Each instruction's warp's instructions (groups).
+  std::vector<uint32_t> groupsInWarp;
+  uint64_t groupsPerWarp = 0;
+  /// Instructions whose mask the compiler knows is off in every lane (removed from `lanes`).
+  uint64_t removed = 0;
+  /// The last `afterExit` groups of each warp are STGs ptxas put after a predicated EXIT that
+  /// the threads with nothing to store take (`@P0 EXIT; STG`): a warp none of whose lanes
+  /// stores there has left and does not execute them.
+  uint64_t afterExit = 0;
+  uint64_t runs = 0, sectors = 0, withActiveLanes = 0, exited = 0;
+};
+
+/// The instructions of `layout` as the prediction counts them, or why they cannot be listed.
+std::string instructionsOf(const LinearLayout& layout, const json& predicted, bool store,
+                           TritonVersion version, AccessCounter& c) {
+  DimName reg("register"), lane("lane"), warp("warp");
+  if (!layout.hasInDim(reg) || !layout.hasInDim(lane) || layout.getInDimSize(lane) != 32)
+    return "the pointers' layout is not a distributed layout of 32 lanes";
+  uint64_t vector = predicted.value("vector_elements", uint64_t{0});
+  if (vector == 0 || layout.getInDimSize(reg) % vector != 0)
+    return "the prediction has no vector";
+  std::vector<DimName> outs = layout.getOutDimNames();
+  if (outs.size() != c.shape.size())
+    return "the layout's rank is not the tensor's";
+  auto zeroMask = [&](DimName d) {
+    uint64_t m = 0;
+    for (int i = 0; layout.hasInDim(d) && i < layout.getInDimSizeLog2(d); ++i) {
+      std::vector<uint64_t> b = layout.getBasis(d, i);
+      if (std::all_of(b.begin(), b.end(), [](uint64_t v) { return v == 0; }))
+        m |= uint64_t{1} << i;
+    }
+    return m;
+  };
+  uint64_t copyRegisters = zeroMask(reg), copyLanes = zeroMask(lane), copyWarps = zeroMask(warp);
+  bool dropCopyRegisters = !store || version != TritonVersion::v3_6;
+  uint64_t warps = layout.hasInDim(warp) ? layout.getInDimSize(warp) : 1;
+  uint64_t elements = 1;
+  for (uint64_t d : c.shape)
+    elements *= d;
+  if (elements > kNoLane)
+    return "the tensor has more than 2^32 elements";
+  for (uint64_t r = 0; r < layout.getInDimSize(reg); r += vector)
+    c.groupsPerWarp += dropCopyRegisters && (r & copyRegisters) ? 0 : 1;
+  for (uint64_t w = 0; w < warps; ++w) {
+    if (store && (w & copyWarps))
+      continue;
+    uint32_t group = 0;
+    for (uint64_t r = 0; r < layout.getInDimSize(reg); r += vector) {
+      if (dropCopyRegisters && (r & copyRegisters))
+        continue;
+      c.groups.push_back(group++);
+      c.warps.push_back(static_cast<uint32_t>(w));
+      for (uint64_t l = 0; l < 32; ++l) {
+        if (store && (l & copyLanes)) {
+          c.lanes.push_back(kNoLane);
+          continue;
+        }
+        Point in = {{reg, r}, {lane, l}};
+        if (layout.hasInDim(warp))
+          in.push_back({warp, w});
+        for (DimName d : layout.getInDimNames())
+          if (d != reg && d != lane && d != warp)
+            in.push_back({d, 0});
+        auto out = layout.apply(in);
+        if (!out.ok())
+          return out.error().message;
+        uint64_t flat = 0;
+        for (std::size_t k = 0; k < c.shape.size(); ++k)
+          flat = flat * c.shape[k] + (*out)[k].second;
+        c.lanes.push_back(static_cast<uint32_t>(flat));
+      }
+    }
+  }
+  return {};
+}
+
+void count(AccessCounter& c, const AccessRun& run) {
+  ++c.runs;
+  std::vector<int64_t> sectors;
+  for (std::size_t i = 0; i < c.lanes.size(); i += 32) {
+    sectors.clear();
+    for (std::size_t l = i; l < i + 32; ++l) {
+      uint32_t e = c.lanes[l];
+      if (e == kNoLane || e >= run.bytes.size() || (!run.active.empty() && !run.active[e]))
+        continue;
+      int64_t first = run.bytes[e], last = first + static_cast<int64_t>(c.laneBytes) - 1;
+      for (int64_t s = first >> 5; s <= last >> 5; ++s)
+        sectors.push_back(s);
+    }
+    if (sectors.empty()) {
+      c.exited += c.groups[i / 32] + c.afterExit >= c.groupsInWarp[i / 32] ? 1 : 0;
+      continue;
+    }
+    ++c.withActiveLanes;
+    std::sort(sectors.begin(), sectors.end());
+    c.sectors +=
+        static_cast<uint64_t>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
+  }
+}
+
+std::string kernelName(const std::string& text) {
+  std::size_t at = text.find("tt.func public @");
+  if (at == std::string::npos)
+    return {};
+  at += 16;
+  std::size_t end = text.find_first_of("( ", at);
+  return text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
+} // namespace
+
+const std::vector<ReportLaunch>* launchesOf(const TtgirModule& module,
+                                            const ReportOptions& options) {
+  if (options.launches.empty())
+    return nullptr;
+  auto it = options.launches.find(std::filesystem::path(module.source).stem().string());
+  if (it == options.launches.end())
+    it = options.launches.find(kernelName(module.text));
+  return it == options.launches.end() ? nullptr : &it->second;
+}
+
+void reportLaunches(const TtgirModule& module, const ReportOptions& options, KernelReport& k,
+                    const SassFunction* sass) {
+  const std::vector<ReportLaunch>* launches = launchesOf(module, options);
+  if (!launches)
+    return;
+  std::map<int, std::vector<AccessCounter>> byLine;
+  std::map<int, std::string> cannot; // accesses whose instructions cannot be listed
+  for (json& e : k.globalAccesses) {
+    e["launches"] = json::array();
+    const json& p = e.contains("predicted") ? e["predicted"] : json();
+    int line = e.value("line", 0);
+    if (!p.is_object() || p.value("scalar", false) || !p.contains("vector_bits")) {
+      cannot[line] = e.contains("not_analysed") ? "not analysed" : "a scalar access";
+      continue;
+    }
+    const LayoutEntry* l = layoutAt(k, e.value("layout", -1));
+    AccessCounter c;
+    c.entry = &e;
+    c.line = line;
+    c.shape = e.value("shape", std::vector<uint64_t>{});
+    c.laneBytes = std::max<uint64_t>(p.value("vector_bits", uint64_t{8}) / 8, 1);
+    c.instructionsPerRun = p.contains("instructions_executed")
+                               ? p["instructions_executed"].value("instructions", uint64_t{0})
+                               : p.value("instructions", uint64_t{0});
+    std::string why =
+        !l || !l->layout
+            ? "the pointers' layout could not be read"
+            : instructionsOf(*l->layout, p, e.value("op", "") == "tt.store", options.triton, c);
+    if (!why.empty()) {
+      cannot[line] = why;
+      continue;
+    }
+    byLine[line].push_back(std::move(c));
+  }
+  // Masks the compiler knows: evaluated with no argument and no program id, an instruction of
+  // an access outside loops whose lanes are all off in every warp is deleted (LLVM folds the
+  // predicate: FlagGems' embedding at a constexpr N, 6 of 8 STGs left per warp on the H200).
+  LaunchArguments none;
+  none.programIdsKnown = false;
+  auto known = evaluateLaunch(module.text, module.source, none, [&](const AccessRun& run) {
+    auto it = byLine.find(run.line);
+    if (it == byLine.end() || run.active.empty())
+      return;
+    for (AccessCounter& c : it->second) {
+      if (c.shape != *run.shape || c.entry->contains("loop_depth") || c.removed > 0)
+        continue;
+      // A group is one instruction in the code every warp runs: the compiler deletes it only
+      // where its lanes are off in every warp (a warp's id is a value only the GPU knows).
+      std::map<uint32_t, bool> groupOn;
+      for (std::size_t i = 0; i < c.lanes.size(); i += 32) {
+        bool& on = groupOn[c.groups[i / 32]];
+        for (std::size_t l = i; l < i + 32; ++l)
+          on = on ||
+               (c.lanes[l] != kNoLane && c.lanes[l] < run.active.size() && run.active[c.lanes[l]]);
+      }
+      std::vector<uint32_t> lanes, groups, warps;
+      for (std::size_t i = 0; i < c.lanes.size(); i += 32) {
+        if (!groupOn[c.groups[i / 32]]) {
+          ++c.removed;
+          continue;
+        }
+        lanes.insert(lanes.end(), c.lanes.begin() + static_cast<std::ptrdiff_t>(i),
+                     c.lanes.begin() + static_cast<std::ptrdiff_t>(i + 32));
+        groups.push_back(c.groups[i / 32]);
+        warps.push_back(c.warps[i / 32]);
+      }
+      if (c.removed == 0)
+        continue;
+      c.lanes = std::move(lanes);
+      c.groups = std::move(groups);
+      c.warps = std::move(warps);
+      c.instructionsPerRun -= std::min(c.removed, c.instructionsPerRun);
+      (*c.entry)["launch_instructions_masked_at_compile_time"] = c.removed;
+    }
+  });
+  (void)known;
+  for (auto& [line, counters] : byLine)
+    for (AccessCounter& c : counters) {
+      // Renumber each warp's groups that are left, in order; each knows its warp's count.
+      std::map<uint32_t, uint32_t> count;
+      for (std::size_t i = 0; i < c.groups.size(); ++i)
+        c.groups[i] = count[c.warps[i]]++;
+      c.groupsInWarp.resize(c.groups.size());
+      for (std::size_t i = 0; i < c.groups.size(); ++i)
+        c.groupsInWarp[i] = count[c.warps[i]];
+      c.groupsPerWarp = 0;
+      for (const auto& [w, n] : count)
+        c.groupsPerWarp = std::max<uint64_t>(c.groupsPerWarp, n);
+    }
+  // The kernel's last store, if it is a tile's outside its loops, and the STGs of its width
+  // that end the SASS after a predicated EXIT (SassStore 'x'): the last of its groups.
+  AccessCounter* last = nullptr;
+  int lastLine = 0;
+  for (const json& e : k.globalAccesses)
+    if (e.value("op", "") == "tt.store")
+      lastLine = std::max(lastLine, e.value("line", 0));
+  if (auto it = byLine.find(lastLine); it != byLine.end() && it->second.size() == 1 &&
+                                       !it->second.front().entry->contains("loop_depth"))
+    last = &it->second.front();
+  if (last && sass) {
+    unsigned bits = (*last->entry)["predicted"].value("vector_bits", 0u);
+    uint64_t n = 0;
+    for (auto s = sass->storesOutsideLoops.rbegin();
+         s != sass->storesOutsideLoops.rend() && s->executedBy == 'x' && s->bits == bits; ++s)
+      ++n;
+    last->afterExit = std::min(n, last->groupsPerWarp);
+    if (last->afterExit > 0)
+      (*last->entry)["launch_stores_after_exit"] = last->afterExit;
+  }
+  for (const ReportLaunch& launch : *launches) {
+    for (auto& [line, counters] : byLine)
+      for (AccessCounter& c : counters)
+        c.runs = c.sectors = c.withActiveLanes = c.exited = 0;
+    auto evaluation =
+        evaluateLaunch(module.text, module.source, launch.arguments, [&](const AccessRun& run) {
+          auto it = byLine.find(run.line);
+          if (it == byLine.end())
+            return;
+          for (AccessCounter& c : it->second)
+            if (c.shape == *run.shape)
+              count(c, run);
+        });
+    json summary = {{"launch", launch.id}};
+    std::string stopped = evaluation.ok() ? evaluation->stopped : evaluation.error().message;
+    if (evaluation.ok())
+      summary["programs"] = evaluation->programs;
+    if (!stopped.empty())
+      summary["stopped"] = stopped;
+    k.launches.push_back(summary);
+    for (json& e : k.globalAccesses) {
+      int line = e.value("line", 0);
+      json entry = {{"launch", launch.id}};
+      auto counters = byLine.find(line);
+      AccessCounter* c = nullptr;
+      if (counters != byLine.end())
+        for (AccessCounter& x : counters->second)
+          if (x.entry == &e)
+            c = &x;
+      std::string why = !stopped.empty()                       ? stopped
+                        : cannot.count(line)                   ? cannot[line]
+                        : evaluation->notEvaluated.count(line) ? evaluation->notEvaluated.at(line)
+                        : std::find(evaluation->accesses.begin(), evaluation->accesses.end(),
+                                    line) == evaluation->accesses.end()
+                            ? "not in the kernel function"
+                            : std::string();
+      if (!why.empty() || !c) {
+        entry["not_evaluated"] = why.empty() ? "not counted" : why;
+      } else {
+        entry["runs"] = c->runs;
+        entry["instructions"] =
+            c->runs * c->instructionsPerRun - std::min(c->exited, c->runs * c->instructionsPerRun);
+        entry["sectors"] = c->sectors;
+        entry["instructions_with_active_lanes"] = c->withActiveLanes;
+      }
+      e["launches"].push_back(std::move(entry));
+    }
+  }
+}
+
+} // namespace llcheck::reports::detail
