@@ -1,12 +1,16 @@
 // Fuzz target: a whole TTGIR module -> aliases, types, layouts, ops, and the axis analysis of
 // its pointers. Whatever reads must be consistent: every index points into its list, every
 // layout computed passes verify, and every fact of the analysis is a positive power of two
-// (contiguity and constancy positive) in a vector of the tensor's rank.
+// (contiguity and constancy positive) in a vector of the tensor's rank. A launch of it is run
+// too (report --launches): within its limits, each access it hands over as long as its type
+// says, and every line it names one of the module's.
 #include "RoundTrip.h"
 
 #include "llcheck/core/AxisInfo.h"
+#include "llcheck/core/LaunchEvaluation.h"
 #include "llcheck/core/Ttgir.h"
 
+#include <algorithm>
 #include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -57,6 +61,33 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     if (a.offsets.affine && a.offsets.strides.empty())
       fuzz::fail("affine offsets without strides");
+  }
+  LaunchArguments launch;
+  launch.grid = {2, 1, 1};
+  launch.integers = {{"N", 100}, {"K", 64}, {"M", 7}};
+  LaunchLimits limits;
+  limits.maxElementOps = 1 << 18;
+  limits.maxTensorElements = 1 << 16;
+  auto lines = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+  for (bool programIds : {true, false}) {
+    launch.programIdsKnown = programIds;
+    auto run = evaluateLaunch(
+        m->text, "fuzz.ttgir", launch,
+        [&](const AccessRun& r) {
+          uint64_t n = 1;
+          for (uint64_t d : *r.shape)
+            n = d != 0 && n > (uint64_t{1} << 20) / d ? uint64_t{1} << 21 : n * d;
+          if ((!r.bytes.empty() && r.bytes.size() != n) ||
+              (!r.active.empty() && r.active.size() != n))
+            fuzz::fail("an access handed over with another number of elements than its type");
+          if (r.line < 1 || r.line > lines)
+            fuzz::fail("an access at a line the module does not have");
+        },
+        limits);
+    if (!run.ok())
+      fuzz::fail("a launch of a 2-program grid failed");
+    if (run->elementOps > limits.maxElementOps + limits.maxTensorElements + 1)
+      fuzz::fail("the launch ran past its limit");
   }
   return 0;
 }

@@ -63,10 +63,12 @@ uint64_t asUnsigned(int64_t v, int bits) {
   return static_cast<uint64_t>(v) & ((uint64_t{1} << bits) - 1);
 }
 
+/// The elements of `shape`, saturating (a hostile type can name more than 2^64).
 uint64_t elements(const std::vector<uint64_t>& shape) {
   uint64_t n = 1;
   for (uint64_t d : shape)
-    n *= d;
+    if (__builtin_mul_overflow(n, d, &n))
+      return std::numeric_limits<uint64_t>::max();
   return n;
 }
 
@@ -81,11 +83,11 @@ bool isAccess(const std::string& name) {
 
 class Interpreter {
 public:
-  Interpreter(const std::vector<ParsedOp>& ops, const std::string& source,
-              const LaunchArguments& arguments, const std::function<void(const AccessRun&)>& visit,
-              const LaunchLimits& limits, LaunchEvaluation& out)
-      : ops_(ops), source_(source), arguments_(arguments), visit_(visit), limits_(limits),
-        out_(out), runs_(ops.size(), 0) {}
+  Interpreter(const std::vector<ParsedOp>& ops, const LaunchArguments& arguments,
+              const std::function<void(const AccessRun&)>& visit, const LaunchLimits& limits,
+              LaunchEvaluation& out)
+      : ops_(ops), arguments_(arguments), visit_(visit), limits_(limits), out_(out),
+        runs_(ops.size(), 0) {}
 
   void run() {
     int function = kernelFunction();
@@ -125,7 +127,6 @@ public:
 
 private:
   const std::vector<ParsedOp>& ops_;
-  const std::string& source_;
   const LaunchArguments& arguments_;
   const std::function<void(const AccessRun&)>& visit_;
   const LaunchLimits& limits_;
@@ -251,6 +252,9 @@ private:
   }
 
   void charge(uint64_t n) {
+    if (n > limits_.maxTensorElements)
+      throw Stop{"a tensor of " + std::to_string(n) + " elements, more than the " +
+                 std::to_string(limits_.maxTensorElements) + " evaluated"};
     out_.elementOps += std::max<uint64_t>(n, 1);
     if (out_.elementOps > limits_.maxElementOps)
       throw Stop{"the launch takes more than " + std::to_string(limits_.maxElementOps) +
@@ -411,12 +415,13 @@ private:
     if (n == "arith.constant")
       return constant(op);
     if (n == "tt.make_range") {
-      int64_t s = 0, e = 0;
+      int64_t s = 0, e = 0, length = 0;
       if (!integerAttribute(op.body, "start", s) || !integerAttribute(op.body, "end", e) ||
-          e <= s || static_cast<uint64_t>(e - s) != elements(op.resultType.shape))
+          __builtin_sub_overflow(e, s, &length) || length <= 0 ||
+          static_cast<uint64_t>(length) != elements(op.resultType.shape))
         return unknown("a tt.make_range that cannot be read");
-      charge(static_cast<uint64_t>(e - s));
-      std::vector<int64_t> d(static_cast<std::size_t>(e - s));
+      charge(static_cast<uint64_t>(length));
+      std::vector<int64_t> d(static_cast<std::size_t>(length));
       std::iota(d.begin(), d.end(), s);
       return known(std::move(d), op.resultType.shape);
     }
@@ -697,14 +702,16 @@ private:
     r.line = op.line;
     r.shape = &op.operandTypes.front().shape;
     r.program = program_;
-    uint64_t elements = 1;
-    for (uint64_t d : op.operandTypes.front().shape)
-      elements *= d;
+    uint64_t count = elements(op.operandTypes.front().shape);
+    if (!masksOnly && p.size() != count) {
+      fail("its pointers have another shape than its type says");
+      return;
+    }
     if (!masksOnly) {
       uint64_t base = pointerOffsets_.at(static_cast<std::size_t>(p.base));
       bytes_.resize(p.size());
       for (std::size_t i = 0; i < bytes_.size(); ++i)
-        bytes_[i] = (*p.data)[i] + static_cast<int64_t>(base);
+        bytes_[i] = static_cast<int64_t>(static_cast<uint64_t>((*p.data)[i]) + base);
       r.bytes = bytes_;
     }
     if (maskIndex) {
@@ -713,16 +720,17 @@ private:
         fail("its mask: " + m.why);
         return;
       }
-      if (m.size() != 1 && m.size() != elements) {
+      if (m.size() != 1 && m.size() != count) {
         fail("its mask has another shape than its pointers");
         return;
       }
-      active_.resize(static_cast<std::size_t>(elements));
+      charge(count);
+      active_.resize(static_cast<std::size_t>(count));
       for (std::size_t i = 0; i < active_.size(); ++i)
         active_[i] = static_cast<uint8_t>((m.size() == 1 ? m.data->front() : (*m.data)[i]) & 1);
       r.active = active_;
     }
-    charge(elements);
+    charge(count);
     if (masksOnly ? maskIndex.has_value() : !out_.notEvaluated.count(op.line))
       visit_(r);
   }
@@ -743,7 +751,7 @@ Result<LaunchEvaluation> evaluateLaunch(std::string_view text, const std::string
   std::vector<std::string> problems;
   std::vector<ParsedOp> ops = readTtgirOps(text, source, problems);
   LaunchEvaluation out;
-  Interpreter interpreter(ops, source, arguments, visit, limits, out);
+  Interpreter interpreter(ops, arguments, visit, limits, out);
   try {
     interpreter.run();
   } catch (const Stop& s) {

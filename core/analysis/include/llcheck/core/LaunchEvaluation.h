@@ -63,6 +63,8 @@ struct LaunchLimits {
   uint64_t maxElementOps = uint64_t{1} << 28;
   /// Programs of the grid.
   uint64_t maxPrograms = uint64_t{1} << 22;
+  /// Elements of one tensor (a real tile has at most 2^16; 2^22 int64 take 32 MiB).
+  uint64_t maxTensorElements = uint64_t{1} << 22;
 };
 
 /// One access (tt.load, tt.store, tt.atomic_rmw, tt.atomic_cas,
