@@ -641,16 +641,7 @@ private:
         hint = l.axis.constancy[i];
         int64_t a = *l.axis.constantValue, b = *r.axis.constantValue;
         auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
-        bool c = predicate == "eq"    ? a == b
-                 : predicate == "ne"  ? a != b
-                 : predicate == "slt" ? a < b
-                 : predicate == "sle" ? a <= b
-                 : predicate == "sgt" ? a > b
-                 : predicate == "sge" ? a >= b
-                 : predicate == "ult" ? ua < ub
-                 : predicate == "ule" ? ua <= ub
-                 : predicate == "ugt" ? ua > ub
-                                      : ua >= ub;
+        bool c = comparePredicate(predicate, a, b, ua, ub);
         f.axis.constantValue = c ? 1 : 0;
       } else {
         hint = gcd2(l.axis.constancy[i], r.axis.constancy[i]);

@@ -72,6 +72,15 @@ uint64_t elements(const std::vector<uint64_t>& shape) {
   return n;
 }
 
+/// The row-major index after `index` in a tensor of `shape`.
+void nextIndex(std::vector<uint64_t>& index, const std::vector<uint64_t>& shape) {
+  for (std::size_t k = shape.size(); k-- > 0;) {
+    if (++index[k] < shape[k])
+      return;
+    index[k] = 0;
+  }
+}
+
 struct Stop {
   std::string why;
 };
@@ -348,7 +357,7 @@ private:
       carried.push_back(get(initial));
     const ParsedOp* yield =
         op.yields.empty() ? nullptr : &ops_[static_cast<std::size_t>(op.yields.front())];
-    for (int64_t iv = *l; iv < *u; iv += *s) {
+    for (int64_t iv = *l; iv < *u;) {
       charge(1);
       env_[op.inductionVariable] = known({iv}, {});
       for (std::size_t k = 0; k < op.iterArgs.size(); ++k)
@@ -357,8 +366,8 @@ private:
       for (std::size_t k = 0; k < carried.size(); ++k)
         carried[k] = yield && k < yield->operands.size() ? get(yield->operands[k])
                                                          : unknown("a value the loop yields");
-      if (*s > std::numeric_limits<int64_t>::max() - iv)
-        break;
+      if (__builtin_add_overflow(iv, *s, &iv))
+        break; // the next value is past int64: the loop ends (a hostile bound)
     }
     setResults(std::move(carried));
   }
@@ -534,11 +543,7 @@ private:
       for (std::size_t k = 0; k < rank; ++k)
         source = source * from[k] + (from[k] == 1 ? 0 : index[k]);
       d[i] = (*x.data)[source];
-      for (std::size_t k = rank; k-- > 0;) {
-        if (++index[k] < to[k])
-          break;
-        index[k] = 0;
-      }
+      nextIndex(index, to);
     }
     return known(std::move(d), to, x.base);
   }
@@ -577,11 +582,7 @@ private:
       for (std::size_t k = 0; k < rank; ++k)
         source += index[k] * stride[order[k]];
       d[i] = (*x.data)[source];
-      for (std::size_t k = rank; k-- > 0;) {
-        if (++index[k] < to[k])
-          break;
-        index[k] = 0;
-      }
+      nextIndex(index, to);
     }
     return known(std::move(d), to, x.base);
   }
@@ -615,16 +616,7 @@ private:
     if (n == "arith.shrsi")
       return ub >= static_cast<uint64_t>(bits) ? std::optional<int64_t>() : a >> ub;
     if (n == "arith.cmpi") {
-      bool c = predicate == "eq"    ? a == b
-               : predicate == "ne"  ? a != b
-               : predicate == "slt" ? a < b
-               : predicate == "sle" ? a <= b
-               : predicate == "sgt" ? a > b
-               : predicate == "sge" ? a >= b
-               : predicate == "ult" ? ua < ub
-               : predicate == "ule" ? ua <= ub
-               : predicate == "ugt" ? ua > ub
-                                    : ua >= ub;
+      bool c = comparePredicate(predicate, a, b, ua, ub);
       return c ? 1 : 0;
     }
     // Division: undefined on the GPU for a zero divisor (and INT_MIN / -1), so unknown here.

@@ -88,6 +88,21 @@ struct ParsedOp {
 /// A hint (`tt.divisibility = 16 : i32` or `dense<[16, 1]> : tensor<2xi32>`) as Triton's
 /// initDimVectorFromHint reads it: an integer gives a vector of one.
 [[nodiscard]] std::optional<std::vector<int64_t>> hintVector(std::string_view value);
+/// arith.cmpi's `predicate` ("slt", "uge", ...) of a and b, signed and (ua, ub) unsigned.
+[[nodiscard]] inline bool comparePredicate(std::string_view predicate, int64_t a, int64_t b,
+                                           uint64_t ua, uint64_t ub) {
+  return predicate == "eq"    ? a == b
+         : predicate == "ne"  ? a != b
+         : predicate == "slt" ? a < b
+         : predicate == "sle" ? a <= b
+         : predicate == "sgt" ? a > b
+         : predicate == "sge" ? a >= b
+         : predicate == "ult" ? ua < ub
+         : predicate == "ule" ? ua <= ub
+         : predicate == "ugt" ? ua > ub
+                              : ua >= ub;
+}
+
 /// "%offs_am" of the key "2:%offs_am~1".
 [[nodiscard]] std::string displayName(const std::string& key);
 
