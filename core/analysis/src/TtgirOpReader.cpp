@@ -18,6 +18,8 @@ bool nameChar(char c) {
          c == '-' || c == '#';
 }
 
+/// The line without its loc(...) groups (the trailing one, and those of block and function
+/// arguments), outside strings.
 std::string withoutLocations(std::string_view t) {
   std::string out;
   out.reserve(t.size());
@@ -53,6 +55,7 @@ std::string key(int function, std::string_view name) {
   return std::to_string(function) + ":" + std::string(name);
 }
 
+/// Every %name token of `t` outside attribute dictionaries.
 std::vector<std::string_view> valueNames(std::string_view t) {
   std::vector<std::string_view> names;
   int braces = 0;
@@ -336,12 +339,6 @@ std::string_view trimmed(std::string_view s) {
   return s;
 }
 
-/// The line without its loc(...) groups (the trailing one, and those of block and function
-
-/// arguments), outside strings.
-
-/// Positions of `needle` in `t` at bracket depth 0 (outside (), [], {}, <> and strings).
-
 std::vector<std::size_t> topLevel(std::string_view t, std::string_view needle) {
   std::vector<std::size_t> at;
   int depth = 0;
@@ -361,8 +358,6 @@ std::vector<std::size_t> topLevel(std::string_view t, std::string_view needle) {
   }
   return at;
 }
-
-/// Splits at top-level commas.
 
 std::vector<std::string_view> splitTop(std::string_view t) {
   std::vector<std::string_view> parts;
@@ -411,8 +406,6 @@ std::optional<int64_t> leadingInteger(std::string_view s) {
   return v;
 }
 
-/// The integer attribute `key` of the op text in `out`; false when absent or not an integer.
-
 bool integerAttribute(std::string_view t, std::string_view key, int64_t& out) {
   auto v = ttgirOpAttribute(t, key);
   if (!v)
@@ -421,10 +414,6 @@ bool integerAttribute(std::string_view t, std::string_view key, int64_t& out) {
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   return ec == std::errc() && p != s.data();
 }
-
-/// A hint (`tt.divisibility = 16 : i32` or `dense<[16, 1]> : tensor<2xi32>`) as Triton's
-
-/// initDimVectorFromHint reads it: an integer gives a vector of one.
 
 std::optional<std::vector<int64_t>> hintVector(std::string_view value) {
   value = trimmed(value);
@@ -462,8 +451,6 @@ std::optional<std::vector<int64_t>> hintVector(std::string_view value) {
     return std::nullopt;
   return std::vector<int64_t>{*v};
 }
-
-/// Every %name token of `t` outside attribute dictionaries.
 
 std::string displayName(const std::string& k) {
   std::string name = k.substr(k.find(':') + 1);
