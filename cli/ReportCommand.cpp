@@ -72,8 +72,8 @@ CLI::App* addReportCommand(CLI::App& app, ReportCommandOptions& o) {
   cmd->add_option("--launches", o.launches,
                   "A JSON file of kernel launches (grid, integer arguments, pointer offsets); "
                   "each tt.load / tt.store of those kernels gets its instructions and sectors in "
-                  "each launch, from the kernel's own address arithmetic run for every program "
-                  "(docs/report.md)")
+                  "each launch, and each sm90 async copy its LDGSTS wavefronts, from the "
+                  "kernel's own address arithmetic run for every program (docs/report.md)")
       ->type_name("FILE");
   addTritonOption(cmd, o.triton);
   return cmd;

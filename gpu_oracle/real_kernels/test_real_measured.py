@@ -260,13 +260,25 @@ def op_runs(op, grid, launch):
     return formula_runs(op["trips_formula"], launch[1], launch[2])
 
 
-def shared_predictions(kernel, grid, taken=None, launch=None):
+def launch_count(entry, launch_id, field):
+    """The report's count of `entry` in launch `launch_id` (`--launches`), or None."""
+    return next((x for x in entry.get("launches", []) if x["launch"] == launch_id and
+                 field in x), None)
+
+
+def shared_predictions(kernel, grid, taken=None, launch=None, launch_id=None):
     pred = collections.defaultdict(Pred)
 
     def runs(op):
         return op_runs(op, grid, launch)
     for op in kernel["ops"]:
         p = op.get("predicted") or {}
+        # An async copy's LDGSTS in this launch, where the report ran its arithmetic: each
+        # instruction's wavefronts from its lanes' own sources, masked-off lanes included.
+        counted = launch_count(op, launch_id, "wavefronts")
+        if counted is not None:
+            pred[access_key(p["store"])].add(counted["instructions"], counted["wavefronts"], 1)
+            continue
         if op["op"] == "ttg.convert_layout" and not p.get("shared_memory") or \
                 not runs_here(op, taken):
             continue
@@ -296,8 +308,7 @@ def global_predictions(kernel, grid, taken=None, launch=None, launch_id=None):
         key = f"{'ld' if g['op'] == 'tt.load' else 'st'}.global {p['vector_bits']}-bit"
         # The launch's own counts, where the report ran its arithmetic (`--launches`): exact,
         # its scf.ifs taken as the launch's values take them.
-        counted = next((x for x in g.get("launches", []) if x["launch"] == launch_id and
-                        "sectors" in x), None)
+        counted = launch_count(g, launch_id, "sectors")
         if counted is not None:
             pred[key].add(counted["instructions"], counted["sectors"], 1)
             continue
@@ -389,7 +400,7 @@ def release_sides(request, tmp_path_factory):
 
 def launch_sides(launch_id, kernel, grid, meas, taken, launch):
     sides = {}
-    shared = shared_predictions(kernel, grid, taken, launch)
+    shared = shared_predictions(kernel, grid, taken, launch, launch_id)
     glob, masked, open_ = global_predictions(kernel, grid, taken, launch, launch_id)
     for key in set(shared) | {k for k in meas if ".global" not in k}:
         p = shared.get(key, Pred())

@@ -13,6 +13,7 @@
 #include "ReportParts.h"
 
 #include "llcheck/core/LaunchEvaluation.h"
+#include "llcheck/core/conversion/TritonLowering.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -137,6 +138,95 @@ void count(AccessCounter& c, const AccessRun& run) {
     c.sectors +=
         static_cast<uint64_t>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
   }
+}
+
+/// One async copy's LDGSTS instructions and what each launch gave them (sm90: the LDGSTS rules
+/// of TritonLowering.h were measured there).
+struct CopyCounter {
+  OpEntry* op = nullptr;
+  std::vector<uint64_t> shape;
+  int copyBytes = 0;
+  std::vector<AsyncCopyInstruction> instructions;
+  /// Per instruction, per lane: the row-major index of its first element.
+  std::vector<std::vector<uint64_t>> flat;
+  uint64_t runs = 0, wavefronts = 0, maskedOff = 0;
+};
+
+/// A lane whose mask is off copies no byte (src-size 0: zero fill), so it has no global side:
+/// it stands at its own shared address, far above every real global byte, where it conflicts
+/// only as its destination does (a copy masked off in every lane takes the destination's
+/// wavefronts, as on the H200: gpu_oracle/ldgsts_rule/matmul).
+constexpr uint64_t kNoGlobalSide = uint64_t{1} << 62;
+
+void countCopy(CopyCounter& c, const AccessRun& run) {
+  if (run.bytes.empty())
+    return;
+  ++c.runs;
+  std::vector<uint64_t> g, s;
+  for (std::size_t i = 0; i < c.instructions.size(); ++i) {
+    g.clear();
+    s.clear();
+    bool any = false;
+    for (std::size_t t = 0; t < c.flat[i].size(); ++t) {
+      uint64_t e = c.flat[i][t], shared = c.instructions[i].sharedBytes[t];
+      bool on = e < run.bytes.size() && (run.active.empty() || run.active[e]);
+      any = any || on;
+      g.push_back(on ? static_cast<uint64_t>(run.bytes[e]) : kNoGlobalSide + shared);
+      s.push_back(shared);
+    }
+    c.maskedOff += any ? 0 : 1;
+    c.wavefronts += ldgstsWavefronts(g, s, c.copyBytes, c.copyBytes == 16);
+  }
+}
+
+/// The copies whose LDGSTS a launch counts: sm90 async copies of a tensor of pointers that the
+/// report predicted as cp.async.
+std::vector<CopyCounter> copyCounters(const TtgirModule& module, const ReportOptions& options,
+                                      KernelReport& k) {
+  std::vector<CopyCounter> out;
+  std::string note;
+  SharedMemoryModel model = modelFor(module, options, note);
+  if (model.arch != "sm90")
+    return out;
+  for (OpEntry& op : k.ops) {
+    if (op.op != "ttg.async_copy_global_to_local" || !op.predicted.is_object() ||
+        !op.predicted.contains("store") || op.elementBits < 8)
+      continue;
+    const json& store = op.predicted["store"];
+    std::string instruction = store.value("instruction", "");
+    const LayoutEntry* src = layoutAt(k, op.src);
+    const LayoutEntry* dst = layoutAt(k, op.dst);
+    op.launches = json::array();
+    if (instruction.rfind("cp.async", 0) != 0 || !src || !src->layout || !dst || !dst->layout)
+      continue;
+    CopyCounter c;
+    c.op = &op;
+    c.shape = op.shape;
+    c.copyBytes = static_cast<int>(store.value("copy_bytes", 0));
+    auto instructions = tritonAsyncCopyInstructions(
+        *src->layout, *dst->layout, dst->padding, c.copyBytes * 8 / op.elementBits, model,
+        TritonLoweringOptions{options.triton, op.elementBits});
+    if (!instructions.ok() || c.copyBytes == 0)
+      continue;
+    c.instructions = std::move(*instructions);
+    bool inShape = true;
+    for (const AsyncCopyInstruction& ins : c.instructions) {
+      std::vector<uint64_t> lanes;
+      for (const std::vector<uint64_t>& at : ins.coordinates) {
+        uint64_t flat = 0;
+        inShape = inShape && at.size() == c.shape.size();
+        for (std::size_t d = 0; inShape && d < at.size(); ++d) {
+          inShape = at[d] < c.shape[d];
+          flat = flat * c.shape[d] + at[d];
+        }
+        lanes.push_back(flat);
+      }
+      c.flat.push_back(std::move(lanes));
+    }
+    if (inShape)
+      out.push_back(std::move(c));
+  }
+  return out;
 }
 
 std::string kernelName(const std::string& text) {
@@ -269,12 +359,18 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
     if (last->afterExit > 0)
       (*last->entry)["launch_stores_after_exit"] = last->afterExit;
   }
+  std::vector<CopyCounter> copies = copyCounters(module, options, k);
   for (const ReportLaunch& launch : *launches) {
     for (auto& [line, counters] : byLine)
       for (AccessCounter& c : counters)
         c.runs = c.sectors = c.withActiveLanes = c.exited = 0;
+    for (CopyCounter& c : copies)
+      c.runs = c.wavefronts = c.maskedOff = 0;
     auto evaluation =
         evaluateLaunch(module.text, module.source, launch.arguments, [&](const AccessRun& run) {
+          for (CopyCounter& c : copies)
+            if (c.op->line == run.line && c.shape == *run.shape)
+              countCopy(c, run);
           auto it = byLine.find(run.line);
           if (it == byLine.end())
             return;
@@ -315,6 +411,28 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
         entry["instructions_with_active_lanes"] = c->withActiveLanes;
       }
       e["launches"].push_back(std::move(entry));
+    }
+    for (OpEntry& op : k.ops) {
+      if (!op.launches.is_array())
+        continue;
+      json entry = {{"launch", launch.id}};
+      auto c = std::find_if(copies.begin(), copies.end(),
+                            [&](const CopyCounter& x) { return x.op == &op; });
+      std::string why =
+          !stopped.empty()                          ? stopped
+          : c == copies.end()                       ? "the copy's instructions could not be listed"
+          : evaluation->notEvaluated.count(op.line) ? evaluation->notEvaluated.at(op.line)
+          : evaluation->runsUnknown.count(op.line)  ? evaluation->runsUnknown.at(op.line)
+                                                    : std::string();
+      if (!why.empty()) {
+        entry["not_evaluated"] = why;
+      } else {
+        entry["runs"] = c->runs;
+        entry["instructions"] = c->runs * c->instructions.size();
+        entry["wavefronts"] = c->wavefronts;
+        entry["instructions_masked_off"] = c->maskedOff;
+      }
+      op.launches.push_back(std::move(entry));
     }
   }
 }

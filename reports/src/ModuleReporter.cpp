@@ -134,12 +134,14 @@ public:
       reduceEarlyExit(*lastReduce_);
       lastLoad = m_.ops.size();
     }
+    bool launched = launchesOf(m_, o_) != nullptr;
     for (std::size_t i = 0; i < m_.ops.size(); ++i) {
       OpEntry e = opEntry(m_.ops[i]);
       if (i == lastLoad)
         earlyExit(e, layoutAt(k_, e.dst),
                   m_.ops[i].name == "ttg.local_load" ? layoutAt(k_, e.src) : nullptr);
-      if (sink)
+      // With launches to count, the ops wait for them (an async copy's LDGSTS per launch).
+      if (sink && !launched)
         sink(k_, std::move(e));
       else
         k_.ops.push_back(std::move(e));
@@ -148,6 +150,11 @@ public:
     storesBeforeExit();
     reportLaunches(m_, o_, k_,
                    sass_ && sass_->functions.size() == 1 ? &sass_->functions.front() : nullptr);
+    if (sink && launched) {
+      for (OpEntry& e : k_.ops)
+        sink(k_, std::move(e));
+      k_.ops.clear();
+    }
     return std::move(k_);
   }
 

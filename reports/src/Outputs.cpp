@@ -229,6 +229,8 @@ json opJson(const OpEntry& op) {
     j["measured"] = op.measured;
   if (!op.partition.is_null())
     j["partition"] = op.partition;
+  if (!op.launches.is_null())
+    j["launches"] = op.launches;
   putLoop(j, op.loopDepth, op.trips, op.tripsFormula);
   putBranch(j, op.branch);
   return j;

@@ -476,64 +476,129 @@ Result<TritonAccess> tritonLocalAccess(const LinearLayout& reg, const LinearLayo
 
 namespace {
 
-/// The LDGSTS wavefronts of every instruction of the copy, owner warps only: each active lane's
-/// shared offset, back through SHARED to its tensor coordinates, then through the strides to its
-/// global byte.
-Result<uint64_t> sourceWavefronts(const detail::CvtMap& m, const LinearLayout& shared,
-                                  const std::vector<IntervalPad>& padding,
-                                  const std::vector<detail::Chunk>& chunks, int copyBytes,
-                                  int elemBytes, const SharedMemoryModel& model,
-                                  const AsyncCopySource& source) {
-  int rank = shared.getNumOutDims();
-  if (static_cast<int>(source.strides.size()) != rank)
-    return makeError("the source has " + std::to_string(source.strides.size()) +
-                     " strides for a tensor of rank " + std::to_string(rank));
+/// What Triton's lowering of an async copy decides before it emits: the offset map without
+/// copies, the vector (2^v elements) and the chunks each warp copies.
+struct AsyncCopyPlan {
+  detail::CvtMap map;
+  int v = 0;
+  int elemBytes = 0;
+  int maxVec = 0;
+  std::vector<detail::Chunk> chunks;
+};
+
+Result<AsyncCopyPlan> asyncCopyPlan(const LinearLayout& src, const LinearLayout& shared,
+                                    const std::vector<IntervalPad>& padding, int maxElements,
+                                    const SharedMemoryModel& model,
+                                    const TritonLoweringOptions& options) {
+  if (auto bad = detail::checkModel(model, options.elementBits))
+    return *bad;
+  auto map = offsetMap(src, shared, padding, model);
+  if (!map.ok())
+    return map.error();
+  AsyncCopyPlan p;
+  p.map = detail::withoutCopies(*map);
+  p.elemBytes = options.elementBits / 8;
+  p.maxVec = std::min(std::max(maxElements, 1), 16 / p.elemBytes);
+  if (p.maxVec * p.elemBytes < 4)
+    return makeError("cp.async moves at least 4 bytes, but the pointers allow " +
+                     std::to_string(p.maxVec * p.elemBytes) + " (Triton refuses this copy)");
+  int maxLog2 = std::countr_zero(static_cast<unsigned>(p.maxVec));
+  if (!padding.empty()) {
+    uint64_t minInterval = padding.front().interval;
+    for (const IntervalPad& pad : padding)
+      minInterval = std::min(minInterval, pad.interval);
+    maxLog2 = std::min(maxLog2, std::countr_zero(minInterval));
+  }
+  p.v = detail::vectorLog2(p.map, maxLog2, /*permute=*/false);
+  if (auto tooMany = detail::checkEnumerable(p.map, p.v, p.elemBytes))
+    return *tooMany;
+  // Inline PTX: LLVM merges nothing.
+  p.chunks = detail::emittedAccesses(p.map, padding, p.v, /*permute=*/false, p.elemBytes,
+                                     /*merge=*/false);
+  return p;
+}
+
+/// The plan's instructions, owner warps and lanes only (lanes and warps whose column is zero
+/// hold copies and are predicated off): each lane's shared offset, back through SHARED to its
+/// tensor coordinates.
+Result<std::vector<AsyncCopyInstruction>> planInstructions(const AsyncCopyPlan& p,
+                                                           const LinearLayout& shared,
+                                                           const std::vector<IntervalPad>& padding,
+                                                           const SharedMemoryModel& model) {
+  const detail::CvtMap& m = p.map;
   bool block = shared.hasInDim(dims::kBlock);
-  auto eb = static_cast<uint64_t>(elemBytes);
-  auto globalByte = [&](uint64_t lin) -> Result<uint64_t> {
-    Point in = {{dims::kOffset, lin}};
-    if (block)
-      in.push_back({dims::kBlock, 0});
-    auto coords = shared.apply(in);
-    if (!coords.ok())
-      return coords.error();
-    uint64_t offset = 0;
-    for (int d = 0; d < rank; ++d)
-      offset += static_cast<uint64_t>(source.strides[static_cast<std::size_t>(d)]) *
-                (*coords)[static_cast<std::size_t>(d)].second;
-    return source.globalOffset + offset * eb;
-  };
-  // Lanes and warps whose column is zero hold copies and are predicated off.
+  auto eb = static_cast<uint64_t>(p.elemBytes);
   auto active = [](const std::vector<uint64_t>& cols, uint64_t x) {
     for (std::size_t i = 0; i < cols.size(); ++i)
       if ((x >> i & 1) && cols[i] == 0)
         return false;
     return true;
   };
-  uint64_t total = 0;
+  std::vector<AsyncCopyInstruction> out;
   for (uint64_t w = 0; w < (uint64_t{1} << m.warps.size()); ++w) {
     if (!active(m.warps, w))
       continue;
-    for (const detail::Chunk& c : chunks) {
-      std::vector<uint64_t> g, s;
+    for (const detail::Chunk& c : p.chunks) {
+      AsyncCopyInstruction ins;
+      ins.warp = w;
       for (uint64_t t = 0; t < static_cast<uint64_t>(model.warpSize); ++t) {
         if (!active(m.lanes, t))
           continue;
         uint64_t lin = xorOf(m.warps, w) ^ xorOf(m.lanes, t) ^ c.start;
-        auto byte = globalByte(lin);
-        if (!byte.ok())
-          return byte.error();
-        g.push_back(*byte);
-        s.push_back(source.sharedOffset +
-                    (padding.empty() ? lin : paddedOffset(padding, lin)) * eb);
+        Point in = {{dims::kOffset, lin}};
+        if (block)
+          in.push_back({dims::kBlock, 0});
+        auto coords = shared.apply(in);
+        if (!coords.ok())
+          return coords.error();
+        std::vector<uint64_t> at;
+        for (const auto& [d, x] : *coords)
+          at.push_back(x);
+        ins.coordinates.push_back(std::move(at));
+        ins.sharedBytes.push_back((padding.empty() ? lin : paddedOffset(padding, lin)) * eb);
       }
-      total += ldgstsWavefronts(g, s, copyBytes, copyBytes == 16);
+      out.push_back(std::move(ins));
     }
+  }
+  return out;
+}
+
+/// The LDGSTS wavefronts of every instruction of the copy, through the strides to each lane's
+/// global byte.
+Result<uint64_t> sourceWavefronts(const std::vector<AsyncCopyInstruction>& instructions,
+                                  int copyBytes, int elemBytes, const AsyncCopySource& source,
+                                  int rank) {
+  if (static_cast<int>(source.strides.size()) != rank)
+    return makeError("the source has " + std::to_string(source.strides.size()) +
+                     " strides for a tensor of rank " + std::to_string(rank));
+  auto eb = static_cast<uint64_t>(elemBytes);
+  uint64_t total = 0;
+  for (const AsyncCopyInstruction& ins : instructions) {
+    std::vector<uint64_t> g, s;
+    for (std::size_t t = 0; t < ins.coordinates.size(); ++t) {
+      uint64_t offset = 0;
+      for (int d = 0; d < rank; ++d)
+        offset += static_cast<uint64_t>(source.strides[static_cast<std::size_t>(d)]) *
+                  ins.coordinates[t][static_cast<std::size_t>(d)];
+      g.push_back(source.globalOffset + offset * eb);
+      s.push_back(source.sharedOffset + ins.sharedBytes[t]);
+    }
+    total += ldgstsWavefronts(g, s, copyBytes, copyBytes == 16);
   }
   return total;
 }
 
 } // namespace
+
+Result<std::vector<AsyncCopyInstruction>>
+tritonAsyncCopyInstructions(const LinearLayout& src, const LinearLayout& shared,
+                            const std::vector<IntervalPad>& padding, int maxElements,
+                            const SharedMemoryModel& model, const TritonLoweringOptions& options) {
+  auto plan = asyncCopyPlan(src, shared, padding, maxElements, model, options);
+  if (!plan.ok())
+    return plan.error();
+  return planInstructions(*plan, shared, padding, model);
+}
 
 uint64_t ldgstsWavefronts(const std::vector<uint64_t>& global, const std::vector<uint64_t>& shared,
                           int bytes, bool bypass) {
@@ -613,25 +678,12 @@ Result<TritonAccess> tritonAsyncCopy(const LinearLayout& src, const LinearLayout
                                      const SharedMemoryModel& model,
                                      const TritonLoweringOptions& options,
                                      const AsyncCopySource* source) {
-  if (auto bad = detail::checkModel(model, options.elementBits))
-    return *bad;
-  auto map = offsetMap(src, shared, padding, model);
-  if (!map.ok())
-    return map.error();
-  detail::CvtMap m = detail::withoutCopies(*map);
-  int elemBytes = options.elementBits / 8;
-  int maxVec = std::min(std::max(maxElements, 1), 16 / elemBytes);
-  if (maxVec * elemBytes < 4)
-    return makeError("cp.async moves at least 4 bytes, but the pointers allow " +
-                     std::to_string(maxVec * elemBytes) + " (Triton refuses this copy)");
-  int maxLog2 = std::countr_zero(static_cast<unsigned>(maxVec));
-  if (!padding.empty()) {
-    uint64_t minInterval = padding.front().interval;
-    for (const IntervalPad& p : padding)
-      minInterval = std::min(minInterval, p.interval);
-    maxLog2 = std::min(maxLog2, std::countr_zero(minInterval));
-  }
-  int v = detail::vectorLog2(m, maxLog2, /*permute=*/false);
+  auto plan = asyncCopyPlan(src, shared, padding, maxElements, model, options);
+  if (!plan.ok())
+    return plan.error();
+  const detail::CvtMap& m = plan->map;
+  int v = plan->v, elemBytes = plan->elemBytes, maxVec = plan->maxVec;
+  const std::vector<detail::Chunk>& chunks = plan->chunks;
   TritonAccess a;
   a.instruction = SharedInstruction::Vector;
   a.vectorElements = 1 << v;
@@ -640,11 +692,6 @@ Result<TritonAccess> tritonAsyncCopy(const LinearLayout& src, const LinearLayout
   a.warps = uint64_t{1} << m.warps.size();
   a.instructionsPerWarp = uint64_t{1} << (static_cast<int>(m.registers.size()) - v);
   a.widthsPerWarp[a.copyBytes * 8] = a.instructionsPerWarp;
-  if (auto tooMany = detail::checkEnumerable(m, v, elemBytes))
-    return *tooMany;
-  // Inline PTX: LLVM merges nothing.
-  std::vector<detail::Chunk> chunks =
-      detail::emittedAccesses(m, padding, v, /*permute=*/false, elemBytes, /*merge=*/false);
   a.count = detail::chunkCount(m, padding, chunks, SharedAccessKind::Store, model, elemBytes,
                                &a.misalignedAccesses);
   if (a.misalignedAccesses > 0)
@@ -660,8 +707,11 @@ Result<TritonAccess> tritonAsyncCopy(const LinearLayout& src, const LinearLayout
   a.count.wavefronts >>= idle;
   a.count.idealWavefronts >>= idle;
   if (source && model.arch == "sm90") {
+    auto instructions = planInstructions(*plan, shared, padding, model);
+    if (!instructions.ok())
+      return instructions.error();
     auto wavefronts =
-        sourceWavefronts(m, shared, padding, chunks, a.copyBytes, elemBytes, model, *source);
+        sourceWavefronts(*instructions, a.copyBytes, elemBytes, *source, shared.getNumOutDims());
     if (!wavefronts.ok())
       return wavefronts.error();
     a.count.wavefronts = *wavefronts;

@@ -172,6 +172,8 @@ struct OpEntry {
   int elementBits = 0;
   /// Contract fields of report.json (see docs/report.md).
   nlohmann::json plan, predicted, optimum, measured, legality;
+  /// --launches: an sm90 async copy's LDGSTS in each launch (docs/report.md), else null.
+  nlohmann::json launches;
   /// The ttg.warp_specialize region the op runs in ({"name", "num_warps", "layouts_agree"}),
   /// null outside one.
   nlohmann::json partition;

@@ -190,6 +190,22 @@ struct AsyncCopySource {
                                                    const TritonLoweringOptions& options,
                                                    const AsyncCopySource* source = nullptr);
 
+/// One LDGSTS of an async copy: an owner warp's group of registers. For each lane that copies
+/// (lanes and warps holding copies are predicated off), in lane order, the tensor coordinates
+/// of its first element (dim0, dim1, ...) and its byte in the destination buffer.
+struct AsyncCopyInstruction {
+  uint64_t warp = 0;
+  std::vector<std::vector<uint64_t>> coordinates;
+  std::vector<uint64_t> sharedBytes;
+};
+
+/// The LDGSTS instructions tritonAsyncCopy counts (warp by warp, each warp's in order): what a
+/// launch's own source addresses are matched with (reports' --launches).
+[[nodiscard]] Result<std::vector<AsyncCopyInstruction>>
+tritonAsyncCopyInstructions(const LinearLayout& src, const LinearLayout& shared,
+                            const std::vector<IntervalPad>& padding, int maxElements,
+                            const SharedMemoryModel& model, const TritonLoweringOptions& options);
+
 /// The largest v (log2) Triton vectorises REG -> SHARED with: registers exactly offsets
 /// 1, 2, .., 2^(v-1) (permuted to the front when `permute`) and nothing else touching those
 /// offsets, at most 2^maxLog2. `registers` without zero columns.
