@@ -498,12 +498,7 @@ private:
       }
       return known(std::move(d), op.resultType.shape, a.base);
     }
-    static const std::set<std::string> kBinary = {
-        "arith.addi",  "arith.subi",  "arith.muli",      "arith.divsi",      "arith.divui",
-        "arith.remsi", "arith.remui", "arith.andi",      "arith.ori",        "arith.xori",
-        "arith.shli",  "arith.shrui", "arith.shrsi",     "arith.maxsi",      "arith.maxui",
-        "arith.minsi", "arith.minui", "arith.ceildivsi", "arith.floordivsi", "arith.cmpi"};
-    if (kBinary.count(n))
+    if (binaryOf(n))
       return binary(op, x, operand(op, 1));
     return unknown(n == "tt.load" ? "a value loaded from memory" : "the result of " + n);
   }
@@ -587,56 +582,121 @@ private:
     return known(std::move(d), to, x.base);
   }
 
-  static std::optional<int64_t> apply(const std::string& n, std::string_view predicate, int64_t a,
-                                      int64_t b, int bits, int64_t scale) {
+  /// The element operations of `binary`, named once per op rather than per element (the
+  /// name's comparisons were most of a launch's time).
+  enum class Binary {
+    AddPtr,
+    Add,
+    Sub,
+    Mul,
+    And,
+    Or,
+    Xor,
+    MaxS,
+    MinS,
+    MaxU,
+    MinU,
+    ShL,
+    ShRU,
+    ShRS,
+    Cmp,
+    DivU,
+    RemU,
+    DivS,
+    RemS,
+    CeilDivS,
+    FloorDivS
+  };
+
+  static std::optional<Binary> binaryOf(const std::string& n) {
+    static const std::map<std::string, Binary, std::less<>> kBinary = {
+        {"tt.addptr", Binary::AddPtr},
+        {"arith.addi", Binary::Add},
+        {"arith.subi", Binary::Sub},
+        {"arith.muli", Binary::Mul},
+        {"arith.andi", Binary::And},
+        {"arith.ori", Binary::Or},
+        {"arith.xori", Binary::Xor},
+        {"arith.maxsi", Binary::MaxS},
+        {"arith.minsi", Binary::MinS},
+        {"arith.maxui", Binary::MaxU},
+        {"arith.minui", Binary::MinU},
+        {"arith.shli", Binary::ShL},
+        {"arith.shrui", Binary::ShRU},
+        {"arith.shrsi", Binary::ShRS},
+        {"arith.cmpi", Binary::Cmp},
+        {"arith.divui", Binary::DivU},
+        {"arith.remui", Binary::RemU},
+        {"arith.divsi", Binary::DivS},
+        {"arith.remsi", Binary::RemS},
+        {"arith.ceildivsi", Binary::CeilDivS},
+        {"arith.floordivsi", Binary::FloorDivS}};
+    auto it = kBinary.find(n);
+    return it == kBinary.end() ? std::nullopt : std::optional<Binary>(it->second);
+  }
+
+  static std::optional<int64_t> apply(Binary n, IntegerPredicate predicate, int64_t a, int64_t b,
+                                      int bits, int64_t scale) {
     uint64_t ua = asUnsigned(a, bits), ub = asUnsigned(b, bits);
     auto u = [](uint64_t v) { return static_cast<int64_t>(v); };
-    if (n == "tt.addptr")
+    auto shift = [&](uint64_t v) {
+      return ub >= static_cast<uint64_t>(bits) ? std::optional<int64_t>() : u(v);
+    };
+    switch (n) {
+    case Binary::AddPtr:
       return u(static_cast<uint64_t>(a) + static_cast<uint64_t>(b) * static_cast<uint64_t>(scale));
-    if (n == "arith.addi")
+    case Binary::Add:
       return u(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
-    if (n == "arith.subi")
+    case Binary::Sub:
       return u(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
-    if (n == "arith.muli")
+    case Binary::Mul:
       return u(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
-    if (n == "arith.andi")
+    case Binary::And:
       return a & b;
-    if (n == "arith.ori")
+    case Binary::Or:
       return a | b;
-    if (n == "arith.xori")
+    case Binary::Xor:
       return a ^ b;
-    if (n == "arith.maxsi" || n == "arith.minsi")
-      return n == "arith.maxsi" ? std::max(a, b) : std::min(a, b);
-    if (n == "arith.maxui" || n == "arith.minui")
-      return u(n == "arith.maxui" ? std::max(ua, ub) : std::min(ua, ub));
-    if (n == "arith.shli")
-      return ub >= static_cast<uint64_t>(bits) ? std::optional<int64_t>() : u(ua << ub);
-    if (n == "arith.shrui")
-      return ub >= static_cast<uint64_t>(bits) ? std::optional<int64_t>() : u(ua >> ub);
-    if (n == "arith.shrsi")
+    case Binary::MaxS:
+      return std::max(a, b);
+    case Binary::MinS:
+      return std::min(a, b);
+    case Binary::MaxU:
+      return u(std::max(ua, ub));
+    case Binary::MinU:
+      return u(std::min(ua, ub));
+    case Binary::ShL:
+      return shift(ub < 64 ? ua << ub : 0);
+    case Binary::ShRU:
+      return shift(ub < 64 ? ua >> ub : 0);
+    case Binary::ShRS:
       return ub >= static_cast<uint64_t>(bits) ? std::optional<int64_t>() : a >> ub;
-    if (n == "arith.cmpi") {
-      bool c = comparePredicate(predicate, a, b, ua, ub);
-      return c ? 1 : 0;
+    case Binary::Cmp:
+      return comparePredicate(predicate, a, b, ua, ub) ? 1 : 0;
+    default:
+      break;
     }
     // Division: undefined on the GPU for a zero divisor (and INT_MIN / -1), so unknown here.
-    bool isUnsigned = n == "arith.divui" || n == "arith.remui";
+    bool isUnsigned = n == Binary::DivU || n == Binary::RemU;
     if (isUnsigned ? ub == 0 : (b == 0 || (a == std::numeric_limits<int64_t>::min() && b == -1)))
       return std::nullopt;
-    if (n == "arith.divui")
-      return u(ua / ub);
-    if (n == "arith.remui")
-      return u(ua % ub);
-    if (n == "arith.divsi")
-      return a / b;
-    if (n == "arith.remsi")
-      return a % b;
     int64_t q = a / b, r = a % b;
-    if (n == "arith.ceildivsi")
+    switch (n) {
+    case Binary::DivU:
+      return u(ua / ub);
+    case Binary::RemU:
+      return u(ua % ub);
+    case Binary::DivS:
+      return q;
+    case Binary::RemS:
+      return r;
+    case Binary::CeilDivS:
       return q + ((r != 0 && (r > 0) == (b > 0)) ? 1 : 0);
-    if (n == "arith.floordivsi")
+    case Binary::FloorDivS:
       return q - ((r != 0 && (r < 0) != (b < 0)) ? 1 : 0);
-    return std::nullopt;
+    default:
+      return std::nullopt;
+    }
   }
 
   Value binary(const ParsedOp& op, const Value& x, const Value& y) {
@@ -652,14 +712,16 @@ private:
     if (bits == 0)
       return unknown(n + " of a type that is not an integer");
     int64_t scale = pointer ? std::max(1, op.operandType.pointeeBits() / 8) : 1;
-    std::string_view predicate;
-    if (n == "arith.cmpi")
-      predicate = trimmed(std::string_view(op.body).substr(0, op.body.find(',')));
+    std::optional<Binary> code = binaryOf(n);
+    if (!code)
+      return unknown("the result of " + n);
+    IntegerPredicate predicate =
+        integerPredicateOf(trimmed(std::string_view(op.body).substr(0, op.body.find(','))));
     int out = pointer ? 64 : resultBits(op);
     charge(x.size());
     std::vector<int64_t> d(x.size());
     for (std::size_t i = 0; i < d.size(); ++i) {
-      auto v = apply(n, predicate, (*x.data)[i], (*y.data)[i], bits, scale);
+      auto v = apply(*code, predicate, (*x.data)[i], (*y.data)[i], bits, scale);
       if (!v)
         return unknown(n + " with no defined result (a division by zero or a shift past the "
                            "width)");

@@ -88,19 +88,50 @@ struct ParsedOp {
 /// A hint (`tt.divisibility = 16 : i32` or `dense<[16, 1]> : tensor<2xi32>`) as Triton's
 /// initDimVectorFromHint reads it: an integer gives a vector of one.
 [[nodiscard]] std::optional<std::vector<int64_t>> hintVector(std::string_view value);
+/// arith.cmpi's predicates, in the order of their names in integerPredicateOf.
+enum class IntegerPredicate { Eq, Ne, Slt, Sle, Sgt, Sge, Ult, Ule, Ugt, Uge };
+
+/// The predicate named `name` ("slt"); an unknown name reads as uge.
+[[nodiscard]] inline IntegerPredicate integerPredicateOf(std::string_view name) {
+  constexpr std::string_view kNames[] = {"eq",  "ne",  "slt", "sle", "sgt",
+                                         "sge", "ult", "ule", "ugt", "uge"};
+  for (std::size_t i = 0; i < std::size(kNames); ++i)
+    if (name == kNames[i])
+      return static_cast<IntegerPredicate>(i);
+  return IntegerPredicate::Uge;
+}
+
 /// arith.cmpi's `predicate` ("slt", "uge", ...) of a and b, signed and (ua, ub) unsigned.
+[[nodiscard]] inline bool comparePredicate(IntegerPredicate p, int64_t a, int64_t b, uint64_t ua,
+                                           uint64_t ub) {
+  switch (p) {
+  case IntegerPredicate::Eq:
+    return a == b;
+  case IntegerPredicate::Ne:
+    return a != b;
+  case IntegerPredicate::Slt:
+    return a < b;
+  case IntegerPredicate::Sle:
+    return a <= b;
+  case IntegerPredicate::Sgt:
+    return a > b;
+  case IntegerPredicate::Sge:
+    return a >= b;
+  case IntegerPredicate::Ult:
+    return ua < ub;
+  case IntegerPredicate::Ule:
+    return ua <= ub;
+  case IntegerPredicate::Ugt:
+    return ua > ub;
+  case IntegerPredicate::Uge:
+    return ua >= ub;
+  }
+  return ua >= ub;
+}
+
 [[nodiscard]] inline bool comparePredicate(std::string_view predicate, int64_t a, int64_t b,
                                            uint64_t ua, uint64_t ub) {
-  return predicate == "eq"    ? a == b
-         : predicate == "ne"  ? a != b
-         : predicate == "slt" ? a < b
-         : predicate == "sle" ? a <= b
-         : predicate == "sgt" ? a > b
-         : predicate == "sge" ? a >= b
-         : predicate == "ult" ? ua < ub
-         : predicate == "ule" ? ua <= ub
-         : predicate == "ugt" ? ua > ub
-                              : ua >= ub;
+  return comparePredicate(integerPredicateOf(predicate), a, b, ua, ub);
 }
 
 /// "%offs_am" of the key "2:%offs_am~1".
