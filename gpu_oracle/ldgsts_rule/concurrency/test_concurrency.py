@@ -11,12 +11,8 @@ stages) on six launches, measured on the H200 (run.sh; README.md), against `llch
 import csv
 import json
 import os
-import subprocess
-
-import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 
 
 def measured():
@@ -53,16 +49,8 @@ def test_the_count_depends_on_neither_cache_control_nor_programs():
     assert ratios[("m128n512k1024", "all")] == ratios[("m512n512k1024", "all")]
 
 
-def test_p0_takes_the_destination_and_the_rest_the_rule(tmp_path):
-    llcheck = os.environ.get("LLCHECK", os.path.join(REPO, "build", "cli", "llcheck"))
-    file = tmp_path / "launches.json"
-    file.write_text(json.dumps({"launches": launches()}))
-    proc = subprocess.run([llcheck, "report", os.path.join(HERE, "kernel.ttgir"), "--out",
-                           str(tmp_path), "--no-z3", "--no-sass", "--quiet", "--triton", "3.6",
-                           "--arch", "sm90", "--launches", str(file)],
-                          capture_output=True, text=True, check=False)
-    assert proc.returncode in (0, 1), proc.stderr
-    kernel = json.loads((tmp_path / "report.json").read_text())["kernels"][0]
+def test_p0_takes_the_destination_and_the_rest_the_rule(report_kernel):
+    kernel = report_kernel(os.path.join(HERE, "kernel.ttgir"), launches())
     copies = [o for o in kernel["ops"] if o["op"] == "ttg.async_copy_global_to_local"]
     # SASS order is TTGIR order: A (4 LDGSTS a thread) and B (1) of each stage, then the loop's.
     sizes = [o["predicted"]["store"]["instructions_per_warp"] for o in copies]
