@@ -235,5 +235,14 @@ TEST(AxisInfo, HintsOverrideAndLoadedIndicesAreNotAffine) {
   EXPECT_EQ(x.pointer.constancy, (V{64}));
 }
 
+// A negative constant of a width just under 64 bits is read zero-extended without passing
+// int64 (UBSan in the ttgir fuzz target: -1 : i63 + 2^63; the sanitized tests run this).
+TEST(AxisInfo, ANegativeConstantOfAWideOddTypeIsReadZeroExtended) {
+  std::string text = kernel(R"(    %c = arith.constant -1 : i63
+    %d = arith.constant -9223372036854775807 : i63
+)");
+  EXPECT_TRUE(analyzeAxisInfo(text, "i63.ttgir").ok());
+}
+
 } // namespace
 } // namespace llcheck

@@ -517,8 +517,9 @@ private:
     }
     // Triton reads the value zero-extended from its width (getZExtValue): -1 : i32 is 2^32 - 1.
     int bits = f.type.element == "i1" ? 1 : f.type.integerBits();
+    // In unsigned arithmetic: at i63 the old `v + 2^63` overflowed int64 (the ttgir fuzz target).
     if (*v < 0 && bits > 0 && bits < 64)
-      *v += int64_t{1} << bits;
+      *v = static_cast<int64_t>(static_cast<uint64_t>(*v) & ((uint64_t{1} << bits) - 1));
     auto r = static_cast<std::size_t>(rank);
     f.axis.contiguity.assign(r, 1);
     f.axis.divisibility.assign(r, highestPowOf2Divisor(*v));
