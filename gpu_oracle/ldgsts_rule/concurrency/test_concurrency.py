@@ -11,8 +11,11 @@ stages) on six launches, measured on the H200 (run.sh; README.md), against `llch
 import csv
 import json
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from ldgsts_report import report_kernel  # noqa: E402
 
 
 def measured():
@@ -49,8 +52,8 @@ def test_the_count_depends_on_neither_cache_control_nor_programs():
     assert ratios[("m128n512k1024", "all")] == ratios[("m512n512k1024", "all")]
 
 
-def test_p0_takes_the_destination_and_the_rest_the_rule(report_kernel):
-    kernel = report_kernel(os.path.join(HERE, "kernel.ttgir"), launches())
+def test_p0_takes_the_destination_and_the_rest_the_rule(tmp_path):
+    kernel = report_kernel(tmp_path, os.path.join(HERE, "kernel.ttgir"), launches())
     copies = [o for o in kernel["ops"] if o["op"] == "ttg.async_copy_global_to_local"]
     # SASS order is TTGIR order: A (4 LDGSTS a thread) and B (1) of each stage, then the loop's.
     sizes = [o["predicted"]["store"]["instructions_per_warp"] for o in copies]

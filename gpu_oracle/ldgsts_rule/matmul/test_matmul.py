@@ -12,10 +12,13 @@ be exact."""
 
 import csv
 import os
+import sys
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from ldgsts_report import report_kernel  # noqa: E402
 
 # (K, op index in TTGIR order) -> (measured per executed instruction, why it differs)
 KNOWN = {
@@ -40,8 +43,8 @@ def measured(k):
 
 
 @pytest.mark.parametrize("k", [64, 1024])
-def test_async_copy_wavefronts_per_sass_instruction(k, report_kernel):
-    kernel = report_kernel(os.path.join(HERE, f"matmul-K{k}.ttgir"))
+def test_async_copy_wavefronts_per_sass_instruction(k, tmp_path):
+    kernel = report_kernel(tmp_path, os.path.join(HERE, f"matmul-K{k}.ttgir"))
     copies = [o for o in kernel["ops"] if o["op"] == "ttg.async_copy_global_to_local"]
     sass = measured(k)
     assert len(copies) == 6 and len(sass) == 24, (len(copies), len(sass))
@@ -65,11 +68,11 @@ KNOWN_IN_LAUNCH = {(64, 0): KNOWN[(64, 0)][1], (1024, 0): KNOWN[(1024, 0)][1]}
 
 
 @pytest.mark.parametrize("k", [64, 1024])
-def test_async_copy_wavefronts_of_the_launch(k, report_kernel):
+def test_async_copy_wavefronts_of_the_launch(k, tmp_path):
     """`report --launches` with the launch run.py made (M = N = 256, row-major A and B, four
     programs): each copy's LDGSTS from its lanes' own sources, the copies masked off past K at
     their destination alone. Per op, its 4 SASS instructions summed over the launch."""
-    kernel = report_kernel(os.path.join(HERE, f"matmul-K{k}.ttgir"), [{
+    kernel = report_kernel(tmp_path, os.path.join(HERE, f"matmul-K{k}.ttgir"), [{
         "id": f"K{k}", "kernel": "matmul_kernel", "grid": [4, 1, 1],
         "integers": {"M": 256, "N": 256, "K": k, "stride_am": k, "stride_bk": 256,
                      "stride_cm": 256}}])
