@@ -6,6 +6,7 @@ replay.py). Writes the pack that run_gpu.py's LLCHECK_REPLAY reads:
     python3 compile39.py RECORDS.json[.xz]... PACK_DIR
 
 (data/recorded-3.6.json.xz: the launches recorded on 2026-12-02, Liger-Kernel and tutorial;
+data/recorded-fla-3.6.json.xz: fla's, 2026-12-04;
 data/recorded-flaggems-3.6.json.xz: FlagGems', whose generated pointwise modules are loaded from
 data/flaggems-sources-3.6.tar.xz unpacked, in the folder LLCHECK_FLAGGEMS_SOURCES names.)
 
@@ -20,6 +21,7 @@ import lzma
 import os
 import shutil
 import sys
+import types
 
 import torch
 import triton
@@ -35,6 +37,18 @@ from replay import StandIn  # noqa: E402
 TARGET = GPUTarget("cuda", 90, 32)
 
 
+# The H200's properties as Triton's driver and torch gave them there (2026-12-04), for the
+# kernels' modules that read them at import.
+H200_PROPERTIES = {"max_shared_mem": 232448, "max_num_regs": 65536, "multiprocessor_count": 132,
+                   "warpSize": 32, "sm_clock_rate": 1980000, "mem_clock_rate": 3201000,
+                   "mem_bus_width": 6016}
+
+
+class NoGpuUtils:
+    def get_device_properties(self, device):
+        return dict(H200_PROPERTIES)
+
+
 class NoGpuDriver:
     """Triton's active driver where there is no GPU: it names the target and device 0, and
     nothing is launched (every compile here is a warm-up)."""
@@ -47,6 +61,8 @@ class NoGpuDriver:
 
     def get_current_target(self):
         return TARGET
+
+    utils = NoGpuUtils()
 
     def __getattr__(self, name):
         raise RuntimeError(f"Triton asked the driver for {name}; nothing runs here")
@@ -82,12 +98,20 @@ def jit_function(key):
     return _triton_jit_function_registry[key]
 
 
-def without_gpu_for_flaggems():
-    """FlagGems' import asks torch for the device's name and capability (its LibEntry's cache
-    is per device): the H200's, which the launches were recorded on. Its vendor is said too."""
+def without_gpu_for_imports():
+    """The kernels' modules ask about the device when imported: FlagGems torch for its name and
+    capability (its LibEntry's cache is per device), fla Triton's driver and torch for its
+    shared memory and multiprocessors (its autotune spaces and Hopper paths are chosen at
+    import). They get the H200's, which the launches were recorded on; FlagGems' vendor is said
+    too."""
     os.environ.setdefault("GEMS_VENDOR", "nvidia")
     torch.cuda.get_device_name = lambda *a, **k: "NVIDIA H200"
     torch.cuda.get_device_capability = lambda *a, **k: (9, 0)
+    torch.cuda.device_count = lambda: 1
+    torch.cuda.get_device_properties = lambda *a, **k: types.SimpleNamespace(
+        name="NVIDIA H200", major=9, minor=0, multi_processor_count=132,
+        shared_memory_per_block_optin=H200_PROPERTIES["max_shared_mem"],
+        shared_memory_per_block=49152, total_memory=143155 << 20, L2_cache_size=60 << 20)
 
 
 def stand_in(arg):
@@ -127,7 +151,7 @@ def main():
     os.environ.setdefault("TRITON_CACHE_DIR", os.path.join(pack_dir, "cache"))
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # 3.9's default, said explicitly
     driver.set_active(NoGpuDriver())
-    without_gpu_for_flaggems()
+    without_gpu_for_imports()
     pack = {"triton": triton.__version__, "target": "sm90", "launches": {}, "kernels": {},
             "not_compiled": {}}
     for path in records:

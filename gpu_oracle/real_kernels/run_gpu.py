@@ -22,6 +22,9 @@ OUT_DIR/sources/FILE, where it was, and the JIT functions it calls that were not
 generated module was given).
 LLCHECK_WORKLOADS=REGEX runs only the workloads whose id it matches, LLCHECK_SKIP=REGEX leaves
 out those it matches (FlagGems' fp32 matmuls, which autotune for minutes).
+LLCHECK_ONE_CONFIG=REGEX: an autotuned kernel whose module it matches (fla's, 48 configurations
+a kernel) gets one of its configurations, the ones its pruning keeps, chosen by the kernel's name
+and autotune key (one_config), so it compiles once and is not benchmarked; the record says which.
 LLCHECK_REPLAY=PACK_DIR: the profiled call runs Triton 3.9's cubins from compile39.py's pack in
 place of 3.6's launches (replay.Replayer); its launches record 3.9's hashes (their files are in
 the pack here: PACK_DIR needs only pack.json and kernels/HASH.cubin on the GPU machine). An
@@ -154,20 +157,53 @@ ORIGINAL_TUNE = autotuner.Autotuner.run
 TUNING = None  # LLCHECK_REPLAY: the workload whose calls (the warm-up's too) run
 
 
+ONE_CONFIG = re.compile(os.environ["LLCHECK_ONE_CONFIG"]) if os.environ.get("LLCHECK_ONE_CONFIG") \
+    else None
+
+
 def pinned_tune(self, *args, **kwargs):
     """Autotuner.run where a replay is to launch 3.9's kernel compiled for the recorded launch:
     the configurations are cut to the one that launch had (its constexprs and options), so that
     the autotuner cannot choose another in this run (Liger's DyT chose differently run to run)."""
     pin_configs(self)
+    if ONE_CONFIG is not None and REPLAY is None:
+        one_config(self)
     return ORIGINAL_TUNE(self, *args, **kwargs)
+
+
+def jit_function_of(tuner):
+    fn = tuner.fn
+    while not isinstance(fn, triton_jit.JITFunction):
+        fn = fn.fn
+    return fn
+
+
+def one_config(self):
+    """LLCHECK_ONE_CONFIG: autotuner `self` keeps one of the configurations its pruning keeps,
+    configs[crc32(name and autotune key) % n], where its module matches the regex."""
+    import zlib
+    fn = jit_function_of(self)
+    if not ONE_CONFIG.match(fn.module) or "llcheck_prune" in self.__dict__:
+        return
+    prune = self.prune_configs
+
+    def prune_to_one(kwargs, *rest, **more):
+        configs = prune(kwargs, *rest, **more)
+        if len(configs) <= 1:
+            return configs
+        every = {**(self.nargs or {}), **kwargs}
+        key = [str(every[k].dtype) if hasattr(every.get(k), "dtype") else every.get(k)
+               for k in self.keys]
+        pick = zlib.crc32(f"{fn.fn.__qualname__}:{key}".encode()) % len(configs)
+        return [configs[pick]]
+    self.llcheck_prune = True
+    self.prune_configs = prune_to_one
 
 
 def pin_configs(self):
     """Cuts autotuner `self`'s configurations to the recorded launch's (see pinned_tune)."""
     if REPLAY is not None and TUNING is not None:
-        fn = self.fn
-        while not isinstance(fn, triton_jit.JITFunction):
-            fn = fn.fn
+        fn = jit_function_of(self)
         name = f"{fn.module}:{fn.fn.__qualname__}"
         for index in range(64):
             entry = REPLAY.entry(TUNING, index)

@@ -42,7 +42,7 @@ RELEASES = [r for r in ("3.6", "3.9") if os.path.exists(os.path.join(HERE, "data
 KNOWN = json.load(open(os.path.join(HERE, "known_differences.json")))
 
 
-RECORDINGS = ("recorded-3.6.json.xz", "recorded-flaggems-3.6.json.xz")
+RECORDINGS = ("recorded-3.6.json.xz", "recorded-flaggems-3.6.json.xz", "recorded-fla-3.6.json.xz")
 
 
 def recorded_launches():

@@ -4,6 +4,11 @@
   each result and input gradient checked against the same math in eager PyTorch in float64.
 - `flaggems`: FlagGems' operators, called as the ATen ops they replace (`flag_gems.use_gems()`)
   and checked against eager PyTorch (float64 where the op takes it).
+- `fla`: flash-linear-attention's kernels (the `fla-core` package): its chunked linear
+  attentions (simple GLA, GLA, delta rule, gated delta rule, retention, linear attention), its
+  parallel softmax attention and HGRN, and its norm, rotary and activation modules, forward and
+  backward; each checked against fla's own eager-PyTorch reference (`naive_*`, `*_ref`) or the
+  same math in eager PyTorch, on float64 inputs.
 - `tutorial`: Triton's tutorial matmul (03; the kernel of gpu_oracle/ldgsts_rule/matmul/run.py)
   over configurations of its autotune space: tile sizes, 4 and 8 warps, 1 to 4 stages, fp16,
   bf16, fp32 and fp8, shapes that are and are not tile multiples, K loops of 1 to 32 trips.
@@ -322,6 +327,192 @@ def flaggems_workloads():
             yield f"flaggems-group_norm-{s}", gn
 
 
+
+# ---------------------------------------------------------------- flash-linear-attention
+def leaf(t):
+    return t.detach().requires_grad_()
+
+
+def fla_workloads():
+    """fla-core's kernels, forward and backward. Its autotuners choose among 48 configurations a
+    kernel; run_gpu.py's LLCHECK_ONE_CONFIG cuts each to one of its own (the same for the same
+    kernel and autotune key), so a workload compiles in seconds, not minutes."""
+    tols = {torch.bfloat16: 3e-2, torch.float16: 1e-2}
+    for dname in ("bf16", "fp16"):
+        dt = DTYPES[dname]
+        for b, t, h, d in ((2, 256, 4, 64), (1, 300, 2, 128)):
+            s = f"{b}x{t}x{h}x{d}-{dname}"
+
+            def qkv(b=b, t=t, h=h, d=d, dt=dt, normalize_k=False):
+                q = rand(b, t, h, d, dtype=dt) * 0.5
+                k = rand(b, t, h, d, dtype=dt)
+                k = F.normalize(k.float(), dim=-1).to(dt) if normalize_k else k * 0.5
+                return leaf(q), leaf(k), leaf(rand(b, t, h, d, dtype=dt))
+
+            def simple_gla(b=b, t=t, h=h, dt=dt, qkv=qkv):
+                from fla.ops.simple_gla import chunk_simple_gla
+                from fla.ops.simple_gla.naive import naive_recurrent_simple_gla
+                g = leaf(F.logsigmoid(rand(b, t, h, dtype=torch.float32)))
+                return fwd_bwd(lambda q, k, v, g: chunk_simple_gla(q, k, v, g)[0],
+                               lambda q, k, v, g: naive_recurrent_simple_gla(q, k, v, g)[0],
+                               [*qkv(), g]) + (tols[dt],)
+            yield f"fla-chunk_simple_gla-{s}", simple_gla
+
+            def gla(b=b, t=t, h=h, d=d, dt=dt, qkv=qkv):
+                from fla.ops.gla import chunk_gla
+                from fla.ops.gla.naive import naive_recurrent_gla
+                g = leaf(F.logsigmoid(rand(b, t, h, d, dtype=torch.float32)) / 16)
+                return fwd_bwd(lambda q, k, v, g: chunk_gla(q, k, v, g)[0],
+                               lambda q, k, v, g: naive_recurrent_gla(q, k, v, g)[0],
+                               [*qkv(), g]) + (tols[dt],)
+            yield f"fla-chunk_gla-{s}", gla
+
+            def delta(b=b, t=t, h=h, dt=dt, qkv=qkv):
+                from fla.ops.delta_rule import chunk_delta_rule
+                from fla.ops.delta_rule.naive import delta_rule_recurrence
+
+                def ref(q, k, v, beta):
+                    tr = [x.transpose(1, 2) for x in (q, k, v, beta)]
+                    return delta_rule_recurrence(*tr)[0].transpose(1, 2)
+                beta = leaf(torch.sigmoid(rand(b, t, h, dtype=dt)))
+                return fwd_bwd(lambda q, k, v, beta: chunk_delta_rule(q, k, v, beta)[0], ref,
+                               [*qkv(normalize_k=True), beta]) + (tols[dt],)
+            yield f"fla-chunk_delta_rule-{s}", delta
+
+            def gated_delta(b=b, t=t, h=h, dt=dt, qkv=qkv):
+                from fla.ops.gated_delta_rule import chunk_gated_delta_rule
+                from fla.ops.gated_delta_rule.naive import naive_recurrent_gated_delta_rule
+                g = leaf(F.logsigmoid(rand(b, t, h, dtype=torch.float32)))
+                beta = leaf(torch.sigmoid(rand(b, t, h, dtype=dt)))
+                return fwd_bwd(
+                    lambda q, k, v, g, beta: chunk_gated_delta_rule(q, k, v, g, beta)[0],
+                    lambda q, k, v, g, beta: naive_recurrent_gated_delta_rule(q, k, v, beta, g)[0],
+                    [*qkv(normalize_k=True), g, beta]) + (tols[dt],)
+            yield f"fla-chunk_gated_delta_rule-{s}", gated_delta
+
+            def retention(qkv=qkv, dt=dt):
+                from fla.ops.retention import chunk_retention
+                from fla.ops.retention.naive import naive_retention
+
+                def ref(q, k, v):
+                    o = naive_retention(*[x.transpose(1, 2) for x in (q, k, v)])
+                    return o.transpose(1, 2)
+                return fwd_bwd(lambda q, k, v: chunk_retention(q, k, v)[0], ref,
+                               list(qkv())) + (tols[dt],)
+            yield f"fla-chunk_retention-{s}", retention
+
+            def linear_attn(qkv=qkv, dt=dt):
+                from fla.ops.linear_attn import chunk_linear_attn
+                from fla.ops.linear_attn.naive import naive_recurrent_linear_attn
+                return fwd_bwd(
+                    lambda q, k, v: chunk_linear_attn(q, k, v, normalize=False)[0],
+                    lambda q, k, v: naive_recurrent_linear_attn(q, k, v)[0],
+                    list(qkv())) + (tols[dt],)
+            yield f"fla-chunk_linear_attn-{s}", linear_attn
+
+            def attn(qkv=qkv, dt=dt):
+                from fla.ops.attn import parallel_attn
+                from fla.ops.attn.naive import naive_parallel_attn
+                return fwd_bwd(lambda q, k, v: parallel_attn(q, k, v),
+                               lambda q, k, v: naive_parallel_attn(q, k, v)[0],
+                               list(qkv())) + (tols[dt],)
+            yield f"fla-parallel_attn-{s}", attn
+
+        for rows, hidden in ((512, 1024), (300, 2048)):
+            s = f"{rows}x{hidden}-{dname}"
+
+            def hgrn(rows=rows, hidden=hidden, dt=dt):
+                from fla.ops.hgrn import fused_recurrent_hgrn
+                from fla.ops.hgrn.naive import naive_recurrent_hgrn
+                x = leaf(rand(2, rows, hidden // 4, dtype=dt))
+                g = leaf(F.logsigmoid(rand(2, rows, hidden // 4, dtype=dt)))
+                return fwd_bwd(lambda x, g: fused_recurrent_hgrn(x, g)[0],
+                               lambda x, g: naive_recurrent_hgrn(x, g)[0], [x, g]) + (tols[dt],)
+            yield f"fla-fused_recurrent_hgrn-{s}", hgrn
+
+            def rms(rows=rows, hidden=hidden, dt=dt):
+                from fla.modules.norm.layernorm import rms_norm
+                xs = [rand(rows, hidden, dtype=dt, grad=True), rand(hidden, dtype=dt, grad=True)]
+                return fwd_bwd(lambda x, w: rms_norm(x, w, None, eps=1e-6),
+                               ref_rms_norm, xs) + (TOL[dt],)
+            yield f"fla-rms_norm-{s}", rms
+
+            def ln(rows=rows, hidden=hidden, dt=dt):
+                from fla.modules.norm.layernorm import layer_norm
+                xs = [rand(rows, hidden, dtype=dt, grad=True), rand(hidden, dtype=dt, grad=True),
+                      rand(hidden, dtype=dt, grad=True)]
+                return fwd_bwd(lambda x, w, b: layer_norm(x, w, b, eps=1e-6),
+                               lambda x, w, b: F.layer_norm(x, (x.shape[-1],), w, b, 1e-6),
+                               xs) + (TOL[dt],)
+            yield f"fla-layer_norm-{s}", ln
+
+            def rms_gated(rows=rows, hidden=hidden, dt=dt):
+                from fla.modules.norm.fused_norm_gate import rms_norm_gated
+                xs = [rand(rows, hidden, dtype=dt, grad=True), rand(rows, hidden, dtype=dt, grad=True),
+                      rand(hidden, dtype=dt, grad=True)]
+                return fwd_bwd(lambda x, g, w: rms_norm_gated(x, g, w, None, eps=1e-6),
+                               lambda x, g, w: ref_rms_norm(x, w) * F.silu(g), xs) + (TOL[dt],)
+            yield f"fla-rms_norm_gated-{s}", rms_gated
+
+            def l2(rows=rows, hidden=hidden, dt=dt):
+                from fla.modules.norm.l2norm import l2norm
+                x = rand(rows, hidden // 16, 16, dtype=dt, grad=True)
+                return fwd_bwd(lambda x: l2norm(x),
+                               lambda x: x * torch.rsqrt((x * x).sum(-1, keepdim=True) + 1e-6),
+                               [x]) + (TOL[dt],)
+            yield f"fla-l2norm-{s}", l2
+
+            def swish(rows=rows, hidden=hidden, dt=dt):
+                from fla.modules.activations import swish as fla_swish
+                return fwd_bwd(fla_swish, F.silu,
+                               [rand(rows, hidden, dtype=dt, grad=True)]) + (TOL[dt],)
+            yield f"fla-swish-{s}", swish
+
+            def rotary(rows=rows, hidden=hidden, dt=dt):
+                from fla.modules.rotary import rotary_embedding
+                from fla.modules.rotary.ops import rotary_embedding_ref
+                heads, dim = hidden // 128, 128
+                x = rand(1, rows, heads, dim, dtype=dt, grad=True)
+                angle = torch.rand(rows, dim // 2, device="cuda") * 6.28
+                cos, sin = angle.cos().to(dt), angle.sin().to(dt)
+                return fwd_bwd(lambda x: rotary_embedding(x, cos, sin),
+                               lambda x: rotary_embedding_ref(x, cos.double(), sin.double()),
+                               [x]) + (TOL[dt],)
+            yield f"fla-rotary-{s}", rotary
+
+    # fla refuses the backward of the gated chunk kernels (simple GLA's, the gated delta rule's)
+    # on Hopper with Triton >= 3.4 and < 3.7.1 ("produces incorrect results for gated
+    # chunk_bwd_dqkwg"): under 3.6 their forward alone.
+    for dname in ("bf16", "fp16"):
+        dt = DTYPES[dname]
+        for b, t, h, d in ((2, 256, 4, 64), (1, 300, 2, 128)):
+            s = f"{b}x{t}x{h}x{d}-{dname}"
+
+            def inputs(b=b, t=t, h=h, d=d, dt=dt):
+                q, v = rand(b, t, h, d, dtype=dt) * 0.5, rand(b, t, h, d, dtype=dt)
+                k = F.normalize(rand(b, t, h, d), dim=-1).to(dt)
+                g = F.logsigmoid(rand(b, t, h))
+                return q, k, v, g, torch.sigmoid(rand(b, t, h, dtype=dt))
+
+            def simple_gla_fwd(inputs=inputs, dt=dt):
+                from fla.ops.simple_gla import chunk_simple_gla
+                from fla.ops.simple_gla.naive import naive_recurrent_simple_gla
+                q, k, v, g, _ = inputs()
+                return fwd_bwd(lambda q, k, v, g: chunk_simple_gla(q, k, v, g)[0],
+                               lambda q, k, v, g: naive_recurrent_simple_gla(q, k, v, g)[0],
+                               [q, k, v, g]) + (tols[dt],)
+            yield f"fla-chunk_simple_gla_fwd-{s}", simple_gla_fwd
+
+            def gated_delta_fwd(inputs=inputs, dt=dt):
+                from fla.ops.gated_delta_rule import chunk_gated_delta_rule
+                from fla.ops.gated_delta_rule.naive import naive_recurrent_gated_delta_rule
+                return fwd_bwd(
+                    lambda q, k, v, g, beta: chunk_gated_delta_rule(q, k, v, g, beta)[0],
+                    lambda q, k, v, g, beta: naive_recurrent_gated_delta_rule(q, k, v, beta, g)[0],
+                    list(inputs())) + (tols[dt],)
+            yield f"fla-chunk_gated_delta_rule_fwd-{s}", gated_delta_fwd
+
+
 # ---------------------------------------------------------------- the tutorial matmul
 def tutorial_workloads():
     from tutorial_matmul import matmul
@@ -372,3 +563,4 @@ def all_workloads():
     yield from tutorial_workloads()
     yield from liger_workloads()
     yield from flaggems_workloads()
+    yield from fla_workloads()
