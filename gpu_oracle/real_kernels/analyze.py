@@ -1,5 +1,5 @@
 """Here, after run.sh's shards came back: merges their tarballs (unpacked) into
-data/measured-RELEASE.json and data/kernels-RELEASE.tar.xz, which test_real_measured.py reads.
+data/measured-RELEASE.json.xz and data/kernels-RELEASE.tar.xz, which test_real_measured.py reads.
 
     python3 analyze.py RELEASE CUOBJDUMP UNPACKED_DIR... [--kernels PACK_DIR/kernels]
 
@@ -10,7 +10,7 @@ run of workloads that did not run before, on the same GPU, driver, ncu and softw
 of both are kept). A workload or launch already there is an error, unless it was there as one
 that could not run: then the run replaces it.
 
-measured-RELEASE.json: {"gpu", "driver", "ncu", "software", "date", "workloads": [{"id", "ok",
+measured-RELEASE.json.xz (xz, as the device copies the working tree and the corpus is large): {"gpu", "driver", "ncu", "software", "date", "workloads": [{"id", "ok",
 "rel_err", "tol" | "error"}], "launches": [{"id" (WORKLOAD#N), "workload", "hash", "name",
 "num_warps", "grid" (CTAs: the first instruction's executions / warps), "instructions": [{"sass",
 "executed", "wavefronts", "ideal", "requests", "sectors"}]}]}: every SASS instruction of the
@@ -19,6 +19,7 @@ HASH.ttgir and HASH.sass (cuobjdump -sass of the cubin that ran) of every launch
 import argparse
 import concurrent.futures
 import json
+import lzma
 import os
 import subprocess
 import tarfile
@@ -40,12 +41,12 @@ def main():
     meta = open(os.path.join(dirs[0], "meta.txt")).read().split("\n")
     gpu, driver = [s.strip() for s in meta[0].split(",")]
     workloads, launches, kernels = [], [], {}
-    measured_path = os.path.join(HERE, "data", f"measured-{release}.json")
+    measured_path = os.path.join(HERE, "data", f"measured-{release}.json.xz")
     kernels_path = os.path.join(HERE, "data", f"kernels-{release}.tar.xz")
     committed = tempfile.TemporaryDirectory()
     dates = []
     if args.add:
-        before = json.load(open(measured_path))
+        before = json.load(lzma.open(measured_path, "rt"))
         now = {"gpu": gpu, "driver": driver, "ncu": meta[1].strip(),
                "software": args.software or meta[2].strip()}
         for key, value in now.items():
@@ -87,7 +88,7 @@ def main():
     result = {"gpu": gpu, "driver": driver, "ncu": meta[1].strip(), "software": args.software or meta[2].strip(),
               "date": ", ".join(dates), "workloads": workloads, "launches": launches}
     os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
-    with open(measured_path, "w") as f:
+    with lzma.open(measured_path, "wt") as f:
         json.dump(result, f, indent=0, sort_keys=True)
 
     def sass(h):

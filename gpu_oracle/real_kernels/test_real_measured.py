@@ -38,7 +38,7 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 RELEASES = [r for r in ("3.6", "3.9") if os.path.exists(os.path.join(HERE, "data",
-                                                                      f"measured-{r}.json"))]
+                                                                      f"measured-{r}.json.xz"))]
 KNOWN = json.load(open(os.path.join(HERE, "known_differences.json")))
 
 
@@ -350,7 +350,7 @@ def agrees(s):
 @pytest.fixture(scope="module", params=RELEASES)
 def release_sides(request, tmp_path_factory):
     release = request.param
-    measured = json.load(open(os.path.join(HERE, "data", f"measured-{release}.json")))
+    measured = json.load(lzma.open(os.path.join(HERE, "data", f"measured-{release}.json.xz"), "rt"))
     folder = tmp_path_factory.mktemp("kernels" + release.replace(".", ""))
     with tarfile.open(os.path.join(HERE, "data", f"kernels-{release}.tar.xz")) as tar:
         tar.extractall(folder, filter="data")
