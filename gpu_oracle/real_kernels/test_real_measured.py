@@ -270,6 +270,11 @@ def shared_predictions(kernel, grid, taken=None, launch=None, launch_id=None):
     pred = collections.defaultdict(Pred)
 
     def runs(op):
+        # The launch's own runs of the op, where the report ran its arithmetic (`--launches`:
+        # early returns, loop bounds and branches that the arguments and program ids decide).
+        counted = launch_count(op, launch_id, "runs")
+        if counted is not None:
+            return counted["runs"]
         return op_runs(op, grid, launch)
     for op in kernel["ops"]:
         p = op.get("predicted") or {}
@@ -280,7 +285,7 @@ def shared_predictions(kernel, grid, taken=None, launch=None, launch_id=None):
             pred[access_key(p["store"])].add(counted["instructions"], counted["wavefronts"], 1)
             continue
         if op["op"] == "ttg.convert_layout" and not p.get("shared_memory") or \
-                not runs_here(op, taken):
+                not runs_here(op, taken) and launch_count(op, launch_id, "runs") is None:
             continue
         for side in ("store", "load"):
             a = p.get(side)
@@ -290,7 +295,7 @@ def shared_predictions(kernel, grid, taken=None, launch=None, launch_id=None):
                     w = wmin = p.get("wavefronts", w)  # source-aware LDGSTS count
                 pred[access_key(a)].add(n, w, runs(op), wmin)
     for op in kernel["scratch_ops"]:
-        if not runs_here(op, taken):
+        if not runs_here(op, taken) and launch_count(op, launch_id, "runs") is None:
             continue
         for step in op.get("predicted", []):
             n, w, wmin = executed_counts(step)

@@ -149,6 +149,10 @@ struct CopyCounter {
   std::vector<AsyncCopyInstruction> instructions;
   /// Per instruction, per lane: the row-major index of its first element.
   std::vector<std::vector<uint64_t>> flat;
+  /// Instructions per run: every warp's, as the prediction counts them (`instructions` lists
+  /// the owner warps' alone; a warp holding only copies executes its LDGSTS predicated off:
+  /// fla's 1-D gate vectors in all 8 warps of a slice of #mma, 8 times the owner's).
+  uint64_t instructionsPerRun = 0;
   uint64_t runs = 0, wavefronts = 0, maskedOff = 0;
 };
 
@@ -203,6 +207,7 @@ std::vector<CopyCounter> copyCounters(const TtgirModule& module, const ReportOpt
     c.op = &op;
     c.shape = op.shape;
     c.copyBytes = static_cast<int>(store.value("copy_bytes", 0));
+    c.instructionsPerRun = store.value("instructions", uint64_t{0});
     auto instructions = tritonAsyncCopyInstructions(
         *src->layout, *dst->layout, dst->padding, c.copyBytes * 8 / op.elementBits, model,
         TritonLoweringOptions{options.triton, op.elementBits});
@@ -412,8 +417,39 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
       }
       e["launches"].push_back(std::move(entry));
     }
+    // Every other op that touches shared memory, and every scratch op: how many times it ran
+    // in the launch. The per-CTA trips hold for every program; a program that returns early
+    // (fla's `if i_i <= i_j: return`, a cf.cond_br to tt.return) or a loop whose bound is an
+    // argument runs the op fewer or more times, which only the launch's own values tell.
+    auto runsEntry = [&](int line) {
+      json entry = {{"launch", launch.id}};
+      std::string why = !stopped.empty() ? stopped
+                        : line <= evaluation->firstLine || line > evaluation->lastLine
+                            ? "not in the kernel function"
+                        : evaluation->runsUnknown.count(line) ? evaluation->runsUnknown.at(line)
+                                                              : std::string();
+      if (!why.empty())
+        entry["not_evaluated"] = why;
+      else
+        entry["runs"] = evaluation->runs.count(line) ? evaluation->runs.at(line) : 0;
+      return entry;
+    };
+    for (OpEntry& op : k.ops)
+      if (op.op != "ttg.async_copy_global_to_local" && op.predicted.is_object() &&
+          (op.predicted.contains("store") || op.predicted.contains("load"))) {
+        if (!op.launches.is_array())
+          op.launches = json::array();
+        op.launches.push_back(runsEntry(op.line));
+      }
+    for (json& e : k.scratchOps) {
+      if (!e.contains("predicted"))
+        continue;
+      if (!e.contains("launches"))
+        e["launches"] = json::array();
+      e["launches"].push_back(runsEntry(e.value("line", 0)));
+    }
     for (OpEntry& op : k.ops) {
-      if (!op.launches.is_array())
+      if (!op.launches.is_array() || op.op != "ttg.async_copy_global_to_local")
         continue;
       json entry = {{"launch", launch.id}};
       auto c = std::find_if(copies.begin(), copies.end(),
@@ -428,7 +464,7 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
         entry["not_evaluated"] = why;
       } else {
         entry["runs"] = c->runs;
-        entry["instructions"] = c->runs * c->instructions.size();
+        entry["instructions"] = c->runs * c->instructionsPerRun;
         entry["wavefronts"] = c->wavefronts;
         entry["instructions_masked_off"] = c->maskedOff;
       }

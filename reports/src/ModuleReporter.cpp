@@ -43,6 +43,28 @@ using json = nlohmann::json;
 
 namespace {
 
+/// Whether a function of the module returns early: two tt.return in one tt.func (Triton lowers
+/// `if cond: return` to a cf.cond_br to a block that returns; the condition is a scalar, the
+/// same in every thread of the program).
+bool returnsEarly(std::string_view text) {
+  int returns = 0;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    std::string_view line = text.substr(at, end == std::string_view::npos ? text.npos : end - at);
+    at = end == std::string_view::npos ? text.size() : end + 1;
+    std::size_t first = line.find_first_not_of(' ');
+    if (first == std::string_view::npos)
+      continue;
+    line.remove_prefix(first);
+    if (line.starts_with("tt.func "))
+      returns = 0;
+    else if (line.starts_with("tt.return") && ++returns == 2)
+      return true;
+  }
+  return false;
+}
+
 /// A SassFunction's storesOutsideLoops or storesInsideLoops as the report's `sass` entry shows
 /// them: "e128 @0x4ac0".
 json storesJson(const SassFunction& f, const std::vector<SassStore>& stores) {
@@ -74,7 +96,7 @@ public:
     if (o.oracle)
       oraclePath_ = o.oracle->pathFor(m.source);
     if (o.readSass && !m.source.empty())
-      sass_ = sassBeside(m.source, o.cuobjdump, o.cuobjdumpSeconds);
+      sass_ = sassBeside(m.source, o.cuobjdump, o.cuobjdumpSeconds, returnsEarly(m.text));
     if (sass_) {
       json functions = json::array();
       for (const SassFunction& f : sass_->functions)
@@ -694,7 +716,7 @@ private:
                         sass.begin() + static_cast<std::ptrdiff_t>(left),
                         [&](const SassStore& s) { return s.bits == bits; }))
           left -= n;
-        else if (scalar)
+        else
           everyWarpInLoop(*g, f);
         continue;
       }
@@ -732,13 +754,19 @@ private:
 
   /// A scalar store inside a loop ptxas kept is predicated on thread 0, and every warp that
   /// runs the loop executes it (FlagGems' topk and sort: 4 of 4 warps on the H200) unless a
-  /// branch jumps over it. Which STG inside the loops is this op's the SASS does not say, so
+  /// branch jumps over it; so is a tile's store in a loop whose layout holds copies in some
+  /// warps (fla's HGRN backward: a 32-element row in 4 warps, `@!P0 STG` in each, 4 times the
+  /// owners' instructions). Which STG inside the loops is this op's the SASS does not say, so
   /// every one of its width must be executed by every warp.
   void everyWarpInLoop(json& g, const SassFunction& f) const {
     json& p = g["predicted"];
     uint64_t perWarp = p.value("instructions_per_warp", uint64_t{0});
     unsigned bits = p.value("vector_bits", 0u);
-    uint64_t warps = m_.numWarps.value_or(0);
+    const LayoutEntry* l = layoutAt(k_, g.value("layout", -1));
+    uint64_t warps = p.value("scalar", false) ? m_.numWarps.value_or(0)
+                     : l && l->layout && l->layout->hasInDim(dims::kWarp)
+                         ? static_cast<uint64_t>(l->layout->getInDimSize(dims::kWarp))
+                         : 0;
     bool any = false, all = true;
     for (const SassStore& s : f.storesInsideLoops)
       if (s.bits == bits) {
@@ -752,7 +780,9 @@ private:
         {"instructions", perWarp * warps},
         {"of", "the store is inside a loop in " + sass_->path +
                    " and no branch there jumps over a " + std::to_string(bits) +
-                   "-bit STG: every warp executes it, predicated off in all but thread 0"}};
+                   "-bit STG: every warp executes it, predicated off " +
+                   (p.value("scalar", false) ? "in all but thread 0"
+                                             : "where it holds only copies of the values")}};
   }
 
   /// Triton 3.6 predicates a reduce's combining loads on tid < the scratch's size; ptxas

@@ -36,6 +36,15 @@ bool isBranch(std::string_view base) {
          base == "RET" || base == "BSSY" || base == "BSYNC" || base == "BREAK";
 }
 
+/// An instruction that reads or writes memory: global, shared and local memory, async copies,
+/// atomics, TMA, matrix loads (not LDC: the kernel's parameters are read before anything).
+bool isMemoryAccess(std::string_view base) {
+  static constexpr std::string_view kinds[] = {
+      "LDG",  "STG",   "LDS",   "STS", "LDSM", "STSM",   "LDGSTS",  "LDL",     "STL",  "LD",  "ST",
+      "ATOM", "ATOMS", "ATOMG", "RED", "REDG", "UBLKCP", "UTMALDG", "UTMASTG", "SUST", "SULD"};
+  return std::find(std::begin(kinds), std::end(kinds), base) != std::end(kinds);
+}
+
 struct Instruction {
   uint64_t address = 0;
   std::string predicate; ///< "@P0", "@!UP1", or ""
@@ -47,6 +56,15 @@ struct Instruction {
 /// A predicate that can be true or false per thread: not none, not @PT, not @!PT.
 bool isRealPredicate(const std::string& predicate) {
   return !predicate.empty() && predicate != "@PT" && predicate != "@!PT";
+}
+
+/// A predicated EXIT that only some warps or lanes may take. Where the kernel returns early
+/// (`returnsEarly`: a cf.cond_br to tt.return, on program ids and arguments), a predicated EXIT
+/// before the first memory access is that return: every warp of the CTA takes it or none does
+/// (fla's rotary: `@P0 EXIT` past the last row, then `@P0 STG`, `@!P0 EXIT`, `STG`).
+bool isWarpExit(const SassFunction& f, const Instruction& ins) {
+  return baseOf(ins.opcode) == "EXIT" && isRealPredicate(ins.predicate) &&
+         !(f.returnsEarly && ins.address < f.firstMemoryAccess);
 }
 
 /// "BRA at 0x1a40": how a message names an instruction.
@@ -116,7 +134,7 @@ void readStores(SassFunction& f, const std::vector<Instruction>& code, std::size
     if (passedExit && std::upper_bound(targets.begin(), targets.end(), exitAt) !=
                           std::upper_bound(targets.begin(), targets.end(), ins.address))
       passedExit = false; // a jump lands in (EXIT, here]: a path that does not pass the EXIT
-    if (base == "EXIT" && isRealPredicate(ins.predicate)) {
+    if (isWarpExit(f, ins)) {
       passedExit = true;
       exitAt = f.lastPredicatedExit = ins.address;
       continue;
@@ -134,11 +152,17 @@ void readStores(SassFunction& f, const std::vector<Instruction>& code, std::size
     f.storesOutsideLoops.push_back({ins.address, storeBits(ins.opcode),
                                     passedExit                  ? 'x'
                                     : isJumpedOver(ins.address) ? 'b'
-                                                                : 'e'});
+                                                                : 'e',
+                                    passedExit ? exitAt : 0});
   }
 }
 
 void finish(SassFunction& f, const std::vector<Instruction>& code) {
+  for (const Instruction& ins : code)
+    if (ins.predicate != "@!PT" && isMemoryAccess(baseOf(ins.opcode))) {
+      f.firstMemoryAccess = ins.address;
+      break;
+    }
   // The last unpredicated EXIT: what follows it (the `BRA` to itself ptxas pads with) never runs.
   std::size_t lastExit = code.size();
   for (std::size_t i = code.size(); i-- > 0;)
@@ -149,7 +173,7 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
   // The first predicated EXIT: where the warps whose stores are all masked leave.
   std::optional<uint64_t> exitAt;
   for (std::size_t i = 0; i < lastExit && !exitAt; ++i)
-    if (baseOf(code[i].opcode) == "EXIT" && isRealPredicate(code[i].predicate))
+    if (isWarpExit(f, code[i]))
       exitAt = code[i].address;
   bool afterExit = false;
   // [predicated BRA, its target): code a thread may jump over. One holding a loop (a branch
@@ -197,7 +221,7 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
       f.straightLine = false;
       f.notStraightLine = named(ins);
     }
-    if (base == "EXIT" && isRealPredicate(ins.predicate) && !afterExit) { // @!PT: skipped above
+    if (isWarpExit(f, ins) && !afterExit) { // @!PT: skipped above
       afterExit = true;
       f.predicatedExit = ins.predicate + " EXIT";
       f.exitAddress = ins.address;
@@ -336,7 +360,8 @@ std::optional<Instruction> instructionLine(std::string_view line) {
 
 } // namespace
 
-Result<std::vector<SassFunction>> parseSass(std::string_view text, const std::string& where) {
+Result<std::vector<SassFunction>> parseSass(std::string_view text, const std::string& where,
+                                            bool returnsEarly) {
   std::vector<SassFunction> functions;
   std::vector<Instruction> code;
   std::istringstream in{std::string(text)};
@@ -350,6 +375,7 @@ Result<std::vector<SassFunction>> parseSass(std::string_view text, const std::st
       code.clear();
       functions.push_back(SassFunction{});
       functions.back().name = std::move(*name);
+      functions.back().returnsEarly = returnsEarly;
       continue;
     }
     auto ins = instructionLine(line);
@@ -481,7 +507,7 @@ std::string findCuobjdump(const std::string& explicitPath) {
 }
 
 std::optional<SassBeside> sassBeside(const std::string& ttgirPath, const std::string& cuobjdump,
-                                     int cuobjdumpSeconds) {
+                                     int cuobjdumpSeconds, bool returnsEarly) {
   std::filesystem::path p(ttgirPath);
   std::error_code ec;
   for (const char* ext : {".sass", ".cubin"}) {
@@ -503,7 +529,7 @@ std::optional<SassBeside> sassBeside(const std::string& ttgirPath, const std::st
       s.error = text.error().str();
       return s;
     }
-    auto functions = parseSass(*text, s.path);
+    auto functions = parseSass(*text, s.path, returnsEarly);
     if (!functions.ok())
       s.error = functions.error().str();
     else

@@ -327,6 +327,100 @@ TEST(Report, ScalarStoresAsTheSassExecutesThem) {
             (std::vector<uint64_t>{1, 1}));
 }
 
+TEST(Report, ATileStoreInALoopIsExecutedByItsCopiesWarps) {
+  // fla's HGRN backward: a 32-element row in 4 warps of 32 lanes (each warp holds a copy),
+  // stored once a trip. ptxas predicates the STG (`@!P0 STG` in the loop): every warp executes
+  // it, 4 times the owners' instructions (the H200: 65,536 where one warp's are 16,384).
+  const std::string ttgir =
+      "#row = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
+      "order = [0]}>\n"
+      "module attributes {\"ttg.num-ctas\" = 1 : i32, \"ttg.num-warps\" = 4 : i32, ttg.target = "
+      "\"cuda:90\", \"ttg.threads-per-warp\" = 32 : i32} {\n"
+      "  tt.func public @k(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {\n"
+      "    %c0 = arith.constant 0 : i32\n"
+      "    %c1 = arith.constant 1 : i32\n"
+      "    %c8 = arith.constant 8 : i32\n"
+      "    %v = arith.constant dense<1.0> : tensor<32xf32, #row>\n"
+      "    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #row>\n"
+      "    %s = tt.splat %p : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #row>\n"
+      "    %a = tt.addptr %s, %r : tensor<32x!tt.ptr<f32>, #row>, tensor<32xi32, #row>\n"
+      "    scf.for %i = %c0 to %c8 step %c1  : i32 {\n"
+      "      tt.store %a, %v : tensor<32x!tt.ptr<f32>, #row>\n"
+      "    }\n"
+      "    tt.return\n  }\n}\n";
+  auto executed = [&](const std::string& sass) {
+    auto dir =
+        std::filesystem::temp_directory_path() / ("llcheck-tile-store-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    { std::ofstream(dir / "k.ttgir") << ttgir; }
+    { std::ofstream(dir / "k.sass") << "\t\tFunction : k\n" << sass; }
+    auto m = readTtgir(ttgir, (dir / "k.ttgir").string());
+    EXPECT_TRUE(m.ok());
+    ReportOptions o = noZ3();
+    o.readSass = true;
+    KernelReport k = reportModule(*m, o);
+    std::filesystem::remove_all(dir);
+    const json& p = k.globalAccesses.at(0)["predicted"];
+    return p.contains("instructions_executed") ? p["instructions_executed"]["instructions"]
+                                               : p["instructions"];
+  };
+  EXPECT_EQ(executed("        /*0000*/              @!P0 STG.E desc[UR4][R2.64], R5 ;\n"
+                     "        /*0010*/               @P1 BRA 0x0 ;\n"
+                     "        /*0020*/                   EXIT ;\n"),
+            4u);
+  // A branch in the loop around the STG: the warps with nothing to store jump over it.
+  EXPECT_EQ(executed("        /*0000*/               @P0 BRA 0x20 ;\n"
+                     "        /*0010*/                   STG.E desc[UR4][R2.64], R5 ;\n"
+                     "        /*0020*/               @P1 BRA 0x0 ;\n"
+                     "        /*0030*/                   EXIT ;\n"),
+            1u);
+}
+
+TEST(Report, ALaunchCountsTheRunsOfEverySharedMemoryOp) {
+  // fla's `if i_i <= i_j: return` (chunk_gla_fwd_A_kernel_intra_sub_inter): a cf.cond_br on
+  // the program id to a block that returns. Per CTA the report cannot know which programs
+  // reach the ops after it; with the launch's grid (8 programs, those with pid >= 3 go on)
+  // each op's `launches` gives its runs: 5.
+  const std::string ttgir =
+      std::string(kRowsAlias) +
+      "#col = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>\n"
+      "#smem = #ttg.shared_memory\n" +
+      "module attributes {\"ttg.num-ctas\" = 1 : i32, \"ttg.num-warps\" = 4 : i32, ttg.target = "
+      "\"cuda:90\", \"ttg.threads-per-warp\" = 32 : i32} {\n"
+      "  tt.func public @k() attributes {noinline = false} {\n"
+      "    %c3 = arith.constant 3 : i32\n"
+      "    %pid = tt.get_program_id x : i32\n"
+      "    %early = arith.cmpi slt, %pid, %c3 : i32\n"
+      "    cf.cond_br %early, ^bb1, ^bb2\n"
+      "  ^bb1:\n"
+      "    tt.return\n"
+      "  ^bb2:\n"
+      "    %a = arith.constant dense<0.0> : tensor<32x32xf32, #rows>\n"
+      "    %s = ttg.local_alloc %a : (tensor<32x32xf32, #rows>) -> !ttg.memdesc<32x32xf32, "
+      "#col, #smem>\n"
+      "    %b = ttg.local_load %s : !ttg.memdesc<32x32xf32, #col, #smem> -> "
+      "tensor<32x32xf32, #rows>\n"
+      "    tt.return\n  }\n}\n";
+  TtgirModule m = read(ttgir);
+  ReportOptions o = noZ3();
+  ReportLaunch launch;
+  launch.id = "k#0";
+  launch.arguments.grid = {8, 1, 1};
+  o.launches["test"] = {launch};
+  KernelReport k = reportModule(m, o);
+  int counted = 0;
+  for (const OpEntry& op : k.ops) {
+    if (op.op != "ttg.local_alloc" && op.op != "ttg.local_load")
+      continue;
+    ASSERT_TRUE(op.launches.is_array()) << op.op;
+    ASSERT_EQ(op.launches.size(), 1u);
+    EXPECT_EQ(op.launches[0].value("launch", ""), "k#0");
+    EXPECT_EQ(op.launches[0].value("runs", uint64_t{0}), 5u) << op.launches.dump();
+    ++counted;
+  }
+  EXPECT_EQ(counted, 2);
+}
+
 TEST(Report, AnI64LoadOnlyTruncatedIsItsLowWord) {
   // FlagGems' _to_copy of the sort's indices, shortened: the loaded i64 is only truncated to
   // i32, so LLVM loads the low 32 bits of each element alone (measured on the H200,

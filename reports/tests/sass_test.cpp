@@ -248,5 +248,33 @@ TEST(Sass, readsTheStoresInsideLoops) {
   EXPECT_EQ(storesOf(f->front()), "e32"); // the loop's jumps land after the EXIT
 }
 
+TEST(Sass, anExitBeforeEveryAccessIsTheKernelsEarlyReturn) {
+  // fla's rotary embedding under Triton 3.6 (sm90), shortened: `if i_t * BT >= T: return`
+  // first, then the two halves' stores around the EXIT of the warps that hold only copies.
+  constexpr const char* rotary = R"(
+		Function : rotary_embedding_kernel
+        /*0000*/                   LDC R1, c[0x0][0x28] ;
+        /*0070*/               @P0 EXIT ;
+        /*0080*/                   LDG.E.U16 R4, desc[UR10][R6.64] ;
+        /*04b0*/               @P0 STG.E.U16 desc[UR10][R2.64], R0 ;
+        /*04c0*/              @!P0 EXIT ;
+        /*04e0*/                   STG.E.U16 desc[UR10][R2.64+0x80], R0 ;
+        /*04f0*/                   EXIT ;
+        /*0500*/                   BRA 0x500;
+)";
+  // Read as a kernel without an early return, the first EXIT is the copies' and both stores
+  // come after it; with one (two tt.return in its TTGIR), only the second.
+  auto plain = parseSass(rotary, "rotary.sass");
+  ASSERT_TRUE(plain.ok()) << plain.error().str();
+  EXPECT_EQ(storesOf(plain->front()), "x16 x16");
+  EXPECT_EQ(plain->front().exitAddress, 0x70u);
+  auto early = parseSass(rotary, "rotary.sass", /*returnsEarly=*/true);
+  ASSERT_TRUE(early.ok());
+  EXPECT_EQ(early->front().firstMemoryAccess, 0x80u);
+  EXPECT_EQ(storesOf(early->front()), "e16 x16");
+  EXPECT_EQ(early->front().exitAddress, 0x4c0u);
+  EXPECT_EQ(early->front().storesOutsideLoops.back().exitAt, 0x4c0u);
+}
+
 } // namespace
 } // namespace llcheck::reports

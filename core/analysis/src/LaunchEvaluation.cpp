@@ -107,6 +107,8 @@ public:
       throw Stop{"the kernel function's body does not close"};
     begin_ = function + 1;
     end_ = f.regionEnds.front();
+    out_.firstLine = f.line;
+    out_.lastLine = ops_[static_cast<std::size_t>(std::max(end_ - 1, begin_))].line;
     for (int i = begin_; i < end_; ++i) {
       const ParsedOp& op = ops_[static_cast<std::size_t>(i)];
       if (isAccess(op.name) && !op.operandTypes.empty() && op.operandTypes.front().isTensor() &&

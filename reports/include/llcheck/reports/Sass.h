@@ -37,6 +37,8 @@ struct SassStore {
   /// jump (only the warps that do not take it: Triton 3.9's scalar stores of Liger's layer norm,
   /// branched around in every warp but thread 0's).
   char executedBy = 'e';
+  /// For 'x': the address of that EXIT.
+  uint64_t exitAt = 0;
 };
 
 struct SassFunction {
@@ -73,12 +75,22 @@ struct SassFunction {
   std::string storesNotReadable;
   /// The address of the last predicated EXIT before the final one (0 when there is none).
   uint64_t lastPredicatedExit = 0;
+  /// The address of the first instruction that reads or writes memory (global, shared or
+  /// local; none: the listing's end). A predicated EXIT before it is taken on values computed
+  /// from indices alone: where the kernel returns early (a cf.cond_br to tt.return on program
+  /// ids and arguments, CTA-wide), that is the return, not the exit of warps with nothing to
+  /// store.
+  uint64_t firstMemoryAccess = ~uint64_t{0};
+  /// Whether the kernel returns early (parseSass's `returnsEarly`).
+  bool returnsEarly = false;
 };
 
 /// The functions of a `cuobjdump -sass` listing. An Error when no function or instruction can
-/// be read from it (not a SASS listing); `where` names the file.
-[[nodiscard]] Result<std::vector<SassFunction>> parseSass(std::string_view text,
-                                                          const std::string& where);
+/// be read from it (not a SASS listing); `where` names the file. `returnsEarly`: the kernel's
+/// TTGIR returns early (a tt.return before the function's last), so that a predicated EXIT
+/// before the first memory access is that CTA-wide return (SassFunction::firstMemoryAccess).
+[[nodiscard]] Result<std::vector<SassFunction>>
+parseSass(std::string_view text, const std::string& where, bool returnsEarly = false);
 
 /// The default of `llcheck report --cuobjdump-timeout`: a real cuobjdump reads a kernel's cubin in
 /// well under a second.
@@ -105,9 +117,11 @@ struct SassBeside {
 };
 
 /// STEM.sass, else STEM.cubin (disassembled with `cuobjdump`, see findCuobjdump) beside
-/// `ttgirPath` (STEM.ttgir / STEM.mlir); nullopt when neither exists.
+/// `ttgirPath` (STEM.ttgir / STEM.mlir); nullopt when neither exists. `returnsEarly`: as
+/// parseSass's.
 [[nodiscard]] std::optional<SassBeside> sassBeside(const std::string& ttgirPath,
                                                    const std::string& cuobjdump,
-                                                   int cuobjdumpSeconds = kCuobjdumpTimeoutSeconds);
+                                                   int cuobjdumpSeconds = kCuobjdumpTimeoutSeconds,
+                                                   bool returnsEarly = false);
 
 } // namespace llcheck::reports

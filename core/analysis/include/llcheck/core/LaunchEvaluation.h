@@ -91,6 +91,9 @@ struct LaunchEvaluation {
   std::map<int, std::string> notEvaluated;
   /// Lines of every access of the kernel function (evaluated or not).
   std::vector<int> accesses;
+  /// The first and last line of the kernel function's body: an op outside them (in another
+  /// function) is not run by the evaluation, which says nothing of its runs.
+  int firstLine = 0, lastLine = 0;
   /// Lines of the ops whose runs are not known (inside a region that is not run, or under a
   /// loop or branch the launch does not fix), with the reason.
   std::map<int, std::string> runsUnknown;
