@@ -174,5 +174,63 @@ module attributes {"ttg.num-warps" = 1 : i32} {
   }
 }
 
+// fla's norm backward, shortened: program pid does rows [3 pid, min(3 pid + 3, T)); the
+// weights' load (mask from constants alone) and its extf are only used in the loop; the bias
+// load, masked on the argument N, is used there too.
+const char* kRowLoop =
+    R"(#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+module attributes {"ttg.num-warps" = 2 : i32} {
+  tt.func public @rows(%w: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc("w"(#loc)), %b: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc("b"(#loc)), %T: i32 loc("T"(#loc)), %N: i32 loc("N"(#loc))) attributes {noinline = false} {
+    %c1_i32 = arith.constant 1 : i32 loc(#loc1)
+    %c3_i32 = arith.constant 3 : i32 loc(#loc1)
+    %c64 = arith.constant dense<64> : tensor<64xi32, #blocked> loc(#loc1)
+    %pid = tt.get_program_id x : i32 loc(#loc2)
+    %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked> loc(#loc5)
+    %m = arith.cmpi slt, %cols, %c64 : tensor<64xi32, #blocked> loc(#loc10)
+    %n = tt.splat %N : i32 -> tensor<64xi32, #blocked> loc(#loc6)
+    %mn = arith.cmpi slt, %cols, %n : tensor<64xi32, #blocked> loc(#loc10)
+    %ws = tt.splat %w : !tt.ptr<f16> -> tensor<64x!tt.ptr<f16>, #blocked> loc(#loc7)
+    %wp = tt.addptr %ws, %cols : tensor<64x!tt.ptr<f16>, #blocked>, tensor<64xi32, #blocked> loc(#loc11)
+    %wv = tt.load %wp, %m : tensor<64x!tt.ptr<f16>, #blocked> loc(#loc12)
+    %wf = arith.extf %wv : tensor<64xf16, #blocked> to tensor<64xf32, #blocked> loc(#loc12)
+    %bs = tt.splat %b : !tt.ptr<f16> -> tensor<64x!tt.ptr<f16>, #blocked> loc(#loc7)
+    %bp = tt.addptr %bs, %cols : tensor<64x!tt.ptr<f16>, #blocked>, tensor<64xi32, #blocked> loc(#loc11)
+    %bv = tt.load %bp, %mn : tensor<64x!tt.ptr<f16>, #blocked> loc(#loc12)
+    %lo = arith.muli %pid, %c3_i32 : i32 loc(#loc3)
+    %hi0 = arith.addi %lo, %c3_i32 : i32 loc(#loc3)
+    %hi = arith.minsi %hi0, %T : i32 loc(#loc3)
+    scf.for %i = %lo to %hi step %c1_i32  : i32 {
+      %s = arith.addf %wf, %wf : tensor<64xf32, #blocked> loc(#loc9)
+      %t = arith.addf %bv, %bv : tensor<64xf16, #blocked> loc(#loc9)
+    } loc(#loc15)
+    tt.return loc(#loc16)
+  } loc(#loc)
+} loc(#loc)
+)";
+
+constexpr int kWeightsLine = 14, kBiasLine = 18, kRowLoopLine = 22;
+
+TEST(LaunchEvaluation, ALoadTheSassShowsSunkRunsOnlyWhereItsLoopDoes) {
+  LaunchArguments args;
+  args.grid = {4, 1, 1};
+  args.integers = {{"T", 7}, {"N", 64}}; // rows 0-2, 3-5, 6, none: three programs loop
+  auto plain = evaluateLaunch(kRowLoop, "rows.ttgir", args, [](const AccessRun&) {});
+  ASSERT_TRUE(plain.ok()) << plain.error().str();
+  ASSERT_TRUE(plain->stopped.empty()) << plain->stopped;
+  // Only the weights' load may sink: the bias load's mask depends on N.
+  EXPECT_EQ(plain->sinkableLoads, (std::map<int, int>{{kWeightsLine, kRowLoopLine}}));
+  EXPECT_EQ(plain->runs.at(kWeightsLine), 4u);
+  EXPECT_EQ(plain->runs.at(kRowLoopLine), 4u);
+  args.sunkLoads = {kWeightsLine, kBiasLine};
+  std::map<int, int> visits;
+  auto sunk = evaluateLaunch(kRowLoop, "rows.ttgir", args,
+                             [&](const AccessRun& r) { ++visits[r.line]; });
+  ASSERT_TRUE(sunk.ok());
+  EXPECT_EQ(sunk->runs.at(kWeightsLine), 3u);
+  EXPECT_EQ(visits[kWeightsLine], 3);
+  EXPECT_EQ(sunk->runs.at(kBiasLine), 4u); // not a candidate: where it stands
+  EXPECT_EQ(visits[kBiasLine], 4);
+}
+
 } // namespace
 } // namespace llcheck

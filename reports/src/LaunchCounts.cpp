@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -186,7 +187,7 @@ void countCopy(CopyCounter& c, const AccessRun& run) {
 /// The copies whose LDGSTS a launch counts: sm90 async copies of a tensor of pointers that the
 /// report predicted as cp.async.
 std::vector<CopyCounter> copyCounters(const TtgirModule& module, const ReportOptions& options,
-                                      KernelReport& k) {
+                                      KernelReport& k, const SassFunction* sass) {
   std::vector<CopyCounter> out;
   std::string note;
   SharedMemoryModel model = modelFor(module, options, note);
@@ -214,6 +215,21 @@ std::vector<CopyCounter> copyCounters(const TtgirModule& module, const ReportOpt
     if (!instructions.ok() || c.copyBytes == 0)
       continue;
     c.instructions = std::move(*instructions);
+    // Where ptxas branches around every LDGSTS of this width on the op's side of the loops
+    // (in them or not), the warps holding only copies skip them: the owners' alone execute.
+    if (sass) {
+      bool any = false, all = true;
+      for (const SassCopy& x : sass->copies)
+        if (x.bits == static_cast<unsigned>(c.copyBytes * 8) && x.bypass == (c.copyBytes == 16) &&
+            x.inLoop == (op.loopDepth > 0)) {
+          any = true;
+          all = all && x.executedBy == 'b';
+        }
+      if (any && all && c.instructions.size() < c.instructionsPerRun) {
+        c.instructionsPerRun = c.instructions.size();
+        op.predicted["sass_branches_around_copies"] = true;
+      }
+    }
     bool inShape = true;
     for (const AsyncCopyInstruction& ins : c.instructions) {
       std::vector<uint64_t> lanes;
@@ -262,12 +278,17 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
     return;
   std::map<int, std::vector<AccessCounter>> byLine;
   std::map<int, std::string> cannot; // accesses whose instructions cannot be listed
+  std::vector<json*> scalars;        // loads and stores of one value
   for (json& e : k.globalAccesses) {
     e["launches"] = json::array();
     const json& p = e.contains("predicted") ? e["predicted"] : json();
     int line = e.value("line", 0);
-    if (!p.is_object() || p.value("scalar", false) || !p.contains("vector_bits")) {
-      cannot[line] = e.contains("not_analysed") ? "not analysed" : "a scalar access";
+    if (p.is_object() && p.value("scalar", false)) {
+      scalars.push_back(&e); // one sector a run: counted by the evaluation's runs
+      continue;
+    }
+    if (!p.is_object() || !p.contains("vector_bits")) {
+      cannot[line] = "not analysed";
       continue;
     }
     const LayoutEntry* l = layoutAt(k, e.value("layout", -1));
@@ -330,7 +351,30 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
       (*c.entry)["launch_instructions_masked_at_compile_time"] = c.removed;
     }
   });
-  (void)known;
+  // Loads the compiler may sink under their loop's zero-trip test: the SASS says whether it
+  // did. Sunk where every LDG of the load's width before the first loop is jumped over by a
+  // branch past the whole loop; where one is not, the load runs in every program.
+  std::set<int> sunk;
+  if (known.ok() && sass)
+    for (const auto& [line, loopLine] : known->sinkableLoads) {
+      json* entry = nullptr;
+      for (json& e : k.globalAccesses)
+        if (e.value("line", 0) == line && e.contains("predicted") && e["predicted"].is_object())
+          entry = &e;
+      if (!entry)
+        continue;
+      unsigned bits = (*entry)["predicted"].value("vector_bits", 0u);
+      bool any = false, all = true;
+      for (const SassLoad& l : sass->loadsBeforeLoops)
+        if (l.bits == bits) {
+          any = true;
+          all = all && l.underLoopGuard;
+        }
+      if (any && all) {
+        sunk.insert(line);
+        (*entry)["launch_sunk_under_loop"] = loopLine;
+      }
+    }
   for (auto& [line, counters] : byLine)
     for (AccessCounter& c : counters) {
       // Renumber each warp's groups that are left, in order; each knows its warp's count.
@@ -364,15 +408,17 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
     if (last->afterExit > 0)
       (*last->entry)["launch_stores_after_exit"] = last->afterExit;
   }
-  std::vector<CopyCounter> copies = copyCounters(module, options, k);
+  std::vector<CopyCounter> copies = copyCounters(module, options, k, sass);
   for (const ReportLaunch& launch : *launches) {
     for (auto& [line, counters] : byLine)
       for (AccessCounter& c : counters)
         c.runs = c.sectors = c.withActiveLanes = c.exited = 0;
     for (CopyCounter& c : copies)
       c.runs = c.wavefronts = c.maskedOff = 0;
+    LaunchArguments arguments = launch.arguments;
+    arguments.sunkLoads = sunk;
     auto evaluation =
-        evaluateLaunch(module.text, module.source, launch.arguments, [&](const AccessRun& run) {
+        evaluateLaunch(module.text, module.source, arguments, [&](const AccessRun& run) {
           for (CopyCounter& c : copies)
             if (c.op->line == run.line && c.shape == *run.shape)
               countCopy(c, run);
@@ -406,7 +452,21 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
                                     line) == evaluation->accesses.end()
                             ? "not in the kernel function"
                             : std::string();
-      if (!why.empty() || !c) {
+      bool scalar = std::find(scalars.begin(), scalars.end(), &e) != scalars.end();
+      if (scalar && why.empty() && evaluation->runsUnknown.count(line))
+        why = evaluation->runsUnknown.at(line);
+      if (scalar && why.empty()) {
+        // Every run is the prediction's instructions, each one sector (one address).
+        const json& p = e["predicted"];
+        uint64_t runs = evaluation->runs.count(line) ? evaluation->runs.at(line) : 0;
+        uint64_t n = p.contains("instructions_executed")
+                         ? p["instructions_executed"].value("instructions", uint64_t{0})
+                         : p.value("instructions", uint64_t{0});
+        entry["runs"] = runs;
+        entry["instructions"] = runs * n;
+        entry["sectors"] = runs * p.value("sectors", uint64_t{0});
+        entry["instructions_with_active_lanes"] = runs * n;
+      } else if (!why.empty() || !c) {
         entry["not_evaluated"] = why.empty() ? "not counted" : why;
       } else {
         entry["runs"] = c->runs;

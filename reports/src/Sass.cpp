@@ -93,6 +93,40 @@ unsigned storeBits(std::string_view opcode) {
   return bits;
 }
 
+/// SassFunction::loadsBeforeLoops (see Sass.h): the LDGs before the first loop's head, each
+/// marked where a predicated forward BRA that jumps past a whole loop (its zero-trip test)
+/// jumps over it. `loops`: [a branch back's target, the branch].
+void readLoadsBeforeLoops(SassFunction& f, const std::vector<Instruction>& code,
+                          std::size_t lastExit,
+                          const std::vector<std::pair<uint64_t, uint64_t>>& loops) {
+  if (loops.empty())
+    return;
+  uint64_t head = ~uint64_t{0};
+  for (const auto& [target, branch] : loops)
+    head = std::min(head, target);
+  std::vector<std::pair<uint64_t, uint64_t>> guards; // [the BRA, its target)
+  for (std::size_t i = 0; i < lastExit; ++i) {
+    const Instruction& ins = code[i];
+    if (baseOf(ins.opcode) != "BRA" || !isRealPredicate(ins.predicate) || !ins.target ||
+        *ins.target <= ins.address)
+      continue;
+    bool skipsALoop = std::any_of(loops.begin(), loops.end(), [&](const auto& r) {
+      return r.first > ins.address && r.second < *ins.target;
+    });
+    if (skipsALoop)
+      guards.emplace_back(ins.address, *ins.target);
+  }
+  for (std::size_t i = 0; i < lastExit && code[i].address < head; ++i) {
+    const Instruction& ins = code[i];
+    if (ins.predicate == "@!PT" || baseOf(ins.opcode) != "LDG")
+      continue;
+    bool guarded = std::any_of(guards.begin(), guards.end(), [&](const auto& g) {
+      return g.first < ins.address && ins.address < g.second;
+    });
+    f.loadsBeforeLoops.push_back({ins.address, storeBits(ins.opcode), guarded});
+  }
+}
+
 /// SassFunction::storesOutsideLoops (see Sass.h); `lastExit` indexes the final unpredicated
 /// EXIT (code.size() when there is none), `isJumpedOver` tells an address inside a predicated
 /// forward BRA's jump that holds no loop.
@@ -123,6 +157,7 @@ void readStores(SassFunction& f, const std::vector<Instruction>& code, std::size
       loops.emplace_back(*ins.target, ins.address);
   }
   std::sort(targets.begin(), targets.end());
+  readLoadsBeforeLoops(f, code, lastExit, loops);
   // The last predicated EXIT passed with no jump landing since (`passedExit`), and where.
   bool passedExit = false;
   uint64_t exitAt = 0;
@@ -139,11 +174,17 @@ void readStores(SassFunction& f, const std::vector<Instruction>& code, std::size
       exitAt = f.lastPredicatedExit = ins.address;
       continue;
     }
-    if (base != "STG")
+    if (base != "STG" && base != "LDGSTS")
       continue;
     bool inLoop = std::any_of(loops.begin(), loops.end(), [&](const auto& r) {
       return r.first <= ins.address && ins.address <= r.second;
     });
+    if (base == "LDGSTS") {
+      f.copies.push_back({ins.address, storeBits(ins.opcode),
+                          ins.opcode.find(".BYPASS") != std::string::npos, inLoop,
+                          isJumpedOver(ins.address) ? 'b' : 'e'});
+      continue;
+    }
     if (inLoop) {
       f.storesInsideLoops.push_back(
           {ins.address, storeBits(ins.opcode), isJumpedOver(ins.address) ? 'b' : 'e'});

@@ -276,5 +276,70 @@ TEST(Sass, anExitBeforeEveryAccessIsTheKernelsEarlyReturn) {
   EXPECT_EQ(early->front().storesOutsideLoops.back().exitAt, 0x4c0u);
 }
 
+TEST(Sass, readsTheLoadsBeforeTheFirstLoop) {
+  // fla's RMS norm backward under 3.6 (sunk: the weights' LDG after the loop's zero-trip test,
+  // a predicated BRA past the loop) and its layer norm (the weights' LDGs before any branch).
+  constexpr const char* sunk = R"(
+		Function : layer_norm_bwd_kernel_row
+        /*01e0*/              @!P0 BRA 0xc90 ;
+        /*01f0*/                   LDG.E.128 R12, desc[UR14][R12.64] ;
+        /*04f0*/                   LDG.E.128 R12, desc[UR14][R30.64] ;
+        /*0c80*/              @!P4 BRA 0x4f0 ;
+        /*0c90*/                   STG.E.128 desc[UR14][R2.64], R24 ;
+        /*0e00*/                   EXIT ;
+        /*0e10*/                   BRA 0xe10;
+)";
+  auto f = parseSass(sunk, "rms.sass");
+  ASSERT_TRUE(f.ok()) << f.error().str();
+  ASSERT_EQ(f->front().loadsBeforeLoops.size(), 1u); // the second LDG is the loop's head
+  EXPECT_EQ(f->front().loadsBeforeLoops[0].address, 0x1f0u);
+  EXPECT_EQ(f->front().loadsBeforeLoops[0].bits, 128u);
+  EXPECT_TRUE(f->front().loadsBeforeLoops[0].underLoopGuard);
+  constexpr const char* before = R"(
+		Function : layer_norm_bwd_kernel_row
+        /*0160*/                   LDG.E.128 R104, desc[UR6][R2.64] ;
+        /*01f0*/               @P0 BRA 0x420 ;
+        /*0200*/                   LDG.E.64 R4, desc[UR6][R2.64+0x400] ;
+        /*0410*/                   BRA 0xc90 ;
+        /*0420*/                   LDG.E.128 R68, desc[UR6][R156.64] ;
+        /*0c80*/              @!P4 BRA 0x420 ;
+        /*0c90*/                   EXIT ;
+        /*0ca0*/                   BRA 0xca0;
+)";
+  auto g = parseSass(before, "ln.sass");
+  ASSERT_TRUE(g.ok()) << g.error().str();
+  ASSERT_EQ(g->front().loadsBeforeLoops.size(), 2u);
+  EXPECT_FALSE(g->front().loadsBeforeLoops[0].underLoopGuard);
+  // Inside a forward jump, but one that only skips loads, not the loop: not its guard.
+  EXPECT_FALSE(g->front().loadsBeforeLoops[1].underLoopGuard);
+  EXPECT_EQ(g->front().loadsBeforeLoops[1].bits, 64u);
+}
+
+TEST(Sass, readsWhichWarpsExecuteEachCopy) {
+  // Triton 3.9's fla chunk_gla_bwd_kernel_dv, shortened: the gate vector's 4-byte copy before
+  // the loop is predicated in every warp; in the loop ptxas branches around it (BSSY, @P4 BRA),
+  // so the warps holding only copies skip it (the H200: 128 and 64 executions of 32 CTAs of 4
+  // warps, 2 trips).
+  constexpr const char* dv = R"(
+		Function : chunk_gla_bwd_kernel_dv
+        /*cb10*/              @!P4 LDGSTS.E [R107+0x6000], desc[UR20][R2.64+-0x400] ;
+        /*cb20*/                   LDGSTS.E.BYPASS.128 [R9], desc[UR20][R4.64] ;
+        /*cbc0*/                   BSSY B0, 0xd7b0 ;
+        /*d740*/               @P4 BRA 0xd7a0 ;
+        /*d790*/                   LDGSTS.E [R107+0x6000], desc[UR20][R82.64+-0x400], P5 ;
+        /*d7a0*/                   BSYNC B0 ;
+        /*d7f0*/               @P5 BRA 0xcbc0 ;
+        /*dd30*/                   EXIT ;
+        /*dd40*/                   BRA 0xdd40;
+)";
+  auto f = parseSass(dv, "dv.sass");
+  ASSERT_TRUE(f.ok()) << f.error().str();
+  std::string seen;
+  for (const SassCopy& c : f->front().copies)
+    seen += (seen.empty() ? "" : " ") + std::string(1, c.executedBy) + std::to_string(c.bits) +
+            (c.bypass ? "cg" : "ca") + (c.inLoop ? "-loop" : "");
+  EXPECT_EQ(seen, "e32ca e128cg b32ca-loop");
+}
+
 } // namespace
 } // namespace llcheck::reports

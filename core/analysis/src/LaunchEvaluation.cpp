@@ -8,7 +8,9 @@
 #include "llcheck/core/Ttgir.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <set>
@@ -107,12 +109,12 @@ public:
       throw Stop{"the kernel function's body does not close"};
     begin_ = function + 1;
     end_ = f.regionEnds.front();
+    findSunkLoads();
     out_.firstLine = f.line;
     out_.lastLine = ops_[static_cast<std::size_t>(std::max(end_ - 1, begin_))].line;
     for (int i = begin_; i < end_; ++i) {
       const ParsedOp& op = ops_[static_cast<std::size_t>(i)];
-      if (isAccess(op.name) && !op.operandTypes.empty() && op.operandTypes.front().isTensor() &&
-          op.operandTypes.front().isPointer())
+      if (isAccess(op.name) && !op.operandTypes.empty() && op.operandTypes.front().isPointer())
         out_.accesses.push_back(op.line);
     }
     for (const auto& [name, type, attrs] : f.arguments)
@@ -130,6 +132,10 @@ public:
           env_.clear();
           bindArguments(f);
           runFunction();
+          for (auto& [loop, pending] : pending_)
+            for (Pending& q : pending)
+              visitPending(q); // the loop was not reached: as if the load were not sunk
+          pending_.clear();
         }
     for (std::size_t i = 0; i < ops_.size(); ++i)
       if (runs_[i] > 0 && !out_.runsUnknown.count(ops_[i].line))
@@ -152,6 +158,155 @@ private:
   bool returned_ = false;
   std::vector<int64_t> bytes_;
   std::vector<uint8_t> active_;
+  /// A tt.load whose results are used only inside one scf.for that follows it in its region
+  /// may be sunk under the loop's zero-trip test, so that a program whose loop runs no trip
+  /// does not execute it (fla's norm backward under 3.6: 100 of 132 programs, those with rows
+  /// to do, load the weights; its layer norm loads them in all 132). Where the SASS says so
+  /// (LaunchArguments::sunkLoads), by op index: the loop's.
+  std::unordered_map<int, int> sunkInto_;
+  struct Pending {
+    int op = 0;
+    AccessRun run;
+    std::vector<int64_t> bytes;
+    std::vector<uint8_t> active;
+    bool visit = true; ///< false: a scalar access, counted by its runs alone
+  };
+  /// A program's sunk loads, held until their loop starts (visited) or has no trip (dropped).
+  std::map<int, std::vector<Pending>> pending_;
+
+  /// sunkInto_: every tt.load of the kernel function whose every use lies in the body of one
+  /// scf.for that comes after it in the same region, or is an op there (no region, not an
+  /// access) whose own uses do (the norm's `arith.extf` of its weights).
+  void findSunkLoads() {
+    auto at = [&](int i) -> const ParsedOp& { return ops_[static_cast<std::size_t>(i)]; };
+    std::vector<int> parent(ops_.size(), -1), stack;
+    int firstLoop = -1;
+    for (int i = begin_; i < end_ && firstLoop < 0; ++i)
+      if (at(i).name == "scf.for")
+        firstLoop = i;
+    for (int i = begin_; i < end_; ++i) {
+      while (!stack.empty() && i >= at(stack.back()).regionEnds.back())
+        stack.pop_back();
+      parent[static_cast<std::size_t>(i)] = stack.empty() ? -1 : stack.back();
+      if (!at(i).regionEnds.empty())
+        stack.push_back(i);
+    }
+    std::unordered_map<std::string, int> definer;
+    for (int i = begin_; i < end_; ++i)
+      for (const std::string& r : at(i).results)
+        definer[r] = i;
+    std::vector<std::vector<int>> uses(ops_.size());
+    for (int j = begin_; j < end_; ++j)
+      for (const std::string& o : at(j).operands)
+        if (auto it = definer.find(o); it != definer.end())
+          uses[static_cast<std::size_t>(it->second)].push_back(j);
+    // target[i]: the loop op i can sink into (-1: none). Uses come after definitions, so a
+    // reverse pass has every use's target before its operand's.
+    std::vector<int> target(ops_.size(), -1);
+    for (int i = end_ - 1; i >= begin_; --i) {
+      const ParsedOp& op = at(i);
+      bool movable = op.regionEnds.empty() && !op.results.empty() &&
+                     (op.name == "tt.load" || !isAccess(op.name)) && op.name != "scf.yield" &&
+                     !uses[static_cast<std::size_t>(i)].empty();
+      if (!movable)
+        continue;
+      int common = -1;
+      bool ok = true;
+      for (int j : uses[static_cast<std::size_t>(i)]) {
+        int loop = j;
+        while (loop >= 0 &&
+               parent[static_cast<std::size_t>(loop)] != parent[static_cast<std::size_t>(i)])
+          loop = parent[static_cast<std::size_t>(loop)];
+        int into = -1;
+        if (loop >= 0 && loop != j && at(loop).name == "scf.for" && loop > i &&
+            j < at(loop).regionEnds.front())
+          into = loop; // inside the body of a sibling loop
+        else if (loop == j)
+          into = target[static_cast<std::size_t>(j)]; // a sibling op that sinks there itself
+        if (into < 0 || (common >= 0 && into != common)) {
+          ok = false;
+          break;
+        }
+        common = into;
+      }
+      if (ok)
+        target[static_cast<std::size_t>(i)] = common;
+    }
+    // Only a load with no mask, or one the compiler knows (from constants alone): a load
+    // masked on a kernel argument stays before the loop's test (Liger's norms' backward,
+    // `cols < n_cols`: every program loads its weights, measured on the H200).
+    std::unordered_map<int, bool> launchDependent;
+    std::function<bool(const std::string&, int)> dependsOnLaunch = [&](const std::string& v,
+                                                                       int depth) {
+      auto it = definer.find(v);
+      if (it == definer.end() || depth > 64)
+        return true; // an argument, a block's or loop's argument, or too deep to follow
+      int d = it->second;
+      if (auto m = launchDependent.find(d); m != launchDependent.end())
+        return m->second;
+      const ParsedOp& op = at(d);
+      bool dependent = op.name == "tt.get_program_id" || op.name == "tt.get_num_programs" ||
+                       isAccess(op.name) || !op.regionEnds.empty();
+      for (std::size_t k = 0; !dependent && k < op.operands.size(); ++k)
+        dependent = dependsOnLaunch(op.operands[k], depth + 1);
+      launchDependent[d] = dependent;
+      return dependent;
+    };
+    for (int i = begin_; i < end_; ++i) {
+      const ParsedOp& op = at(i);
+      if (op.name != "tt.load" || target[static_cast<std::size_t>(i)] < 0)
+        continue;
+      if (op.operands.size() >= 2 && dependsOnLaunch(op.operands[1], 0))
+        continue;
+      int loop = target[static_cast<std::size_t>(i)];
+      if (loop != firstLoop)
+        continue;
+      out_.sinkableLoads[op.line] = at(loop).line;
+      if (arguments_.sunkLoads.count(op.line))
+        sunkInto_[i] = loop;
+    }
+  }
+
+  /// A load or store of one value: not visited (its one address is a sector whatever it is);
+  /// its runs count it, which a mask would not tell, so a masked one is not evaluated. One
+  /// the SASS shows sunk under its loop's test waits for the loop like a tile's.
+  void scalarAccess(const ParsedOp& op) {
+    const std::string& n = op.name;
+    bool masked = (n == "tt.load" && op.operands.size() >= 2) ||
+                  (n == "tt.store" && op.operands.size() >= 3) ||
+                  (n != "tt.load" && n != "tt.store");
+    if (masked) {
+      out_.notEvaluated.emplace(op.line, n == "tt.load" || n == "tt.store"
+                                             ? "a scalar access with a mask"
+                                             : "a scalar " + n);
+      return;
+    }
+    auto sunk = sunkInto_.find(static_cast<int>(&op - ops_.data()));
+    if (sunk != sunkInto_.end())
+      pending_[sunk->second].push_back(Pending{sunk->first, {}, {}, {}, false});
+  }
+
+  void visitPending(Pending& q) {
+    if (!q.visit)
+      return;
+    q.run.bytes = q.bytes;
+    q.run.active = q.active;
+    visit_(q.run);
+  }
+
+  /// The sunk loads of the loop at `at` once its trips are known: visited if it runs one.
+  void startLoop(int at, bool runs) {
+    auto it = pending_.find(at);
+    if (it == pending_.end())
+      return;
+    for (Pending& q : it->second) {
+      if (runs)
+        visitPending(q);
+      else
+        --runs_[static_cast<std::size_t>(q.op)];
+    }
+    pending_.erase(it);
+  }
 
   uint64_t offsetOf(const std::string& name) const {
     auto it = arguments_.pointerOffsets.find(name);
@@ -349,11 +504,13 @@ private:
                          : !s ? step.why
                               : "a step that is not > 0") +
                         ")";
+      startLoop(at, true); // its trips are not known: its loads count as if not sunk
       unknownRegion(at + 1, bodyEnd, why);
       std::vector<Value> none(op.results.size(), unknown(why));
       setResults(none);
       return;
     }
+    startLoop(at, *l < *u);
     std::vector<Value> carried;
     for (const auto& [arg, initial] : op.iterArgs)
       carried.push_back(get(initial));
@@ -733,9 +890,12 @@ private:
   }
 
   void access(const ParsedOp& op) {
-    if (op.operandTypes.empty() || !op.operandTypes.front().isTensor() ||
-        !op.operandTypes.front().isPointer())
+    if (op.operandTypes.empty() || !op.operandTypes.front().isPointer())
       return;
+    if (!op.operandTypes.front().isTensor()) {
+      scalarAccess(op);
+      return;
+    }
     auto fail = [&](const std::string& why) { out_.notEvaluated.emplace(op.line, why); };
     Value p = operand(op, 0);
     bool masksOnly = false;
@@ -787,8 +947,15 @@ private:
       r.active = active_;
     }
     charge(count);
-    if (masksOnly ? maskIndex.has_value() : !out_.notEvaluated.count(op.line))
+    if (!(masksOnly ? maskIndex.has_value() : !out_.notEvaluated.count(op.line)))
+      return;
+    auto sunk = sunkInto_.find(static_cast<int>(&op - ops_.data()));
+    if (sunk == sunkInto_.end() || masksOnly) {
       visit_(r);
+      return;
+    }
+    Pending q{sunk->first, r, {r.bytes.begin(), r.bytes.end()}, {r.active.begin(), r.active.end()}};
+    pending_[sunk->second].push_back(std::move(q));
   }
 };
 

@@ -41,6 +41,25 @@ struct SassStore {
   uint64_t exitAt = 0;
 };
 
+/// One LDG before the function's first loop, and whether the loop's zero-trip test jumps over
+/// it (a predicated forward BRA past the whole loop): then only the programs whose loop runs
+/// a trip execute it (fla's norm backward, its weights' load sunk there by the compiler).
+struct SassLoad {
+  uint64_t address = 0;
+  unsigned bits = 32;
+  bool underLoopGuard = false;
+};
+
+/// One LDGSTS (cp.async), inside the function's loops or not, and whether a predicated forward
+/// BRA jumps over it ('b': the warps that take the branch, those holding only copies, skip
+/// it; Triton 3.9's fla copies in a loop) or every warp executes it, predicated ('e').
+struct SassCopy {
+  uint64_t address = 0;
+  unsigned bits = 32;
+  bool bypass = false, inLoop = false;
+  char executedBy = 'e';
+};
+
 struct SassFunction {
   std::string name;
   /// Shared-memory loads in the function: LDS (ld.shared) and LDSM (ldmatrix).
@@ -81,6 +100,11 @@ struct SassFunction {
   /// ids and arguments, CTA-wide), that is the return, not the exit of warps with nothing to
   /// store.
   uint64_t firstMemoryAccess = ~uint64_t{0};
+  /// The LDGs before the first loop's head (empty when the function has no loop, or its
+  /// control flow is not read: storesNotReadable).
+  std::vector<SassLoad> loadsBeforeLoops;
+  /// Every LDGSTS before the final EXIT, in program order (empty: storesNotReadable).
+  std::vector<SassCopy> copies;
   /// Whether the kernel returns early (parseSass's `returnsEarly`).
   bool returnsEarly = false;
 };

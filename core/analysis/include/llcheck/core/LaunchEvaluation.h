@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -56,6 +57,10 @@ struct LaunchArguments {
   /// arguments either, this finds the masks the compiler knows (FlagGems' embedding masks at a
   /// constexpr N: LLVM deletes the accesses they turn off in every lane).
   bool programIdsKnown = true;
+  /// Loads (by line; LaunchEvaluation::sinkableLoads) that the compiled kernel executes only
+  /// where their loop runs a trip: the compiler sank them under the loop's zero-trip test,
+  /// which the SASS shows (reports' Sass.h). Any other load runs where it stands.
+  std::set<int> sunkLoads;
 };
 
 struct LaunchLimits {
@@ -89,8 +94,14 @@ struct LaunchEvaluation {
   /// The accesses that could not be evaluated in some program, by line, with the first reason.
   /// Every other access of the kernel function was evaluated in every program that reached it.
   std::map<int, std::string> notEvaluated;
-  /// Lines of every access of the kernel function (evaluated or not).
+  /// Lines of every access of the kernel function (evaluated or not; a scalar one is never
+  /// visited, and is in notEvaluated when it has a mask or is an atomic).
   std::vector<int> accesses;
+  /// The tt.loads (by line) that could be sunk under the zero-trip test of the function's
+  /// first scf.for (the loop's line): every use of their results lies in its body, or in ops
+  /// that are themselves only used there, and their mask is absent or made of constants (a
+  /// load masked on an argument stays where it is: Liger's norms' backward on the H200).
+  std::map<int, int> sinkableLoads;
   /// The first and last line of the kernel function's body: an op outside them (in another
   /// function) is not run by the evaluation, which says nothing of its runs.
   int firstLine = 0, lastLine = 0;
