@@ -74,6 +74,23 @@ std::string columnMajorRoundTrip() {
          kFooter;
 }
 
+/// The report of `ttgir` with the SASS function `sass` (its instructions) beside it, read from
+/// a temporary k.ttgir and k.sass.
+KernelReport reportWithSass(const std::string& ttgir, const std::string& sass) {
+  auto dir =
+      std::filesystem::temp_directory_path() / ("llcheck-report-sass-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  { std::ofstream(dir / "k.ttgir") << ttgir; }
+  { std::ofstream(dir / "k.sass") << "\t\tFunction : k\n" << sass; }
+  auto m = readTtgir(ttgir, (dir / "k.ttgir").string());
+  EXPECT_TRUE(m.ok());
+  ReportOptions o = noZ3();
+  o.readSass = true;
+  KernelReport k = m.ok() ? reportModule(*m, o) : KernelReport{};
+  std::filesystem::remove_all(dir);
+  return k;
+}
+
 } // namespace
 
 TEST(Report, ColumnMajorRoundTripIsAboveTheOptimum) {
@@ -265,18 +282,7 @@ TEST(Report, ScalarStoresAsTheSassExecutesThem) {
       "    tt.store %q, %v : !tt.ptr<f32>\n"
       "    tt.return\n  }\n}\n";
   auto executed = [&](const std::string& sass, const std::string& module = "") {
-    const std::string& text = module.empty() ? ttgir : module;
-    auto dir = std::filesystem::temp_directory_path() /
-               ("llcheck-scalar-store-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    { std::ofstream(dir / "k.ttgir") << text; }
-    { std::ofstream(dir / "k.sass") << "\t\tFunction : k\n" << sass; }
-    auto m = readTtgir(text, (dir / "k.ttgir").string());
-    EXPECT_TRUE(m.ok());
-    ReportOptions o = noZ3();
-    o.readSass = true;
-    KernelReport k = reportModule(*m, o);
-    std::filesystem::remove_all(dir);
+    KernelReport k = reportWithSass(module.empty() ? ttgir : module, sass);
     std::vector<uint64_t> n;
     for (const json& g : k.globalAccesses) {
       const json& p = g["predicted"];
@@ -349,17 +355,7 @@ TEST(Report, ATileStoreInALoopIsExecutedByItsCopiesWarps) {
       "    }\n"
       "    tt.return\n  }\n}\n";
   auto executed = [&](const std::string& sass) {
-    auto dir =
-        std::filesystem::temp_directory_path() / ("llcheck-tile-store-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    { std::ofstream(dir / "k.ttgir") << ttgir; }
-    { std::ofstream(dir / "k.sass") << "\t\tFunction : k\n" << sass; }
-    auto m = readTtgir(ttgir, (dir / "k.ttgir").string());
-    EXPECT_TRUE(m.ok());
-    ReportOptions o = noZ3();
-    o.readSass = true;
-    KernelReport k = reportModule(*m, o);
-    std::filesystem::remove_all(dir);
+    KernelReport k = reportWithSass(ttgir, sass);
     const json& p = k.globalAccesses.at(0)["predicted"];
     return p.contains("instructions_executed") ? p["instructions_executed"]["instructions"]
                                                : p["instructions"];
