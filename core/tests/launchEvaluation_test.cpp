@@ -223,8 +223,8 @@ TEST(LaunchEvaluation, ALoadTheSassShowsSunkRunsOnlyWhereItsLoopDoes) {
   EXPECT_EQ(plain->runs.at(kRowLoopLine), 4u);
   args.sunkLoads = {kWeightsLine, kBiasLine};
   std::map<int, int> visits;
-  auto sunk = evaluateLaunch(kRowLoop, "rows.ttgir", args,
-                             [&](const AccessRun& r) { ++visits[r.line]; });
+  auto sunk =
+      evaluateLaunch(kRowLoop, "rows.ttgir", args, [&](const AccessRun& r) { ++visits[r.line]; });
   ASSERT_TRUE(sunk.ok());
   EXPECT_EQ(sunk->runs.at(kWeightsLine), 3u);
   EXPECT_EQ(visits[kWeightsLine], 3);
