@@ -92,6 +92,27 @@ TEST(LaunchEvaluation, RunsEveryProgramsAddressesMasksLoopsAndBranches) {
   }
 }
 
+TEST(LaunchEvaluation, AnIfConvertedBranchRunsPredicatedOff) {
+  // The same launch as code with no forward branch (ptxas if-converted the scf.if): the store
+  // of program 2 (pid >= LIMIT) executes too, every lane off and no byte moved.
+  LaunchArguments args;
+  args.grid = {3, 1, 1};
+  args.integers = {{"N", 100}, {"LIMIT", 2}};
+  args.ifConverted = true;
+  std::map<uint64_t, int> stores, offStores; // program -> runs
+  auto r = evaluateLaunch(kRowKernel, "rows.ttgir", args, [&](const AccessRun& run) {
+    if (run.line != kStoreLine)
+      return;
+    ++stores[run.program[0]];
+    offStores[run.program[0]] += run.bytes.empty() && run.active.empty() ? 1 : 0;
+  });
+  ASSERT_TRUE(r.ok()) << r.error().str();
+  EXPECT_TRUE(r->notEvaluated.empty());
+  EXPECT_EQ(r->runs.at(kStoreLine), 6u);
+  EXPECT_EQ(stores, (std::map<uint64_t, int>{{0, 2}, {1, 2}, {2, 2}}));
+  EXPECT_EQ(offStores, (std::map<uint64_t, int>{{0, 0}, {1, 0}, {2, 2}}));
+}
+
 TEST(LaunchEvaluation, SaysWhatTheLaunchDoesNotFix) {
   LaunchArguments args;
   args.grid = {2, 1, 1};

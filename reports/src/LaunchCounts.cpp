@@ -417,6 +417,9 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
       c.runs = c.wavefronts = c.maskedOff = 0;
     LaunchArguments arguments = launch.arguments;
     arguments.sunkLoads = sunk;
+    // No forward branch in the SASS: every scf.if was if-converted (HGRN's backward: the
+    // `if i > 0` load of its time loop is `@!P1 LDG`, executed in every trip).
+    arguments.ifConverted = sass && !sass->branchesForward && sass->storesNotReadable.empty();
     auto evaluation =
         evaluateLaunch(module.text, module.source, arguments, [&](const AccessRun& run) {
           for (CopyCounter& c : copies)

@@ -226,6 +226,13 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
       backward.push_back(ins.address);
   std::sort(backward.begin(), backward.end());
   std::vector<std::pair<uint64_t, uint64_t>> skipped;
+  for (const Instruction& ins : code) {
+    std::string_view base = baseOf(ins.opcode);
+    if (ins.predicate != "@!PT" &&
+        (base == "BSSY" || base == "BRX" || base == "JMX" || base == "CALL" || base == "RET" ||
+         base == "BREAK" || (base == "BRA" && ins.target && *ins.target > ins.address)))
+      f.branchesForward = true;
+  }
   for (const Instruction& ins : code)
     if (baseOf(ins.opcode) == "BRA" && isRealPredicate(ins.predicate) && ins.target &&
         *ins.target > ins.address) {

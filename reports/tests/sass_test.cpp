@@ -334,6 +334,20 @@ TEST(Sass, readsWhichWarpsExecuteEachCopy) {
 )";
   auto f = parseSass(dv, "dv.sass");
   ASSERT_TRUE(f.ok()) << f.error().str();
+  EXPECT_TRUE(f->front().branchesForward); // BSSY and `@P4 BRA 0xd7a0`
+  // HGRN's backward: its loop's only branch goes back, so its scf.if was if-converted.
+  constexpr const char* hgrn = R"(
+		Function : fused_recurrent_hgrn_bwd_kernel
+        /*0040*/              @!P0 EXIT ;
+        /*0370*/                   LDG.E.U16 R18, desc[UR4][R18.64] ;
+        /*0430*/              @!P1 LDG.E.U16 R16, desc[UR4][R16.64] ;
+        /*0600*/              @!P1 EXIT ;
+        /*0630*/                   BRA 0x370 ;
+        /*0640*/                   BRA 0x640;
+)";
+  auto h = parseSass(hgrn, "hgrn.sass");
+  ASSERT_TRUE(h.ok());
+  EXPECT_FALSE(h->front().branchesForward);
   std::string seen;
   for (const SassCopy& c : f->front().copies)
     seen += (seen.empty() ? "" : " ") + std::string(1, c.executedBy) + std::to_string(c.bits) +

@@ -156,6 +156,8 @@ private:
   /// Set by a branch (the op to go on at) and by tt.return, for runFunction.
   int jump_ = -1;
   bool returned_ = false;
+  /// Running an scf.if's region its condition does not take (LaunchArguments::ifConverted).
+  bool predicatedOff_ = false;
   std::vector<int64_t> bytes_;
   std::vector<uint8_t> active_;
   /// A tt.load whose results are used only inside one scf.for that follows it in its region
@@ -546,6 +548,18 @@ private:
     }
     bool taken = (*cond & 1) != 0;
     int from = taken ? at + 1 : thenEnd, to = taken ? thenEnd : elseEnd;
+    if (arguments_.ifConverted && !predicatedOff_) {
+      // The other region, predicated off: its accesses move nothing, its instructions execute.
+      int otherFrom = taken ? thenEnd : at + 1, otherTo = taken ? elseEnd : thenEnd;
+      bool flat = true;
+      for (int i = otherFrom; i < otherTo; ++i)
+        flat = flat && ops_[static_cast<std::size_t>(i)].regionEnds.empty();
+      if (flat && otherFrom < otherTo) {
+        predicatedOff_ = true;
+        runRange(otherFrom, otherTo);
+        predicatedOff_ = false;
+      }
+    }
     runRange(from, to);
     // The scf.yield of the region run: the yields are recorded in order, then before else.
     const ParsedOp* yield = nullptr;
@@ -897,6 +911,14 @@ private:
       return;
     }
     auto fail = [&](const std::string& why) { out_.notEvaluated.emplace(op.line, why); };
+    if (predicatedOff_) {
+      AccessRun off;
+      off.line = op.line;
+      off.shape = &op.operandTypes.front().shape;
+      off.program = program_;
+      visit_(off); // no byte, no lane: the instructions execute predicated off
+      return;
+    }
     Value p = operand(op, 0);
     bool masksOnly = false;
     if (!p.known() || p.base < 0) {

@@ -79,6 +79,10 @@ struct SassFunction {
   /// False when a branch or call makes the code from the predicated EXIT on run otherwise than
   /// once in program order (see above); `notStraightLine` names the first one.
   bool straightLine = true;
+  /// Whether any branch goes forward (a BRA to a later address, BSSY, an indirect branch, a
+  /// call). Without one every branch of the code goes back (its loops), so ptxas if-converted
+  /// the kernel's scf.ifs: every op under one executes, predicated, whenever its region does.
+  bool branchesForward = false;
   std::string notStraightLine;
   /// The STGs outside the kernel's loops (outside every range from a branch back's target to
   /// the branch), in program order, each with the warps that execute it (see SassStore).

@@ -61,6 +61,12 @@ struct LaunchArguments {
   /// where their loop runs a trip: the compiler sank them under the loop's zero-trip test,
   /// which the SASS shows (reports' Sass.h). Any other load runs where it stands.
   std::set<int> sunkLoads;
+  /// The compiled kernel has no forward branch (reports' Sass.h: SassFunction::branchesForward):
+  /// ptxas if-converted its scf.ifs, so the region a condition does not take runs too, its
+  /// accesses visited with every lane off (AccessRun::bytes and active empty: no byte moves,
+  /// the instructions execute) and its ops counted in `runs`. A region holding a loop or
+  /// another region cannot be if-converted and is not run.
+  bool ifConverted = false;
 };
 
 struct LaunchLimits {
