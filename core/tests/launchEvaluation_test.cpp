@@ -151,6 +151,14 @@ TEST(LaunchEvaluation, StopsAtItsLimitsAndRefusesAnEmptyGrid) {
   auto e = evaluateLaunch(kRowKernel, "rows.ttgir", args, [](const AccessRun&) {});
   ASSERT_FALSE(e.ok());
   EXPECT_NE(e.error().str().find("has no program"), std::string::npos);
+  // A kernel function with no op in it, the file's last: nothing to run, nothing read past it.
+  args.grid = {1, 1, 1};
+  for (const char* empty : {"tt.func public @k() {\n}\n", "tt.func public @k() {\n"}) {
+    auto n = evaluateLaunch(empty, "empty.ttgir", args, [](const AccessRun&) {});
+    if (n.ok()) {
+      EXPECT_TRUE(n->runs.empty());
+    }
+  }
 }
 
 // Liger's cross entropy: an early return under `if y == ignore_index`, with y loaded, is a

@@ -111,7 +111,7 @@ public:
     end_ = f.regionEnds.front();
     findSunkLoads();
     out_.firstLine = f.line;
-    out_.lastLine = ops_[static_cast<std::size_t>(std::max(end_ - 1, begin_))].line;
+    out_.lastLine = end_ > begin_ ? ops_[static_cast<std::size_t>(end_ - 1)].line : f.line;
     for (int i = begin_; i < end_; ++i) {
       const ParsedOp& op = ops_[static_cast<std::size_t>(i)];
       if (isAccess(op.name) && !op.operandTypes.empty() && op.operandTypes.front().isPointer())
