@@ -730,12 +730,7 @@ private:
         break;
       bool someWarps =
           std::all_of(mine, end, [](const SassStore& s) { return s.executedBy != 'e'; });
-      // The layout's warps, copies included (the prediction's `warps` counts distinct ones).
-      const LayoutEntry* l = layoutAt(k_, g->value("layout", -1));
-      uint64_t warps = scalar ? m_.numWarps.value_or(0)
-                       : l && l->layout && l->layout->hasInDim(dims::kWarp)
-                           ? static_cast<uint64_t>(l->layout->getInDimSize(dims::kWarp))
-                           : 0;
+      uint64_t warps = warpsOf(*g);
       bool exitAfter = f.lastPredicatedExit > mine->address;
       // A tile's masked stores with no early EXIT after them: as predicted.
       if (warps == 0 || someWarps || (!scalar && !exitAfter))
@@ -752,6 +747,17 @@ private:
     }
   }
 
+  /// The warps that hold a global access's values, copies included (the prediction's `warps`
+  /// counts distinct ones): its layout's, or the kernel's for a scalar access; 0 when unknown.
+  uint64_t warpsOf(const json& g) const {
+    if (g.contains("predicted") && g["predicted"].value("scalar", false))
+      return m_.numWarps.value_or(0);
+    const LayoutEntry* l = layoutAt(k_, g.value("layout", -1));
+    return l && l->layout && l->layout->hasInDim(dims::kWarp)
+               ? static_cast<uint64_t>(l->layout->getInDimSize(dims::kWarp))
+               : 0;
+  }
+
   /// A scalar store inside a loop ptxas kept is predicated on thread 0, and every warp that
   /// runs the loop executes it (FlagGems' topk and sort: 4 of 4 warps on the H200) unless a
   /// branch jumps over it; so is a tile's store in a loop whose layout holds copies in some
@@ -762,11 +768,7 @@ private:
     json& p = g["predicted"];
     uint64_t perWarp = p.value("instructions_per_warp", uint64_t{0});
     unsigned bits = p.value("vector_bits", 0u);
-    const LayoutEntry* l = layoutAt(k_, g.value("layout", -1));
-    uint64_t warps = p.value("scalar", false) ? m_.numWarps.value_or(0)
-                     : l && l->layout && l->layout->hasInDim(dims::kWarp)
-                         ? static_cast<uint64_t>(l->layout->getInDimSize(dims::kWarp))
-                         : 0;
+    uint64_t warps = warpsOf(g);
     bool any = false, all = true;
     for (const SassStore& s : f.storesInsideLoops)
       if (s.bits == bits) {

@@ -193,8 +193,7 @@ void readStores(SassFunction& f, const std::vector<Instruction>& code, std::size
     f.storesOutsideLoops.push_back({ins.address, storeBits(ins.opcode),
                                     passedExit                  ? 'x'
                                     : isJumpedOver(ins.address) ? 'b'
-                                                                : 'e',
-                                    passedExit ? exitAt : 0});
+                                                                : 'e'});
   }
 }
 

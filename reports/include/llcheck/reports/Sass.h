@@ -37,8 +37,6 @@ struct SassStore {
   /// jump (only the warps that do not take it: Triton 3.9's scalar stores of Liger's layer norm,
   /// branched around in every warp but thread 0's).
   char executedBy = 'e';
-  /// For 'x': the address of that EXIT.
-  uint64_t exitAt = 0;
 };
 
 /// One LDG before the function's first loop, and whether the loop's zero-trip test jumps over
