@@ -154,6 +154,8 @@ struct CopyCounter {
   /// the owner warps' alone; a warp holding only copies executes its LDGSTS predicated off:
   /// fla's 1-D gate vectors in all 8 warps of a slice of #mma, 8 times the owner's).
   uint64_t instructionsPerRun = 0;
+  /// Per instruction: whether its LDGSTS's zero-fill predicate is P0 (see countCopy).
+  std::vector<bool> onP0;
   uint64_t runs = 0, wavefronts = 0, maskedOff = 0;
 };
 
@@ -176,12 +178,96 @@ void countCopy(CopyCounter& c, const AccessRun& run) {
       uint64_t e = c.flat[i][t], shared = c.instructions[i].sharedBytes[t];
       bool on = e < run.bytes.size() && (run.active.empty() || run.active[e]);
       any = any || on;
-      g.push_back(on ? static_cast<uint64_t>(run.bytes[e]) : kNoGlobalSide + shared);
+      // ncu counts an LDGSTS whose zero-fill predicate is P0 as if every lane were masked off
+      // (matchCopiesToSass says why this is ncu's count, not a rule of the data stage).
+      bool counted = on && !(i < c.onP0.size() && c.onP0[i]);
+      g.push_back(counted ? static_cast<uint64_t>(run.bytes[e]) : kNoGlobalSide + shared);
       s.push_back(shared);
     }
     c.maskedOff += any ? 0 : 1;
     c.wavefronts += ldgstsWavefronts(g, s, c.copyBytes, c.copyBytes == 16);
   }
+}
+
+/// Which of the SASS's LDGSTS are one copy's instructions: an op's instructions are the same
+/// in every warp, and in each warp they write at one shared address plus a constant each, so
+/// ptxas gives them one base register and those constants as offsets ([R9], [R9+0x800], ...).
+/// The first LDGSTS in program order (of the op's width, on its side of the loops, not taken by
+/// an earlier op) from which every one of those offsets is found on the same register is
+/// taken. Returns, per instruction, whether its LDGSTS's zero-fill predicate is P0; empty where
+/// the instructions are not base-plus-constant or no such LDGSTS are found.
+///
+/// Why P0: on the H200, ncu's source counters gave every LDGSTS.BYPASS predicated on `P0` its
+/// destination's wavefronts (what a copy masked off in every lane takes), however many of its
+/// lanes copied, and every other LDGSTS the rule's for its lanes' sources: 240 of 240
+/// instruction-launches of gpu_oracle/ldgsts_rule/concurrency, the real-kernels corpus's cp.async
+/// sides in both releases (gpu_oracle/real_kernels). No other register does this and the data
+/// were right; ncu collects these counts by instrumenting the SASS, and the hardware's own
+/// LDGSTS counter does not count `.BYPASS` copies, so whether the data stage does it too is not
+/// observable. It is what ncu shows, so it is what the launch count predicts. Not so for the
+/// 4-byte LDGSTS (cp.async.ca) of fla's GLA on P0: those took the rule's wavefronts.
+std::vector<bool> matchCopiesToSass(const CopyCounter& c, const SassFunction& sass,
+                                    std::vector<bool>& taken, bool inLoop) {
+  if (c.instructions.empty())
+    return {};
+  uint64_t firstWarp = c.instructions.front().warp;
+  std::size_t perWarp = 0;
+  while (perWarp < c.instructions.size() && c.instructions[perWarp].warp == firstWarp)
+    ++perWarp;
+  if (c.instructions.size() % perWarp != 0)
+    return {};
+  // Each instruction's offset from the warp's first, the same in every lane and warp.
+  std::vector<int64_t> offsets(perWarp);
+  for (std::size_t i = 0; i < c.instructions.size(); ++i) {
+    const AsyncCopyInstruction& first = c.instructions[i - i % perWarp];
+    const AsyncCopyInstruction& ins = c.instructions[i];
+    if (ins.sharedBytes.size() != first.sharedBytes.size() || ins.sharedBytes.empty())
+      return {};
+    int64_t d =
+        static_cast<int64_t>(ins.sharedBytes[0]) - static_cast<int64_t>(first.sharedBytes[0]);
+    for (std::size_t t = 0; t < ins.sharedBytes.size(); ++t)
+      if (static_cast<int64_t>(ins.sharedBytes[t]) - static_cast<int64_t>(first.sharedBytes[t]) !=
+          d)
+        return {};
+    if (i < perWarp)
+      offsets[i] = d;
+    else if (offsets[i % perWarp] != d)
+      return {};
+  }
+  auto fits = [&](const SassCopy& x, std::size_t at) {
+    return !taken[at] && !x.sharedBase.empty() &&
+           x.bits == static_cast<unsigned>(c.copyBytes * 8) && x.bypass == (c.copyBytes == 16) &&
+           x.inLoop == inLoop;
+  };
+  for (std::size_t a = 0; a < sass.copies.size(); ++a) {
+    const SassCopy& anchor = sass.copies[a];
+    if (!fits(anchor, a))
+      continue;
+    std::vector<std::size_t> found;
+    for (int64_t d : offsets) {
+      std::size_t at = sass.copies.size();
+      for (std::size_t y = 0; y < sass.copies.size(); ++y)
+        if (fits(sass.copies[y], y) && sass.copies[y].sharedBase == anchor.sharedBase &&
+            sass.copies[y].sharedOffset == anchor.sharedOffset + d &&
+            std::find(found.begin(), found.end(), y) == found.end()) {
+          at = y;
+          break;
+        }
+      if (at == sass.copies.size())
+        break;
+      found.push_back(at);
+    }
+    if (found.size() != perWarp)
+      continue;
+    std::vector<bool> onP0(c.instructions.size());
+    for (std::size_t i = 0; i < onP0.size(); ++i)
+      onP0[i] = sass.copies[found[i % perWarp]].bypass &&
+                sass.copies[found[i % perWarp]].zeroFill == "P0";
+    for (std::size_t y : found)
+      taken[y] = true;
+    return onP0;
+  }
+  return {};
 }
 
 /// The copies whose LDGSTS a launch counts: sm90 async copies of a tensor of pointers that the
@@ -193,6 +279,7 @@ std::vector<CopyCounter> copyCounters(const TtgirModule& module, const ReportOpt
   SharedMemoryModel model = modelFor(module, options, note);
   if (model.arch != "sm90")
     return out;
+  std::vector<bool> taken(sass ? sass->copies.size() : 0);
   for (OpEntry& op : k.ops) {
     if (op.op != "ttg.async_copy_global_to_local" || !op.predicted.is_object() ||
         !op.predicted.contains("store") || op.elementBits < 8)
@@ -229,6 +316,17 @@ std::vector<CopyCounter> copyCounters(const TtgirModule& module, const ReportOpt
         c.instructionsPerRun = c.instructions.size();
         op.predicted["sass_branches_around_copies"] = true;
       }
+    }
+    if (sass) {
+      c.onP0 = matchCopiesToSass(c, *sass, taken, op.loopDepth > 0);
+      uint64_t p0 = static_cast<uint64_t>(std::count(c.onP0.begin(), c.onP0.end(), true));
+      if (p0 > 0)
+        op.predicted["launch_ldgsts_on_p0"] = p0;
+      if (c.onP0.empty())
+        op.predicted["launch_ldgsts_not_matched"] =
+            "no LDGSTS of the SASS were told to be this copy's (its instructions are not one "
+            "shared address plus a constant each, or no such set of LDGSTS is left): each "
+            "counts the rule's wavefronts";
     }
     bool inShape = true;
     for (const AsyncCopyInstruction& ins : c.instructions) {

@@ -51,6 +51,8 @@ struct Instruction {
   std::string opcode;
   /// A branch's absolute target ("BRA 0x380"), when it has one.
   std::optional<uint64_t> target;
+  /// What follows the opcode, up to the ';' ("[R9+0x800], desc[UR16][R90.64], P2").
+  std::string operands;
 };
 
 /// A predicate that can be true or false per thread: not none, not @PT, not @!PT.
@@ -91,6 +93,48 @@ unsigned storeBits(std::string_view opcode) {
     dot = next;
   }
   return bits;
+}
+
+/// An LDGSTS's destination register and offset and its zero-fill predicate (SassCopy), from
+/// "[R9+0x800], desc[UR16][R90.64], P2". A form not read leaves them empty.
+void readCopyOperands(std::string_view operands, SassCopy& copy) {
+  if (operands.size() > 2 && operands[0] == '[' && operands[1] == 'R') {
+    std::size_t close = operands.find(']');
+    std::string_view inside = operands.substr(1, close == std::string_view::npos ? 0 : close - 1);
+    std::size_t n = 1;
+    while (n < inside.size() && inside[n] >= '0' && inside[n] <= '9')
+      ++n;
+    std::string_view rest = inside.substr(n);
+    bool negative = rest.rfind("+-0x", 0) == 0;
+    bool offset = rest.rfind("+0x", 0) == 0 || negative;
+    std::string_view hex = offset ? rest.substr(negative ? 4 : 3) : std::string_view();
+    bool hexDigits =
+        !hex.empty() && hex.size() <= 8 && std::all_of(hex.begin(), hex.end(), [](char c) {
+          return std::isxdigit(static_cast<unsigned char>(c));
+        });
+    if (n > 1 && (rest.empty() || (offset && hexDigits))) {
+      copy.sharedBase = std::string(inside.substr(0, n));
+      int64_t value = rest.empty() ? 0 : std::strtoll(std::string(hex).c_str(), nullptr, 16);
+      copy.sharedOffset = negative ? -value : value;
+    }
+  }
+  std::size_t comma = operands.rfind(',');
+  if (comma == std::string_view::npos)
+    return;
+  std::string_view last = operands.substr(comma + 1);
+  while (!last.empty() && (last.front() == ' ' || last.front() == '\t'))
+    last.remove_prefix(1);
+  while (!last.empty() && (last.back() == ' ' || last.back() == '\t'))
+    last.remove_suffix(1);
+  std::size_t p = last.rfind('P');
+  bool predicate = p != std::string_view::npos && p <= 2 &&
+                   last.substr(0, p).find_first_not_of("!U") == std::string_view::npos &&
+                   last.size() > p + 1 &&
+                   (last.substr(p + 1) == "T" ||
+                    std::all_of(last.begin() + static_cast<std::ptrdiff_t>(p) + 1, last.end(),
+                                [](char c) { return c >= '0' && c <= '9'; }));
+  if (predicate)
+    copy.zeroFill = std::string(last);
 }
 
 /// SassFunction::loadsBeforeLoops (see Sass.h): the LDGs before the first loop's head, each
@@ -180,9 +224,14 @@ void readStores(SassFunction& f, const std::vector<Instruction>& code, std::size
       return r.first <= ins.address && ins.address <= r.second;
     });
     if (base == "LDGSTS") {
-      f.copies.push_back({ins.address, storeBits(ins.opcode),
-                          ins.opcode.find(".BYPASS") != std::string::npos, inLoop,
-                          isJumpedOver(ins.address) ? 'b' : 'e'});
+      SassCopy copy;
+      copy.address = ins.address;
+      copy.bits = storeBits(ins.opcode);
+      copy.bypass = ins.opcode.find(".BYPASS") != std::string::npos;
+      copy.inLoop = inLoop;
+      copy.executedBy = isJumpedOver(ins.address) ? 'b' : 'e';
+      readCopyOperands(ins.operands, copy);
+      f.copies.push_back(std::move(copy));
       continue;
     }
     if (inLoop) {
@@ -390,6 +439,7 @@ std::optional<Instruction> instructionLine(std::string_view line) {
   ins.opcode = std::string(line.substr(0, n));
   // "BRA 0x380 ;", "BSSY B0, 0x740 ;": the target, an absolute address.
   std::string_view operand = skipBlanks(line.substr(n));
+  ins.operands = std::string(operand.substr(0, operand.find(';')));
   if (ins.opcode == "BSSY" && startsWith(operand, "B")) {
     std::size_t comma = operand.find(',');
     operand = comma == std::string_view::npos ? std::string_view()

@@ -75,8 +75,9 @@ std::string columnMajorRoundTrip() {
 }
 
 /// The report of `ttgir` with the SASS function `sass` (its instructions) beside it, read from
-/// a temporary k.ttgir and k.sass.
-KernelReport reportWithSass(const std::string& ttgir, const std::string& sass) {
+/// a temporary k.ttgir and k.sass (launches in `o` are found by the stem "k").
+KernelReport reportWithSass(const std::string& ttgir, const std::string& sass,
+                            ReportOptions o = noZ3()) {
   auto dir =
       std::filesystem::temp_directory_path() / ("llcheck-report-sass-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
@@ -84,7 +85,6 @@ KernelReport reportWithSass(const std::string& ttgir, const std::string& sass) {
   { std::ofstream(dir / "k.sass") << "\t\tFunction : k\n" << sass; }
   auto m = readTtgir(ttgir, (dir / "k.ttgir").string());
   EXPECT_TRUE(m.ok());
-  ReportOptions o = noZ3();
   o.readSass = true;
   KernelReport k = m.ok() ? reportModule(*m, o) : KernelReport{};
   std::filesystem::remove_all(dir);
@@ -370,6 +370,72 @@ TEST(Report, ATileStoreInALoopIsExecutedByItsCopiesWarps) {
                      "        /*0020*/               @P1 BRA 0x0 ;\n"
                      "        /*0030*/                   EXIT ;\n"),
             1u);
+}
+
+TEST(Report, ALaunchCountsAnLdgstsOnP0AtItsDestinationsWavefronts) {
+  // A 32x32 f16 tile whose 64-byte rows lie a row stride apart (4096 elements: each row in its
+  // own global line), copied 16 bytes a lane into a contiguous buffer: 1 LDGSTS a warp. The
+  // source-aware rule gives 8 wavefronts an instruction (a wavefront never spans two global
+  // lines); ncu on the H200 gives an LDGSTS whose zero-fill predicate is P0 its destination's,
+  // 4 (gpu_oracle/ldgsts_rule/concurrency, the real-kernels corpus).
+  const std::string ttgir =
+      "#b = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+      "order = [1, 0]}>\n"
+      "#sh = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>\n"
+      "#smem = #ttg.shared_memory\n"
+      "module attributes {\"ttg.num-ctas\" = 1 : i32, \"ttg.num-warps\" = 4 : i32, ttg.target = "
+      "\"cuda:90\", \"ttg.threads-per-warp\" = 32 : i32} {\n"
+      "  tt.func public @k(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %stride: i32 "
+      "{tt.divisibility = 16 : i32}) {\n"
+      "    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, "
+      "#ttg.slice<{dim = 1, parent = #b}>>\n"
+      "    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, "
+      "parent = #b}>> -> tensor<32x1xi32, #b>\n"
+      "    %s = tt.splat %stride : i32 -> tensor<32x1xi32, #b>\n"
+      "    %rs = arith.muli %r2, %s : tensor<32x1xi32, #b>\n"
+      "    %c = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, "
+      "#ttg.slice<{dim = 0, parent = #b}>>\n"
+      "    %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, "
+      "parent = #b}>> -> tensor<1x32xi32, #b>\n"
+      "    %rb = tt.broadcast %rs : tensor<32x1xi32, #b> -> tensor<32x32xi32, #b>\n"
+      "    %cb = tt.broadcast %c2 : tensor<1x32xi32, #b> -> tensor<32x32xi32, #b>\n"
+      "    %o = arith.addi %rb, %cb : tensor<32x32xi32, #b>\n"
+      "    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #b>\n"
+      "    %a = tt.addptr %ps, %o : tensor<32x32x!tt.ptr<f16>, #b>, tensor<32x32xi32, #b>\n"
+      "    %buf = ttg.local_alloc : () -> !ttg.memdesc<32x32xf16, #sh, #smem, mutable>\n"
+      "    %t = ttg.async_copy_global_to_local %a, %buf : tensor<32x32x!tt.ptr<f16>, #b> -> "
+      "<32x32xf16, #sh, #smem, mutable>\n"
+      "    tt.return\n  }\n}\n";
+  auto launched = [&](const std::string& sass) {
+    ReportOptions o = noZ3();
+    ReportLaunch launch;
+    launch.id = "k#0";
+    launch.arguments.integers["stride"] = 4096;
+    o.launches["k"] = {launch};
+    KernelReport k = reportWithSass(ttgir, sass, o);
+    const OpEntry* copy = findOp(k, "ttg.async_copy_global_to_local");
+    EXPECT_TRUE(copy && copy->launches.is_array() && copy->launches.size() == 1);
+    return copy && copy->launches.size() == 1 ? std::make_pair(copy->predicted, copy->launches[0])
+                                              : std::make_pair(json(), json());
+  };
+  auto [p0, onP0] = launched("        /*0000*/                   LDGSTS.E.BYPASS.128 [R3], "
+                             "desc[UR4][R4.64], P0 ;\n"
+                             "        /*0010*/                   EXIT ;\n");
+  EXPECT_EQ(onP0.value("instructions", 0), 4) << onP0.dump();
+  EXPECT_EQ(onP0.value("wavefronts", 0), 4 * 4) << onP0.dump();
+  EXPECT_EQ(p0.value("launch_ldgsts_on_p0", 0), 4);
+  auto [p1, onP1] = launched("        /*0000*/                   LDGSTS.E.BYPASS.128 [R3], "
+                             "desc[UR4][R4.64], P1 ;\n"
+                             "        /*0010*/                   EXIT ;\n");
+  EXPECT_EQ(onP1.value("wavefronts", 0), 4 * 8) << onP1.dump();
+  EXPECT_FALSE(p1.contains("launch_ldgsts_on_p0"));
+  EXPECT_FALSE(p1.contains("launch_ldgsts_not_matched"));
+  // A 4-byte LDGSTS (cp.async.ca) is none of this copy's: it is not matched, the rule counts.
+  auto [ca, byRule] = launched("        /*0000*/                   LDGSTS.E [R3], "
+                               "desc[UR4][R4.64], P0 ;\n"
+                               "        /*0010*/                   EXIT ;\n");
+  EXPECT_EQ(byRule.value("wavefronts", 0), 4 * 8) << byRule.dump();
+  EXPECT_TRUE(ca.contains("launch_ldgsts_not_matched"));
 }
 
 TEST(Report, ALaunchCountsTheRunsOfEverySharedMemoryOp) {

@@ -354,5 +354,27 @@ TEST(Sass, readsWhichWarpsExecuteEachCopy) {
   EXPECT_EQ(seen, "e32ca e128cg b32ca-loop");
 }
 
+TEST(Sass, readsEachCopysDestinationAndZeroFillPredicate) {
+  // The forms of the real-kernels corpus: a register and an offset (negative too), a register
+  // alone, a negated predicate, none (an unmasked copy of Triton 3.9).
+  constexpr const char* sass = R"(
+		Function : k
+        /*1010*/                   LDGSTS.E.BYPASS.128 [R9+0x8000], desc[UR16][R90.64], P2 ;
+        /*1040*/                   LDGSTS.E.BYPASS.128 [R9], desc[UR16][R88.64], !PT ;
+        /*1050*/                   LDGSTS.E [R22+-0x10], desc[UR18][R2.64+-0x300], !P0 ;
+        /*1060*/                   LDGSTS.E.BYPASS.128 [R101+0x2000], desc[UR22][R56.64] ;
+        /*1070*/                   LDGSTS.E.64 [UR4], desc[UR22][R56.64], P0 ;
+        /*1080*/                   EXIT ;
+        /*1090*/                   BRA 0x1090;
+)";
+  auto f = parseSass(sass, "k.sass");
+  ASSERT_TRUE(f.ok()) << f.error().str();
+  std::string seen;
+  for (const SassCopy& c : f->front().copies)
+    seen += (seen.empty() ? "" : " ") + c.sharedBase + "/" + std::to_string(c.sharedOffset) + "/" +
+            c.zeroFill;
+  EXPECT_EQ(seen, "R9/32768/P2 R9/0/!PT R22/-16/!P0 R101/8192/ /0/P0");
+}
+
 } // namespace
 } // namespace llcheck::reports

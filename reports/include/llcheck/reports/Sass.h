@@ -56,6 +56,15 @@ struct SassCopy {
   unsigned bits = 32;
   bool bypass = false, inLoop = false;
   char executedBy = 'e';
+  /// The shared destination `[R9+0x800]`: its register ("R9"; "" where the operand is another
+  /// form) and offset (0x800). The offsets of one op's LDGSTS differ as its instructions'
+  /// shared addresses do, which is how the report tells which LDGSTS is which of its
+  /// instructions.
+  std::string sharedBase;
+  int64_t sharedOffset = 0;
+  /// The zero-fill predicate, the last operand ("P2", "!P0", "!PT"; "" where there is none):
+  /// a lane for which it is true copies no byte (Triton's masked-off lanes, src-size 0).
+  std::string zeroFill;
 };
 
 struct SassFunction {
