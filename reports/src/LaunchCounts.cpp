@@ -141,6 +141,10 @@ void count(AccessCounter& c, const AccessRun& run) {
   }
 }
 
+/// How ncu's source counters take an LDGSTS's lanes: by the copy's mask, as if every lane were
+/// masked off (zero-fill predicate P0), as if none were (!P0). See matchCopiesToSass.
+constexpr char kByMask = 0, kNoLaneCopies = 1, kEveryLaneCopies = 2;
+
 /// One async copy's LDGSTS instructions and what each launch gave them (sm90: the LDGSTS rules
 /// of TritonLowering.h were measured there).
 struct CopyCounter {
@@ -154,8 +158,9 @@ struct CopyCounter {
   /// the owner warps' alone; a warp holding only copies executes its LDGSTS predicated off:
   /// fla's 1-D gate vectors in all 8 warps of a slice of #mma, 8 times the owner's).
   uint64_t instructionsPerRun = 0;
-  /// Per instruction: whether its LDGSTS's zero-fill predicate is P0 (see countCopy).
-  std::vector<bool> onP0;
+  /// Per instruction: how ncu counts its LDGSTS's lanes (kByMask, kNoLaneCopies,
+  /// kEveryLaneCopies: matchCopiesToSass); empty: by the mask.
+  std::vector<char> onP0;
   uint64_t runs = 0, wavefronts = 0, maskedOff = 0;
 };
 
@@ -178,9 +183,13 @@ void countCopy(CopyCounter& c, const AccessRun& run) {
       uint64_t e = c.flat[i][t], shared = c.instructions[i].sharedBytes[t];
       bool on = e < run.bytes.size() && (run.active.empty() || run.active[e]);
       any = any || on;
-      // ncu counts an LDGSTS whose zero-fill predicate is P0 as if every lane were masked off
-      // (matchCopiesToSass says why this is ncu's count, not a rule of the data stage).
-      bool counted = on && !(i < c.onP0.size() && c.onP0[i]);
+      // ncu counts an LDGSTS whose zero-fill predicate is P0 as if every lane were masked off,
+      // and one on !P0 as if none were (matchCopiesToSass says why this is ncu's count, not a
+      // rule of the data stage).
+      char zeroFill = i < c.onP0.size() ? c.onP0[i] : kByMask;
+      bool counted = zeroFill == kNoLaneCopies      ? false
+                     : zeroFill == kEveryLaneCopies ? e < run.bytes.size()
+                                                    : on;
       g.push_back(counted ? static_cast<uint64_t>(run.bytes[e]) : kNoGlobalSide + shared);
       s.push_back(shared);
     }
@@ -194,8 +203,9 @@ void countCopy(CopyCounter& c, const AccessRun& run) {
 /// ptxas gives them one base register and those constants as offsets ([R9], [R9+0x800], ...).
 /// The first LDGSTS in program order (of the op's width, on its side of the loops, not taken by
 /// an earlier op) from which every one of those offsets is found on the same register is
-/// taken. Returns, per instruction, whether its LDGSTS's zero-fill predicate is P0; empty where
-/// the instructions are not base-plus-constant or no such LDGSTS are found.
+/// taken. Returns, per instruction, how ncu takes its lanes (kByMask, kNoLaneCopies on P0,
+/// kEveryLaneCopies on !P0); empty where the instructions are not base-plus-constant or no such
+/// LDGSTS are found.
 ///
 /// Why P0: on the H200, ncu's source counters gave every LDGSTS.BYPASS predicated on `P0` its
 /// destination's wavefronts (what a copy masked off in every lane takes), however many of its
@@ -205,8 +215,12 @@ void countCopy(CopyCounter& c, const AccessRun& run) {
 /// were right; ncu collects these counts by instrumenting the SASS, and the hardware's own
 /// LDGSTS counter does not count `.BYPASS` copies, so whether the data stage does it too is not
 /// observable. It is what ncu shows, so it is what the launch count predicts. Not so for the
-/// 4-byte LDGSTS (cp.async.ca) of fla's GLA on P0: those took the rule's wavefronts.
-std::vector<bool> matchCopiesToSass(const CopyCounter& c, const SassFunction& sass,
+/// 4-byte LDGSTS (cp.async.ca) of fla's GLA on P0: those took the rule's wavefronts. The
+/// converse, on fewer data: FlagGems' bmm (4 x 128 x 128 x 64) copies past K in its loop on
+/// `!P0`, every lane masked off, and ncu gave them the rule's 8 wavefronts an instruction for
+/// their lanes' computed sources, not their destination's 4, in both releases; as if ncu read
+/// P0 as true whatever the kernel put there.
+std::vector<char> matchCopiesToSass(const CopyCounter& c, const SassFunction& sass,
                                     std::vector<bool>& taken, bool inLoop) {
   if (c.instructions.empty())
     return {};
@@ -259,10 +273,14 @@ std::vector<bool> matchCopiesToSass(const CopyCounter& c, const SassFunction& sa
     }
     if (found.size() != perWarp)
       continue;
-    std::vector<bool> onP0(c.instructions.size());
-    for (std::size_t i = 0; i < onP0.size(); ++i)
-      onP0[i] = sass.copies[found[i % perWarp]].bypass &&
-                sass.copies[found[i % perWarp]].zeroFill == "P0";
+    std::vector<char> onP0(c.instructions.size());
+    for (std::size_t i = 0; i < onP0.size(); ++i) {
+      const SassCopy& x = sass.copies[found[i % perWarp]];
+      onP0[i] = !x.bypass             ? kByMask
+                : x.zeroFill == "P0"  ? kNoLaneCopies
+                : x.zeroFill == "!P0" ? kEveryLaneCopies
+                                      : kByMask;
+    }
     for (std::size_t y : found)
       taken[y] = true;
     return onP0;
@@ -319,9 +337,13 @@ std::vector<CopyCounter> copyCounters(const TtgirModule& module, const ReportOpt
     }
     if (sass) {
       c.onP0 = matchCopiesToSass(c, *sass, taken, op.loopDepth > 0);
-      uint64_t p0 = static_cast<uint64_t>(std::count(c.onP0.begin(), c.onP0.end(), true));
-      if (p0 > 0)
-        op.predicted["launch_ldgsts_on_p0"] = p0;
+      auto counted = [&](char how) {
+        return static_cast<uint64_t>(std::count(c.onP0.begin(), c.onP0.end(), how));
+      };
+      if (counted(kNoLaneCopies) > 0)
+        op.predicted["launch_ldgsts_on_p0"] = counted(kNoLaneCopies);
+      if (counted(kEveryLaneCopies) > 0)
+        op.predicted["launch_ldgsts_on_not_p0"] = counted(kEveryLaneCopies);
       if (c.onP0.empty())
         op.predicted["launch_ldgsts_not_matched"] =
             "no LDGSTS of the SASS were told to be this copy's (its instructions are not one "

@@ -372,7 +372,7 @@ TEST(Report, ATileStoreInALoopIsExecutedByItsCopiesWarps) {
             1u);
 }
 
-TEST(Report, ALaunchCountsAnLdgstsOnP0AtItsDestinationsWavefronts) {
+TEST(Report, ALaunchCountsAnLdgstsOnP0AtItsDestinationsWavefrontsAndOnNotP0AtItsSources) {
   // A 32x32 f16 tile whose 64-byte rows lie a row stride apart (4096 elements: each row in its
   // own global line), copied 16 bytes a lane into a contiguous buffer: 1 LDGSTS a warp. The
   // source-aware rule gives 8 wavefronts an instruction (a wavefront never spans two global
@@ -386,7 +386,7 @@ TEST(Report, ALaunchCountsAnLdgstsOnP0AtItsDestinationsWavefronts) {
       "module attributes {\"ttg.num-ctas\" = 1 : i32, \"ttg.num-warps\" = 4 : i32, ttg.target = "
       "\"cuda:90\", \"ttg.threads-per-warp\" = 32 : i32} {\n"
       "  tt.func public @k(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %stride: i32 "
-      "{tt.divisibility = 16 : i32}) {\n"
+      "{tt.divisibility = 16 : i32}, %rows: i32) {\n"
       "    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, "
       "#ttg.slice<{dim = 1, parent = #b}>>\n"
       "    %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, "
@@ -402,15 +402,20 @@ TEST(Report, ALaunchCountsAnLdgstsOnP0AtItsDestinationsWavefronts) {
       "    %o = arith.addi %rb, %cb : tensor<32x32xi32, #b>\n"
       "    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>, #b>\n"
       "    %a = tt.addptr %ps, %o : tensor<32x32x!tt.ptr<f16>, #b>, tensor<32x32xi32, #b>\n"
+      "    %n = tt.splat %rows : i32 -> tensor<32x1xi32, #b>\n"
+      "    %in = arith.cmpi slt, %r2, %n : tensor<32x1xi32, #b>\n"
+      "    %m = tt.broadcast %in : tensor<32x1xi1, #b> -> tensor<32x32xi1, #b>\n"
       "    %buf = ttg.local_alloc : () -> !ttg.memdesc<32x32xf16, #sh, #smem, mutable>\n"
-      "    %t = ttg.async_copy_global_to_local %a, %buf : tensor<32x32x!tt.ptr<f16>, #b> -> "
+      "    %t = ttg.async_copy_global_to_local %a, %buf mask %m : tensor<32x32x!tt.ptr<f16>, #b> "
+      "-> "
       "<32x32xf16, #sh, #smem, mutable>\n"
       "    tt.return\n  }\n}\n";
-  auto launched = [&](const std::string& sass) {
+  auto launched = [&](const std::string& sass, int64_t rows = 32) {
     ReportOptions o = noZ3();
     ReportLaunch launch;
     launch.id = "k#0";
     launch.arguments.integers["stride"] = 4096;
+    launch.arguments.integers["rows"] = rows;
     o.launches["k"] = {launch};
     KernelReport k = reportWithSass(ttgir, sass, o);
     const OpEntry* copy = findOp(k, "ttg.async_copy_global_to_local");
@@ -436,6 +441,20 @@ TEST(Report, ALaunchCountsAnLdgstsOnP0AtItsDestinationsWavefronts) {
                                "        /*0010*/                   EXIT ;\n");
   EXPECT_EQ(byRule.value("wavefronts", 0), 4 * 8) << byRule.dump();
   EXPECT_TRUE(ca.contains("launch_ldgsts_not_matched"));
+  // Every lane masked off (rows = 0): on P1 the destination's 4; on !P0, as FlagGems' bmm past
+  // K, the rule's 8 for the lanes' computed sources, as if every lane copied.
+  auto [m1, offOnP1] = launched("        /*0000*/                   LDGSTS.E.BYPASS.128 [R3], "
+                                "desc[UR4][R4.64], P1 ;\n"
+                                "        /*0010*/                   EXIT ;\n",
+                                0);
+  EXPECT_EQ(offOnP1.value("wavefronts", 0), 4 * 4) << offOnP1.dump();
+  EXPECT_EQ(offOnP1.value("instructions_masked_off", 0), 4) << offOnP1.dump();
+  auto [m2, offOnNotP0] = launched("        /*0000*/                   LDGSTS.E.BYPASS.128 [R3], "
+                                   "desc[UR4][R4.64], !P0 ;\n"
+                                   "        /*0010*/                   EXIT ;\n",
+                                   0);
+  EXPECT_EQ(offOnNotP0.value("wavefronts", 0), 4 * 8) << offOnNotP0.dump();
+  EXPECT_EQ(m2.value("launch_ldgsts_on_not_p0", 0), 4);
 }
 
 TEST(Report, ALaunchCountsTheRunsOfEverySharedMemoryOp) {
