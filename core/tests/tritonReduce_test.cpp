@@ -70,6 +70,26 @@ TEST(TritonReduce, Triton39MatchesTheH200OnARowMax) {
   EXPECT_EQ(t.loadWavefronts, 32u);
 }
 
+TEST(TritonReduce, Triton39ExchangesThroughStmatrixWhereATilePairFits) {
+  // fla's merge_16x16_to_64x64_inverse (Triton 3.9, sm90): tl.sum(axis=0) of a 16 x 16 f32 tile
+  // over 4 warps along dim 0. The H200 ran its scratch as STSM.16.M88.2 / LDSM.16.M88.2 (each
+  // f32 as two 16-bit halves), 2 wavefronts an instruction (gpu_oracle/real_kernels, the delta
+  // rule's launches: 7,168 of each in 2 x 256 x 4 x 64), not the plain ld/st.shared.v2.b32 of
+  // Triton's ld/st-only scratch, which makes as many instructions and wavefronts.
+  const char* tile = "#ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], "
+                     "warpsPerCTA = [4, 1], order = [1, 0]}>";
+  const std::string column = std::string("#ttg.slice<{dim = 0, parent = ") + tile + "}>";
+  auto r = tritonReduce(attr(tile, {16, 16}), 0, attr(column.c_str(), {16}), {{32, true}}, sm90(),
+                        TritonVersion::v3_9);
+  ASSERT_TRUE(r.ok()) << r.error().str();
+  ASSERT_GE(r->steps.size(), 2u);
+  EXPECT_EQ(r->steps[0].access.name.rfind("stmatrix", 0), 0u) << r->steps[0].access.name;
+  EXPECT_EQ(r->steps[1].access.name.rfind("ldmatrix", 0), 0u) << r->steps[1].access.name;
+  for (std::size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(r->steps[i].access.count.wavefronts, 2 * r->steps[i].access.count.instructions)
+        << r->steps[i].access.name;
+}
+
 TEST(TritonReduce, Triton39LayoutsOfTheExchange) {
   LinearLayout src = attr(kRows, {8, 1024});
   auto reduced = tritonReducedRegLaneLayout(src, 1);

@@ -287,7 +287,8 @@ Result<TritonScratch> reduce39(const Named& n, std::size_t axis, const std::opti
     conversions.push_back({reg, *result, "to the result layout", true});
   out.why.push_back("dim" + std::to_string(axis) +
                     " spans warps: Triton 3.9 swaps the warps' axis bases into lanes through "
-                    "shared memory (a convert_layout with plain ld/st.shared), then shuffles" +
+                    "shared memory (a convert_layout, stmatrix/ldmatrix where they fit), then "
+                    "shuffles" +
                     std::string(conversions.back().final
                                     ? "; the layout left is not the result's: one more conversion"
                                     : ""));
@@ -300,7 +301,7 @@ Result<TritonScratch> reduce39(const Named& n, std::size_t axis, const std::opti
       if (!to.ok())
         return to.error();
       TritonLoweringOptions options{TritonVersion::v3_9, std::max(8, operands[op].bits)};
-      auto cvt = tritonConvertLayoutLdSt(*from, *to, model, options);
+      auto cvt = tritonConvertLayout(*from, *to, model, options);
       if (!cvt.ok())
         return cvt.error().within("tt.reduce " + c.what);
       out.steps.push_back({c.what + " (store)", static_cast<int>(op), cvt->store});

@@ -539,7 +539,7 @@ namespace {
 
 Result<TritonConversion> convertLayout(const LinearLayout& srcIn, const LinearLayout& dstIn,
                                        const SharedMemoryModel& model,
-                                       const TritonLoweringOptions& options, bool tilePairs) {
+                                       const TritonLoweringOptions& options) {
   if (auto bad = detail::checkModel(model, options.elementBits))
     return *bad;
   auto src = withDistributedInDims(srcIn);
@@ -574,8 +574,6 @@ Result<TritonConversion> convertLayout(const LinearLayout& srcIn, const LinearLa
     int conflicts;
   };
   std::optional<Candidate> best;
-  if (!tilePairs)
-    srcTiles.clear(); // optimalSwizzlingLdSt: the plain ld/st layout below
   for (const Tile& ts : srcTiles)
     for (const Tile& td : dstTiles) {
       int regsSrc = totalBases - static_cast<int>(ts.laneContig.size());
@@ -645,13 +643,7 @@ Result<TritonConversion> convertLayout(const LinearLayout& srcIn, const LinearLa
 Result<TritonConversion> tritonConvertLayout(const LinearLayout& src, const LinearLayout& dst,
                                              const SharedMemoryModel& model,
                                              const TritonLoweringOptions& options) {
-  return convertLayout(src, dst, model, options, /*tilePairs=*/true);
-}
-
-Result<TritonConversion> tritonConvertLayoutLdSt(const LinearLayout& src, const LinearLayout& dst,
-                                                 const SharedMemoryModel& model,
-                                                 const TritonLoweringOptions& options) {
-  return convertLayout(src, dst, model, options, /*tilePairs=*/false);
+  return convertLayout(src, dst, model, options);
 }
 
 } // namespace llcheck

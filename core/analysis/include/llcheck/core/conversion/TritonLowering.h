@@ -146,13 +146,6 @@ struct TritonConversion {
                                                            const SharedMemoryModel& model,
                                                            const TritonLoweringOptions& options);
 
-/// The same conversion through Triton's plain ld/st.shared scratch layout only
-/// (GenericSwizzling's optimalSwizzlingLdSt: no ldmatrix/stmatrix tile pairs), which Triton
-/// 3.9's tt.reduce uses to move the warps' partial results (TritonReduce.h).
-[[nodiscard]] Result<TritonConversion>
-tritonConvertLayoutLdSt(const LinearLayout& src, const LinearLayout& dst,
-                        const SharedMemoryModel& model, const TritonLoweringOptions& options);
-
 /// Where an async copy's source lies in global memory. On Hopper an LDGSTS's shared-memory
 /// wavefronts depend on it as much as on the destination (gpu_oracle/ldgsts_rule, measured on
 /// an H200: ncu's per-instruction LDGSTS wavefronts of 1,230 one-warp copies):

@@ -30,8 +30,11 @@
 // lanes along the axis dropped and the axis renumbered over the warps (reducedRegLaneLayout).
 // The warps' axis bases are swapped into lanes (into lanes of zero bases when there are enough,
 // else into the first lanes: getInterLayout), R -> that layout is converted through shared
-// memory exactly as convert_layout would be, but with plain ld/st.shared only
-// (optimalSwizzlingLdSt), and the lanes shuffle. Until the axis is gone; then, when the layout
+// memory exactly as convert_layout would be, stmatrix/ldmatrix tile pairs included, and the
+// lanes shuffle (fla's merge_16x16_to_64x64_inverse: a 16 x 16 f32 tile reduced along dim 0 over
+// 4 warps goes through STSM.16.M88.2 / LDSM.16.M88.2 on the H200; this model once took plain
+// ld/st.shared only, optimalSwizzlingLdSt, which the PTX of tests/triton/test_scratch_ops.py
+// cannot tell apart where no tile pair fits). Until the axis is gone; then, when the layout
 // left is not the result's, one more such conversion to it.
 #pragma once
 
