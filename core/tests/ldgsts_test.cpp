@@ -48,5 +48,28 @@ TEST(Ldgsts, TheMatmulTileDependsOnTheRowStride) {
   }
 }
 
+TEST(Ldgsts, ALaneThatCopiesNothingConflictsThroughItsDestinationAlone) {
+  // 4-byte cp.async.ca, one phase of 32 lanes: lane t reads word t of a contiguous row and
+  // writes word (t + 1) mod 32 of a shared row: 1 wavefront. With lane 0 masked off (no global
+  // side: kLdgstsNoSource plus its destination, byte 4) it still writes word 1, which no other
+  // lane writes: still 1 wavefront. Read as a global address too, its destination's unit would
+  // meet lane 1's source, word 1, and make 2.
+  std::vector<uint64_t> g, s;
+  for (uint64_t t = 0; t < 32; ++t) {
+    g.push_back(t * 4);
+    s.push_back((t + 1) % 32 * 4);
+  }
+  EXPECT_EQ(ldgstsWavefronts(g, s, 4, false), 1u);
+  g[0] = kLdgstsNoSource + s[0];
+  EXPECT_EQ(ldgstsWavefronts(g, s, 4, false), 1u);
+  // Every lane masked off: the destination's wavefronts, the st.shared rule's (all 32 lanes
+  // in one bank: 32).
+  for (uint64_t t = 0; t < 32; ++t) {
+    s[t] = t * 128;
+    g[t] = kLdgstsNoSource + s[t];
+  }
+  EXPECT_EQ(ldgstsWavefronts(g, s, 4, false), 32u);
+}
+
 } // namespace
 } // namespace llcheck

@@ -168,7 +168,7 @@ struct CopyCounter {
 /// it stands at its own shared address, far above every real global byte, where it conflicts
 /// only as its destination does (a copy masked off in every lane takes the destination's
 /// wavefronts, as on the H200: gpu_oracle/ldgsts_rule/matmul).
-constexpr uint64_t kNoGlobalSide = uint64_t{1} << 62;
+constexpr uint64_t kNoGlobalSide = kLdgstsNoSource;
 
 void countCopy(CopyCounter& c, const AccessRun& run) {
   if (run.bytes.empty())

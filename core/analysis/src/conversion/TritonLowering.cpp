@@ -614,9 +614,14 @@ uint64_t ldgstsWavefronts(const std::vector<uint64_t>& global, const std::vector
       std::size_t end = std::min(n, p + phase);
       uint64_t most = 0;
       for (std::size_t t = p; t < end; ++t) {
+        // A lane that copies nothing has no global side to conflict through.
+        auto none = [&](std::size_t x) { return global[x] >= kLdgstsNoSource; };
         uint64_t g = global[t] / width % units, h = shared[t] / width % units, k = 0;
         for (std::size_t u = p; u < end; ++u)
-          k += (global[u] / width % units == g || shared[u] / width % units == h) ? 1 : 0;
+          k += ((!none(t) && !none(u) && global[u] / width % units == g) ||
+                shared[u] / width % units == h)
+                   ? 1
+                   : 0;
         most = std::max(most, k);
       }
       total += most;

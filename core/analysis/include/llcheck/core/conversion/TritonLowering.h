@@ -165,8 +165,18 @@ struct AsyncCopySource {
   uint64_t sharedOffset = 0;
 };
 
+/// A global address from here up in ldgstsWavefronts: a lane that copies no byte (its mask is
+/// off: src-size 0, zero fill) but still writes its destination. Give it kLdgstsNoSource plus
+/// its shared address: for cp.async.cg that puts it in a line of its own beside its shared
+/// row; for cp.async.ca it conflicts through its shared unit alone (the real-kernels corpus on
+/// the H200: the tutorial's masked fp32 copies of 300 x 260 x 200 and fla's gate vectors agree
+/// so, in both releases, and took fewer wavefronts when the lane's unit was also compared as a
+/// global one).
+inline constexpr uint64_t kLdgstsNoSource = uint64_t{1} << 62;
+
 /// The shared wavefronts of one LDGSTS: the global and shared byte addresses of the lanes that
-/// copy (predicated-off lanes left out), each moving `bytes`; `bypass` for cp.async.cg.
+/// copy (predicated-off lanes left out), each moving `bytes`; `bypass` for cp.async.cg. A lane
+/// whose mask is off has a global address of kLdgstsNoSource or more.
 [[nodiscard]] uint64_t ldgstsWavefronts(const std::vector<uint64_t>& global,
                                         const std::vector<uint64_t>& shared, int bytes,
                                         bool bypass);
