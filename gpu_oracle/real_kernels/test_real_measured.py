@@ -289,6 +289,13 @@ def shared_predictions(kernel, grid, taken=None, launch=None, launch_id=None):
             continue
         for side in ("store", "load"):
             a = p.get(side)
+            # The loads after the kernel's predicated EXIT in this launch: the warps with nothing
+            # to store there (the masks decide) skip them (`--launches`).
+            exited = launch_count(op, launch_id, "load_instructions_executed")
+            if side == "load" and exited is not None and isinstance(a, dict):
+                pred[access_key(a)].add(exited["load_instructions_executed"],
+                                        exited["load_wavefronts_executed"], 1)
+                continue
             if isinstance(a, dict) and "instruction" in a and a.get("instructions"):
                 n, w, wmin = executed_counts(a, p.get("early_exit") if side == "load" else None)
                 if op["op"] == "ttg.async_copy_global_to_local":

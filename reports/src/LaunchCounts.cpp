@@ -51,6 +51,9 @@ struct AccessCounter {
   /// stores there has left and does not execute them.
   uint64_t afterExit = 0;
   uint64_t runs = 0, sectors = 0, withActiveLanes = 0, exited = 0;
+  /// Warps (over the runs) none of whose lanes stores in the groups after the EXIT: they take
+  /// it, and skip the shared loads after it too (SassFunction::ldsAfterExit).
+  uint64_t warpsExited = 0;
 };
 
 /// The instructions of `layout` as the prediction counts them, or why they cannot be listed.
@@ -120,6 +123,7 @@ std::string instructionsOf(const LinearLayout& layout, const json& predicted, bo
 void count(AccessCounter& c, const AccessRun& run) {
   ++c.runs;
   std::vector<int64_t> sectors;
+  std::map<uint32_t, bool> storesAfterExit; // warp -> whether a lane of it stores after the EXIT
   for (std::size_t i = 0; i < c.lanes.size(); i += 32) {
     sectors.clear();
     for (std::size_t l = i; l < i + 32; ++l) {
@@ -130,8 +134,11 @@ void count(AccessCounter& c, const AccessRun& run) {
       for (int64_t s = first >> 5; s <= last >> 5; ++s)
         sectors.push_back(s);
     }
+    bool afterExit = c.groups[i / 32] + c.afterExit >= c.groupsInWarp[i / 32];
+    if (afterExit)
+      storesAfterExit[c.warps[i / 32]] |= !sectors.empty();
     if (sectors.empty()) {
-      c.exited += c.groups[i / 32] + c.afterExit >= c.groupsInWarp[i / 32] ? 1 : 0;
+      c.exited += afterExit ? 1 : 0;
       continue;
     }
     ++c.withActiveLanes;
@@ -139,6 +146,8 @@ void count(AccessCounter& c, const AccessRun& run) {
     c.sectors +=
         static_cast<uint64_t>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
   }
+  for (const auto& [warp, stores] : storesAfterExit)
+    c.warpsExited += stores ? 0 : 1;
 }
 
 /// How ncu's source counters take an LDGSTS's lanes: by the copy's mask, as if every lane were
@@ -529,10 +538,22 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
       (*last->entry)["launch_stores_after_exit"] = last->afterExit;
   }
   std::vector<CopyCounter> copies = copyCounters(module, options, k, sass);
+  // The op whose loads ptxas put after that EXIT (its `early_exit`): in a launch, the warps that
+  // take it are those with nothing to store there, which the masks decide (fla's chunked
+  // kernels at T = 300: the last chunk's warps past T skip the last 2 LDS).
+  OpEntry* loadsAfterExit = nullptr;
+  if (last && last->afterExit > 0)
+    for (OpEntry& op : k.ops)
+      if (op.predicted.is_object() && op.predicted.contains("early_exit") &&
+          op.predicted["early_exit"].value("loads_after_exit", uint64_t{0}) > 0 &&
+          op.predicted["early_exit"].contains("instructions_executed") &&
+          op.predicted["early_exit"].value("wavefronts_executed", json()).is_number() &&
+          !op.predicted["early_exit"].contains("lanes_exit") && op.predicted.contains("load"))
+        loadsAfterExit = &op;
   for (const ReportLaunch& launch : *launches) {
     for (auto& [line, counters] : byLine)
       for (AccessCounter& c : counters)
-        c.runs = c.sectors = c.withActiveLanes = c.exited = 0;
+        c.runs = c.sectors = c.withActiveLanes = c.exited = c.warpsExited = 0;
     for (CopyCounter& c : copies)
       c.runs = c.wavefronts = c.maskedOff = 0;
     LaunchArguments arguments = launch.arguments;
@@ -622,7 +643,22 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
           (op.predicted.contains("store") || op.predicted.contains("load"))) {
         if (!op.launches.is_array())
           op.launches = json::array();
-        op.launches.push_back(runsEntry(op.line));
+        json entry = runsEntry(op.line);
+        if (&op == loadsAfterExit && entry.contains("runs") && last->runs == entry["runs"]) {
+          const json& load = op.predicted["load"];
+          uint64_t runs = entry["runs"], n = load.value("instructions", uint64_t{0}),
+                   w = load.value("wavefronts", uint64_t{0}),
+                   after = op.predicted["early_exit"].value("loads_after_exit", uint64_t{0});
+          // The warps holding only copies of the stored values have no instruction listed (the
+          // prediction drops them): they exit in every run, as the per-CTA count has it.
+          uint64_t exited = last->warpsExited +
+                            runs * op.predicted["early_exit"].value("exiting_warps", uint64_t{0});
+          uint64_t skipped = std::min(exited * after, runs * n);
+          entry["load_warps_exited"] = exited;
+          entry["load_instructions_executed"] = runs * n - skipped;
+          entry["load_wavefronts_executed"] = runs * w - skipped * (n ? w / n : 0);
+        }
+        op.launches.push_back(std::move(entry));
       }
     for (json& e : k.scratchOps) {
       if (!e.contains("predicted"))
