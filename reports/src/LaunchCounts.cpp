@@ -169,16 +169,15 @@ struct CopyCounter {
   uint64_t instructionsPerRun = 0;
   /// Per instruction: how ncu counts its LDGSTS's lanes (kByMask, kNoLaneCopies,
   /// kEveryLaneCopies: matchCopiesToSass); empty: by the mask.
-  std::vector<char> onP0;
+  std::vector<char> ncuLanes;
   uint64_t runs = 0, wavefronts = 0, maskedOff = 0;
 };
 
-/// A lane whose mask is off copies no byte (src-size 0: zero fill), so it has no global side:
-/// it stands at its own shared address, far above every real global byte, where it conflicts
-/// only as its destination does (a copy masked off in every lane takes the destination's
-/// wavefronts, as on the H200: gpu_oracle/ldgsts_rule/matmul).
-constexpr uint64_t kNoGlobalSide = kLdgstsNoSource;
-
+/// Each run's LDGSTS wavefronts. A lane whose mask is off copies no byte (src-size 0: zero
+/// fill), so it has no global side: it stands at kLdgstsNoSource plus its own shared address,
+/// far above every real global byte, where it conflicts only as its destination does (a copy
+/// masked off in every lane takes the destination's wavefronts, as on the H200:
+/// gpu_oracle/ldgsts_rule/matmul).
 void countCopy(CopyCounter& c, const AccessRun& run) {
   if (run.bytes.empty())
     return;
@@ -195,11 +194,11 @@ void countCopy(CopyCounter& c, const AccessRun& run) {
       // ncu counts an LDGSTS whose zero-fill predicate is P0 as if every lane were masked off,
       // and one on !P0 as if none were (matchCopiesToSass says why this is ncu's count, not a
       // rule of the data stage).
-      char zeroFill = i < c.onP0.size() ? c.onP0[i] : kByMask;
+      char zeroFill = i < c.ncuLanes.size() ? c.ncuLanes[i] : kByMask;
       bool counted = zeroFill == kNoLaneCopies      ? false
                      : zeroFill == kEveryLaneCopies ? e < run.bytes.size()
                                                     : on;
-      g.push_back(counted ? static_cast<uint64_t>(run.bytes[e]) : kNoGlobalSide + shared);
+      g.push_back(counted ? static_cast<uint64_t>(run.bytes[e]) : kLdgstsNoSource + shared);
       s.push_back(shared);
     }
     c.maskedOff += any ? 0 : 1;
@@ -228,7 +227,8 @@ void countCopy(CopyCounter& c, const AccessRun& run) {
 /// converse, on fewer data: FlagGems' bmm (4 x 128 x 128 x 64) copies past K in its loop on
 /// `!P0`, every lane masked off, and ncu gave them the rule's 8 wavefronts an instruction for
 /// their lanes' computed sources, not their destination's 4, in both releases; as if ncu read
-/// P0 as true whatever the kernel put there.
+/// P0 as false (a lane copies where its zero-fill predicate is true) whatever the kernel put
+/// there.
 std::vector<char> matchCopiesToSass(const CopyCounter& c, const SassFunction& sass,
                                     std::vector<bool>& taken, bool inLoop) {
   if (c.instructions.empty())
@@ -271,8 +271,7 @@ std::vector<char> matchCopiesToSass(const CopyCounter& c, const SassFunction& sa
       std::size_t at = sass.copies.size();
       for (std::size_t y = 0; y < sass.copies.size(); ++y)
         if (fits(sass.copies[y], y) && sass.copies[y].sharedBase == anchor.sharedBase &&
-            sass.copies[y].sharedOffset == anchor.sharedOffset + d &&
-            std::find(found.begin(), found.end(), y) == found.end()) {
+            sass.copies[y].sharedOffset == anchor.sharedOffset + d) {
           at = y;
           break;
         }
@@ -282,17 +281,17 @@ std::vector<char> matchCopiesToSass(const CopyCounter& c, const SassFunction& sa
     }
     if (found.size() != perWarp)
       continue;
-    std::vector<char> onP0(c.instructions.size());
-    for (std::size_t i = 0; i < onP0.size(); ++i) {
+    std::vector<char> lanes(c.instructions.size());
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
       const SassCopy& x = sass.copies[found[i % perWarp]];
-      onP0[i] = !x.bypass             ? kByMask
-                : x.zeroFill == "P0"  ? kNoLaneCopies
-                : x.zeroFill == "!P0" ? kEveryLaneCopies
-                                      : kByMask;
+      lanes[i] = !x.bypass             ? kByMask
+                 : x.zeroFill == "P0"  ? kNoLaneCopies
+                 : x.zeroFill == "!P0" ? kEveryLaneCopies
+                                       : kByMask;
     }
     for (std::size_t y : found)
       taken[y] = true;
-    return onP0;
+    return lanes;
   }
   return {};
 }
@@ -345,15 +344,15 @@ std::vector<CopyCounter> copyCounters(const TtgirModule& module, const ReportOpt
       }
     }
     if (sass) {
-      c.onP0 = matchCopiesToSass(c, *sass, taken, op.loopDepth > 0);
+      c.ncuLanes = matchCopiesToSass(c, *sass, taken, op.loopDepth > 0);
       auto counted = [&](char how) {
-        return static_cast<uint64_t>(std::count(c.onP0.begin(), c.onP0.end(), how));
+        return static_cast<uint64_t>(std::count(c.ncuLanes.begin(), c.ncuLanes.end(), how));
       };
       if (counted(kNoLaneCopies) > 0)
         op.predicted["launch_ldgsts_on_p0"] = counted(kNoLaneCopies);
       if (counted(kEveryLaneCopies) > 0)
         op.predicted["launch_ldgsts_on_not_p0"] = counted(kEveryLaneCopies);
-      if (c.onP0.empty())
+      if (c.ncuLanes.empty())
         op.predicted["launch_ldgsts_not_matched"] =
             "no LDGSTS of the SASS were told to be this copy's (its instructions are not one "
             "shared address plus a constant each, or no such set of LDGSTS is left): each "
@@ -546,7 +545,6 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
     for (OpEntry& op : k.ops)
       if (op.predicted.is_object() && op.predicted.contains("early_exit") &&
           op.predicted["early_exit"].value("loads_after_exit", uint64_t{0}) > 0 &&
-          op.predicted["early_exit"].contains("instructions_executed") &&
           op.predicted["early_exit"].value("wavefronts_executed", json()).is_number() &&
           !op.predicted["early_exit"].contains("lanes_exit") && op.predicted.contains("load"))
         loadsAfterExit = &op;

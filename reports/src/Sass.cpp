@@ -55,6 +55,24 @@ struct Instruction {
   std::string operands;
 };
 
+/// The length of the predicate register name `s` starts with ("P0", "!UP1", "PT", "!PT"), or 0
+/// where it starts with none.
+std::size_t predicateName(std::string_view s) {
+  std::size_t i = 0;
+  if (i < s.size() && s[i] == '!')
+    ++i;
+  if (i < s.size() && s[i] == 'U')
+    ++i;
+  if (i >= s.size() || s[i] != 'P')
+    return 0;
+  std::size_t j = i + 1;
+  if (j < s.size() && s[j] == 'T')
+    return j + 1;
+  while (j < s.size() && s[j] >= '0' && s[j] <= '9')
+    ++j;
+  return j > i + 1 ? j : 0;
+}
+
 /// A predicate that can be true or false per thread: not none, not @PT, not @!PT.
 bool isRealPredicate(const std::string& predicate) {
   return !predicate.empty() && predicate != "@PT" && predicate != "@!PT";
@@ -122,18 +140,9 @@ void readCopyOperands(std::string_view operands, SassCopy& copy) {
   if (comma == std::string_view::npos)
     return;
   std::string_view last = operands.substr(comma + 1);
-  while (!last.empty() && (last.front() == ' ' || last.front() == '\t'))
-    last.remove_prefix(1);
-  while (!last.empty() && (last.back() == ' ' || last.back() == '\t'))
-    last.remove_suffix(1);
-  std::size_t p = last.rfind('P');
-  bool predicate = p != std::string_view::npos && p <= 2 &&
-                   last.substr(0, p).find_first_not_of("!U") == std::string_view::npos &&
-                   last.size() > p + 1 &&
-                   (last.substr(p + 1) == "T" ||
-                    std::all_of(last.begin() + static_cast<std::ptrdiff_t>(p) + 1, last.end(),
-                                [](char c) { return c >= '0' && c <= '9'; }));
-  if (predicate)
+  last.remove_prefix(std::min(last.size(), last.find_first_not_of(" \t")));
+  last = last.substr(0, last.find_last_not_of(" \t") + 1);
+  if (!last.empty() && predicateName(last) == last.size())
     copy.zeroFill = std::string(last);
 }
 
@@ -404,23 +413,9 @@ std::optional<Instruction> instructionLine(std::string_view line) {
                     : std::strtoull(std::string(line.substr(0, digits)).c_str(), nullptr, 16);
   line = skipBlanks(line.substr(digits + 2));
   if (startsWith(line, "@")) {
-    std::size_t i = 1;
-    if (i < line.size() && line[i] == '!')
-      ++i;
-    if (i < line.size() && line[i] == 'U')
-      ++i;
-    bool predicate = i < line.size() && line[i] == 'P';
-    std::size_t j = i + 1;
-    if (predicate && j < line.size() && line[j] == 'T') {
-      ++j;
-    } else if (predicate) {
-      std::size_t d = j;
-      while (j < line.size() && line[j] >= '0' && line[j] <= '9')
-        ++j;
-      predicate = j > d;
-    }
+    std::size_t name = predicateName(line.substr(1)), j = 1 + name;
     // The predicate must be followed by a blank: "@P0EXIT" is no instruction.
-    if (predicate && j < line.size() && isBlank(line[j])) {
+    if (name > 0 && j < line.size() && isBlank(line[j])) {
       ins.predicate = std::string(line.substr(0, j));
       line = skipBlanks(line.substr(j));
     }

@@ -613,9 +613,9 @@ uint64_t ldgstsWavefronts(const std::vector<uint64_t>& global, const std::vector
     for (std::size_t p = 0; p < n; p += phase) {
       std::size_t end = std::min(n, p + phase);
       uint64_t most = 0;
+      // A lane that copies nothing has no global side to conflict through.
+      auto none = [&](std::size_t x) { return global[x] >= kLdgstsNoSource; };
       for (std::size_t t = p; t < end; ++t) {
-        // A lane that copies nothing has no global side to conflict through.
-        auto none = [&](std::size_t x) { return global[x] >= kLdgstsNoSource; };
         uint64_t g = global[t] / width % units, h = shared[t] / width % units, k = 0;
         for (std::size_t u = p; u < end; ++u)
           k += ((!none(t) && !none(u) && global[u] / width % units == g) ||
