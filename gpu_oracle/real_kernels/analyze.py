@@ -9,6 +9,9 @@ compile39.py's pack) rather than copied from the GPU machine's cache into each s
 run of workloads that did not run before, on the same GPU, driver, ncu and software; the dates
 of both are kept). A workload or launch already there is an error, unless it was there as one
 that could not run: then the run replaces it.
+--other-gpu: with --add, the shards ran on another GPU of the same chip (an H100 where data/ is
+the H200's: both GH100, sm90, the same SM; README.md says what was compared): each added
+workload records its "gpu", and "gpu" names both.
 
 measured-RELEASE.json.xz (xz, as the device copies the working tree and the corpus is large): {"gpu", "driver", "ncu", "software", "date", "workloads": [{"id", "ok",
 "rel_err", "tol" | "error"}], "launches": [{"id" (WORKLOAD#N), "workload", "hash", "name",
@@ -36,6 +39,8 @@ def main():
     ap.add_argument("--kernels", help="the kernels' folder, if not each shard's kernels/")
     ap.add_argument("--software", help="what compiled the kernels, if not meta.txt's line")
     ap.add_argument("--add", action="store_true", help="add to the committed data of RELEASE")
+    ap.add_argument("--other-gpu", action="store_true",
+                    help="with --add: the shards' GPU is another of the same chip")
     args = ap.parse_args()
     release, cuobjdump, dirs = args.release, args.cuobjdump, args.dirs
     meta = open(os.path.join(dirs[0], "meta.txt")).read().split("\n")
@@ -50,7 +55,14 @@ def main():
         now = {"gpu": gpu, "driver": driver, "ncu": meta[1].strip(),
                "software": args.software or meta[2].strip()}
         for key, value in now.items():
+            if key == "gpu" and args.other_gpu:
+                continue
             assert before[key] == value, f"{key}: {before[key]!r} in data/, {value!r} in the shards"
+        if args.other_gpu:
+            first = before["gpu"].split(" (")[0]
+            assert gpu != first, "--other-gpu, but the shards ran on data/'s GPU"
+            others = sorted({w["gpu"] for w in before["workloads"] if "gpu" in w} | {gpu})
+            before["gpu"] = f"{first} (and {', '.join(others)}: the workloads that say so)"
         workloads, launches, dates = before["workloads"], before["launches"], before["date"].split(", ")
         with tarfile.open(kernels_path) as tar:
             tar.extractall(committed.name, filter="data")
@@ -60,13 +72,22 @@ def main():
         shard = next(f for f in os.listdir(d) if f.startswith("launches-"))
         measured = next(f for f in os.listdir(d) if f.startswith("measured-"))
         runs = json.load(open(os.path.join(d, shard)))
+        outside = set()  # a result outside tolerance: not measured data, its launches are left out
         for w in runs["workloads"]:
             if "not run" in w.get("error", ""):
                 continue
+            if w.get("ok") is False:
+                outside.add(w["id"])
+                w = {**w, "error": f"its result was outside tolerance of the reference "
+                                   f"(relative error {w['rel_err']:.3g}, tolerance {w['tol']:g})"}
             workloads.append({k: w[k] for k in ("id", "ok", "rel_err", "tol", "error") if k in w})
+            if args.other_gpu:
+                workloads[-1]["gpu"] = gpu
         got = json.load(open(os.path.join(d, measured)))
         assert not got["launches_without_page"], got["launches_without_page"][:5]
         for launch in got["launches"]:
+            if launch["workload"] in outside:
+                continue
             h = launch["hash"]
             files = os.path.join(args.kernels or os.path.join(d, "kernels"), h)
             kernels.setdefault(h, files)
@@ -85,7 +106,7 @@ def main():
     assert len(ids) == len(set(ids)), "a workload ran in two shards (or is already in data/)"
     assert len({l_["id"] for l_ in launches}) == len(launches), "a launch is there twice"
     dates = sorted(set(dates + [meta[3].strip()]))
-    result = {"gpu": gpu, "driver": driver, "ncu": meta[1].strip(), "software": args.software or meta[2].strip(),
+    result = {"gpu": before["gpu"] if args.add else gpu, "driver": driver, "ncu": meta[1].strip(), "software": args.software or meta[2].strip(),
               "date": ", ".join(dates), "workloads": workloads, "launches": launches}
     os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
     with lzma.open(measured_path, "wt") as f:

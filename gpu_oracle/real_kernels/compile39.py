@@ -8,7 +8,8 @@ replay.py). Writes the pack that run_gpu.py's LLCHECK_REPLAY reads:
 (data/recorded-3.6.json.xz: the launches recorded on 2026-12-02, Liger-Kernel and tutorial;
 data/recorded-fla-3.6.json.xz: fla's, 2026-12-04;
 data/recorded-flaggems-3.6.json.xz: FlagGems', whose generated pointwise modules are loaded from
-data/flaggems-sources-3.6.tar.xz unpacked, in the folder LLCHECK_FLAGGEMS_SOURCES names.)
+data/flaggems-sources-3.6.tar.xz unpacked, in the folder LLCHECK_GENERATED_SOURCES names;
+data/recorded-inductor-3.6.json.xz: PyTorch Inductor's, from data/inductor-sources-3.6.tar.xz.)
 
 PACK_DIR/pack.json: {"triton", "target", "launches": {"WORKLOAD#N": {"hash", "recorded"}},
 "kernels": {HASH: {"name", "fn", "params": [[ARG_INDEX, TYPE]], "metadata": {"num_warps",
@@ -68,20 +69,36 @@ class NoGpuDriver:
         raise RuntimeError(f"Triton asked the driver for {name}; nothing runs here")
 
 
-# FlagGems' generated pointwise kernels ("_gen_module_HASH_rank_N:NAME"): their sources, as the
-# recording run wrote them (data/flaggems-sources-3.6.tar.xz, unpacked; index.json maps each
-# kernel to its file). LLCHECK_FLAGGEMS_SOURCES names the folder.
-GENERATED = os.environ.get("LLCHECK_FLAGGEMS_SOURCES", "")
+# Generated kernels' modules, whose files the recording run saved: FlagGems' pointwise kernels
+# ("_gen_module_HASH_rank_N:NAME", data/flaggems-sources-3.6.tar.xz) and PyTorch Inductor's
+# (data/inductor-sources-3.6.tar.xz), each unpacked; index.json maps each kernel to its file.
+# LLCHECK_GENERATED_SOURCES (or LLCHECK_FLAGGEMS_SOURCES, its earlier name) names the folder.
+GENERATED = os.environ.get("LLCHECK_GENERATED_SOURCES", os.environ.get("LLCHECK_FLAGGEMS_SOURCES", ""))
+INDUCTOR_DECORATORS = ("pointwise", "reduction", "persistent_reduction", "split_scan", "template",
+                       "foreach", "user_autotune", "cooperative_reduction", "fixed_config")
+
+
+def generated_files():
+    if not GENERATED:
+        return {}
+    index = json.load(open(os.path.join(GENERATED, "index.json")))
+    return {k.split(":")[0]: f for k, f in index.items()}
 
 
 def generated_module(name):
     """Loads the generated module `name` from its saved source, under that name, so that its
-    JIT functions register as the recorded ones."""
-    index = json.load(open(os.path.join(GENERATED, "index.json")))
-    files = {k.split(":")[0]: f for k, f in index.items()}
+    JIT functions register as the recorded ones. Inductor's kernels are wrapped by its
+    autotuning decorators (triton_heuristics.pointwise, ...), which build a launcher for a
+    device: here they are left out, and the JIT function is what the module keeps."""
+    files = generated_files()
     if name not in files:
-        raise ImportError(f"{name}: not among the saved FlagGems sources in {GENERATED}")
-    spec = importlib.util.spec_from_file_location(name, os.path.join(GENERATED, files[name]))
+        raise ImportError(f"{name}: not among the saved generated sources in {GENERATED}")
+    path = os.path.join(GENERATED, files[name])
+    if "triton_heuristics" in open(path).read():
+        from torch._inductor.runtime import triton_heuristics
+        for decorator in INDUCTOR_DECORATORS:
+            setattr(triton_heuristics, decorator, lambda *a, **k: (lambda fn: fn))
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
@@ -91,7 +108,7 @@ def jit_function(key):
     """The JITFunction "module:qualname" (importing its module registers it)."""
     if key not in _triton_jit_function_registry:
         module = key.split(":")[0]
-        if module.startswith("_gen_module_") and GENERATED:
+        if module in generated_files():
             generated_module(module)
         else:
             importlib.import_module(module)

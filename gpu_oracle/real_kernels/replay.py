@@ -90,7 +90,7 @@ def record_compiled_launch(kernel, grid, args):
     if getattr(md, "maxnreg", None) is not None:
         options["maxnreg"] = md.maxnreg
     grid = list(grid) + [1] * (3 - len(grid))
-    if fn is None:  # not compiled from a JIT function
+    if fn is None or getattr(fn, "fn", None) is None:  # no JIT function (or only its shell)
         return {"fn": f"?:{kernel.name}", "names": [], "args": [describe(v) for v in args],
                 "grid": [int(g) for g in grid], "options": options}
     return {"fn": f"{fn.module}:{fn.fn.__qualname__}", "names": names,

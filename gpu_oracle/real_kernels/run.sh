@@ -31,6 +31,8 @@ echo "ncu rc $?; $(grep -c ' True ' "$work/run.log") ok, $(grep -c ' False ' "$w
 ncu -i "$work/rep.ncu-rep" --page source --csv --print-source sass > "$work/src.csv" 2>>"$work/run.log"
 ls -la "$work/src.csv" "$work/rep.ncu-rep"
 python3 "$here/collect.py" "$work/src.csv" "$work/launches-$shard.json" "$work/measured-$shard.json"
+# LLCHECK_RECORD: the generated modules' sources too (run_gpu.py's generated_sources).
+extra=$(cd "$work" && ls -d "sources-$shard.json" sources 2>/dev/null)
 tar cJf "$out/real-$tag$shard.tar.xz" -C "$work" meta.txt run.log "launches-$shard.json" \
-  "measured-$shard.json" kernels
+  "measured-$shard.json" kernels $extra
 ls -la "$out"; grep -E "Error|error" "$work/run.log" | sort | uniq -c | sort -rn | head -20

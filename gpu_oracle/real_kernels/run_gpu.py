@@ -31,7 +31,8 @@ the pack here: PACK_DIR needs only pack.json and kernels/HASH.cubin on the GPU m
 autotuned kernel's configurations are cut to the recorded launch's (pinned_tune), so that the
 autotuner cannot choose one the pack was not compiled for. A compiled kernel launched without
 JITFunction.run (FlagGems' LibEntry) is replayed where it is launched, CompiledKernel[grid]
-(replayed_getitem); one launched any other way is refused."""
+(replayed_getitem), and one whose launcher is called directly (PyTorch Inductor's) at that
+launcher (replaying_init_handles); one launched any other way is refused."""
 import importlib
 import inspect
 import json
@@ -42,12 +43,20 @@ import sys
 import time
 import traceback
 
-import torch
-import triton
-from triton import knobs
-from triton.compiler import compiler as triton_compiler
-from triton.runtime import autotuner
-from triton.runtime import jit as triton_jit
+# PyTorch Inductor's workloads (workloads.inductor_workloads), set before torch is imported as a
+# user's environment would set them: Triton's own launcher, whose launch hooks see every launch
+# (Inductor's default static CUDA launcher bypasses them), and its kernels compiled in this
+# process: those its compile workers send back carry no JIT function to record (2026-12-07).
+for key, value in {"TORCHINDUCTOR_USE_STATIC_CUDA_LAUNCHER": "0",
+                   "TORCHINDUCTOR_COMPILE_THREADS": "1"}.items():
+    os.environ.setdefault(key, value)
+
+import torch  # noqa: E402
+import triton  # noqa: E402
+from triton import knobs  # noqa: E402
+from triton.compiler import compiler as triton_compiler  # noqa: E402
+from triton.runtime import autotuner  # noqa: E402
+from triton.runtime import jit as triton_jit  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import replay  # noqa: E402
@@ -131,6 +140,32 @@ def replayed_getitem(self, grid):
 
 triton_compiler.CompiledKernel.__getitem__ = replayed_getitem
 
+ORIGINAL_INIT_HANDLES = triton_compiler.CompiledKernel._init_handles
+
+
+def replaying_init_handles(self):
+    """CompiledKernel._init_handles under LLCHECK_REPLAY: the kernel's launcher (`run`) is
+    wrapped so that a launch of the profiled call that neither JITFunction.run nor
+    CompiledKernel[grid] replayed (PyTorch Inductor's launchers call `run` directly) is
+    recorded and replayed there, and 3.6's kernel does not run."""
+    ORIGINAL_INIT_HANDLES(self)
+    runner = self._run
+    if REPLAY is None or getattr(runner, "llcheck_replaying", False):
+        return
+
+    def replayed(g0, g1, g2, stream, function, packed, launch_md, enter, leave, *args):
+        if RECORDED is None or IN_RUN:
+            return runner(g0, g1, g2, stream, function, packed, launch_md, enter, leave, *args)
+        rec = replay.record_compiled_launch(self, (g0, g1, g2), args)
+        index = len(RECORDED)
+        RECORDED.append(rec)
+        launch_replayed(index, rec, replay.compiled_launch_values(self, args)[2], self.name)
+    replayed.llcheck_replaying = True
+    self._run = replayed
+
+
+triton_compiler.CompiledKernel._init_handles = replaying_init_handles
+
 ORIGINAL_LAUNCH_METADATA = triton_compiler.CompiledKernel.launch_metadata
 
 
@@ -141,8 +176,13 @@ def launch_metadata_recorded(self, grid, stream, *args):
     the first call of each specialization); under LLCHECK_REPLAY such a launch has been replayed
     by replayed_getitem, and one that reaches here another way is refused, as it would run
     3.6's kernel unmeasured."""
+    # A kernel whose load the load hook did not see (Inductor loads some in its compile
+    # workers' reconstructions): its hash and cache files are its own.
+    LOADED.setdefault(self.function, (self.name, self.hash, dict(self.metadata_group)))
     if RECORDED is not None and not IN_RUN:
         if REPLAY is not None:
+            if getattr(getattr(self, "_run", None), "llcheck_replaying", False):  # its launcher replays it
+                return ORIGINAL_LAUNCH_METADATA(self, grid, stream, *args)
             raise RuntimeError(f"{self.name} was launched without JITFunction.run: not replayed")
         rec = replay.record_compiled_launch(self, grid, args)
         RECORDED.append(rec)
@@ -265,6 +305,8 @@ def generated_sources(out, shard):
     known = [os.path.realpath(p) + os.sep for p in known]
     index = {}
     for key, jit in sorted(JIT_FNS.items()):
+        if getattr(jit, "fn", None) is None:
+            continue
         try:
             path = os.path.realpath(inspect.getsourcefile(jit.fn) or jit.fn.__code__.co_filename)
         except (TypeError, OSError):

@@ -42,7 +42,8 @@ RELEASES = [r for r in ("3.6", "3.9") if os.path.exists(os.path.join(HERE, "data
 KNOWN = json.load(open(os.path.join(HERE, "known_differences.json")))
 
 
-RECORDINGS = ("recorded-3.6.json.xz", "recorded-flaggems-3.6.json.xz", "recorded-fla-3.6.json.xz")
+RECORDINGS = ("recorded-3.6.json.xz", "recorded-flaggems-3.6.json.xz", "recorded-fla-3.6.json.xz",
+              "recorded-inductor-3.6.json.xz")
 
 
 def recorded_launches():
@@ -479,8 +480,8 @@ def table(release, measured, report, sides, branches):
              "and width. Shared: kind and width, wavefronts per executed instruction and "
              "instructions executed; global: instructions executed and L2 sectors. A loop "
              "whose bound is a kernel argument runs as the report's `trips_formula` says with "
-             "the launch's recorded arguments (data/recorded-3.6.json.xz and "
-             "recorded-flaggems-3.6.json.xz); `trips unknown`: no formula (an scf.while) or "
+             f"the launch's recorded arguments (data/{', '.join(RECORDINGS)}); "
+             "`trips unknown`: no formula (an scf.while) or "
              "no record of the measured launch's kernel and grid, so "
              "its shared sides compare wavefronts per instruction only, its global sides only "
              "that the kind and width were emitted. Written by "

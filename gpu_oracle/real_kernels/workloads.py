@@ -9,6 +9,13 @@
   parallel softmax attention and HGRN, and its norm, rotary and activation modules, forward and
   backward; each checked against fla's own eager-PyTorch reference (`naive_*`, `*_ref`) or the
   same math in eager PyTorch, on float64 inputs.
+- `inductor`: the kernels PyTorch Inductor generates (`torch.compile`) for small models people
+  train: an MLP block, a LLaMA-style decoder block (RMS norm, causal attention written out,
+  SwiGLU), a small CNN (convolutions, batch norm in training mode, pooling), a cross-entropy
+  loss over a vocabulary, row and column reductions with a cumulative sum, and an embedding
+  bag; inference and training (forward and backward), fp32, fp16 and bf16, in the default mode
+  and in max-autotune with Triton's matmul and convolution templates (`inductor_workloads`);
+  each result and gradient checked against the same function run eagerly on float64 inputs.
 - `tutorial`: Triton's tutorial matmul (03; the kernel of gpu_oracle/ldgsts_rule/matmul/run.py)
   over configurations of its autotune space: tile sizes, 4 and 8 warps, 1 to 4 stages, fp16,
   bf16, fp32 and fp8, shapes that are and are not tile multiples, K loops of 1 to 32 trips.
@@ -513,6 +520,174 @@ def fla_workloads():
             yield f"fla-chunk_gated_delta_rule_fwd-{s}", gated_delta_fwd
 
 
+# ---------------------------------------------------------------- PyTorch Inductor
+INDUCTOR_TOL = {torch.float32: 1e-3, torch.float16: 1e-2, torch.bfloat16: 5e-2}
+
+
+def mlp_block(x, w1, b1, w2, b2, g, beta):
+    h = F.gelu(x @ w1.t() + b1)
+    return F.layer_norm(x + h @ w2.t() + b2, (x.shape[-1],), g, beta, 1e-5)
+
+
+def wide(x):
+    """x in float32 at least: the eager reference stays in float64."""
+    return x if x.dtype == torch.float64 else x.float()
+
+
+def rms(x, w, eps=1e-6):
+    xf = wide(x)
+    return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype) * w
+
+
+def decoder_block(x, wn1, wq, wk, wv, wo, wn2, wg, wu, wd, heads=4):
+    b, t, c = x.shape
+    d = c // heads
+    h = rms(x, wn1)
+    q, k, v = [(h @ w.t()).view(b, t, heads, d).transpose(1, 2) for w in (wq, wk, wv)]
+    scores = (q @ k.transpose(-1, -2)) * (d ** -0.5)
+    causal = torch.ones(t, t, dtype=torch.bool, device=x.device).tril()
+    p = torch.softmax(wide(scores).masked_fill(~causal, float("-inf")), -1).to(x.dtype)
+    x = x + (p @ v).transpose(1, 2).reshape(b, t, c) @ wo.t()
+    h = rms(x, wn2)
+    return x + (F.silu(h @ wg.t()) * (h @ wu.t())) @ wd.t()
+
+
+def small_cnn(x, w1, g1, b1, w2, g2, b2, fc):
+    y = F.conv2d(x, w1, padding=1)
+    y = F.relu(F.batch_norm(y, None, None, g1, b1, training=True))
+    y = F.max_pool2d(y, 2)
+    y = F.relu(F.batch_norm(F.conv2d(y, w2, padding=1), None, None, g2, b2, training=True))
+    return F.adaptive_avg_pool2d(y, 1).flatten(1) @ fc.t()
+
+
+def cross_entropy(logits, target):
+    return F.cross_entropy(wide(logits), target, label_smoothing=0.1)
+
+
+def reductions(x):
+    xf = wide(x)
+    var, mean = torch.var_mean(xf, 0)
+    return (torch.cumsum(xf, -1) * torch.sigmoid(xf)).amax(-1), mean, var, xf.logsumexp(-1)
+
+
+def embedding_bag(idx, table, w):
+    return F.embedding(idx, table).sum(1) * torch.sigmoid(w)
+
+
+def inductor_case(fn, inputs, dt, mode, train):
+    """(run, reference, tolerance) of fn compiled by Inductor in `mode` ("default", or
+    "autotune": max-autotune with Triton's templates, no CUDA graphs), forward only or forward
+    and backward (the gradients of every floating input, for a random upstream gradient of the
+    first result). The reference runs fn eagerly on float64 copies of the floating inputs."""
+    import torch._dynamo
+    torch._dynamo.reset()  # a fresh compile per workload: no cache-size limit, no dynamic dims
+    # As options, Inductor applies them to the backward's compile too (AOTAutograd compiles it
+    # at the first backward, outside any config.patch around the call).
+    # Triton's templates alone for max-autotune's matmuls and convolutions, so that what it
+    # tunes and runs is a Triton kernel; the default mode leaves them to cuBLAS and cuDNN.
+    options = {"max_autotune": True, "coordinate_descent_tuning": False,
+               "max_autotune_gemm_backends": "TRITON", "max_autotune_conv_backends": "TRITON"} \
+        if mode == "autotune" else {}
+    compiled = torch.compile(fn, dynamic=False, options=options)
+    floating = [x.is_floating_point() for x in inputs]
+    upstream = []
+
+    def go(f, xs):
+        with torch.set_grad_enabled(train):
+            xs = [x.detach().clone().requires_grad_(train and fl) for x, fl in zip(xs, floating)]
+            out = f(*xs)
+            if not train:
+                return out
+            y = out[0] if isinstance(out, tuple) else out
+            if not upstream:
+                upstream.append(torch.randn(y.shape, device=y.device, dtype=torch.float64))
+            dy = upstream[0].to(y.dtype) if y.dim() else None
+            grads = torch.autograd.grad(y, [x for x, fl in zip(xs, floating) if fl], dy)
+            return [y.detach()] + [g for g in grads]
+
+    def run():
+        return go(compiled, inputs)
+
+    def reference():
+        return go(fn, [x.double() if fl else x for x, fl in zip(inputs, floating)])
+    return run, reference, INDUCTOR_TOL[dt]
+
+
+def inductor_workloads():
+    """torch.compile's kernels for the models above (see the module's docstring): the default
+    mode's first, as max-autotune's take minutes to compile and a device run has a deadline."""
+    every = list(inductor_each())
+    yield from sorted(every, key=lambda w: "-autotune-" in w[0])
+
+
+def inductor_each():
+    def scaled(*shape, dt, s=None):
+        fan = shape[-1] if len(shape) > 1 else 1
+        return (torch.randn(*shape, device="cuda") * (s if s is not None else fan ** -0.5)).to(dt)
+
+    def ones_ish(n, dt):
+        return (1 + 0.1 * torch.randn(n, device="cuda")).to(dt)
+
+    # max-autotune compiles and benchmarks up to 20 templates a matmul: one shape a model, fp32
+    # and bf16 only, training for the MLP alone, to keep a device run's compile time in bounds.
+    for dname in ("fp32", "fp16", "bf16"):
+        dt = DTYPES[dname]
+        for mode in ("default", "autotune"):
+            if mode == "autotune" and dname == "fp16":
+                continue
+            for train in (False, True):
+                tag = f"{'train' if train else 'infer'}-{mode}-{dname}"
+                autotune_train = mode == "autotune" and train
+                mlp_shapes = ((256, 512, 2048), (100, 384, 1000))
+                for rows, c, hidden in mlp_shapes[:1] if mode == "autotune" else mlp_shapes:
+                    def mlp(dt=dt, mode=mode, train=train, rows=rows, c=c, hidden=hidden):
+                        xs = [scaled(rows, c, dt=dt, s=1.0), scaled(hidden, c, dt=dt),
+                              scaled(hidden, dt=dt, s=0.1), scaled(c, hidden, dt=dt),
+                              scaled(c, dt=dt, s=0.1), ones_ish(c, dt), scaled(c, dt=dt, s=0.1)]
+                        return inductor_case(mlp_block, xs, dt, mode, train)
+                    yield f"inductor-mlp-{rows}x{c}x{hidden}-{tag}", mlp
+
+                block_shapes = ((2, 128, 256, 704), (1, 100, 256, 512))
+                for b, t, c, ff in [] if autotune_train else \
+                        block_shapes[:1] if mode == "autotune" else block_shapes:
+                    def block(dt=dt, mode=mode, train=train, b=b, t=t, c=c, ff=ff):
+                        xs = [scaled(b, t, c, dt=dt, s=1.0), ones_ish(c, dt)]
+                        xs += [scaled(c, c, dt=dt) for _ in range(4)] + [ones_ish(c, dt)]
+                        xs += [scaled(ff, c, dt=dt), scaled(ff, c, dt=dt), scaled(c, ff, dt=dt)]
+                        return inductor_case(decoder_block, xs, dt, mode, train)
+                    yield f"inductor-decoder-{b}x{t}x{c}x{ff}-{tag}", block
+
+                if dname != "fp16" and not autotune_train:
+                    def cnn(dt=dt, mode=mode, train=train):
+                        xs = [scaled(8, 3, 32, 32, dt=dt, s=1.0), scaled(32, 3, 3, 3, dt=dt, s=0.3),
+                              ones_ish(32, dt), scaled(32, dt=dt, s=0.1),
+                              scaled(64, 32, 3, 3, dt=dt, s=0.06), ones_ish(64, dt),
+                              scaled(64, dt=dt, s=0.1), scaled(10, 64, dt=dt)]
+                        return inductor_case(small_cnn, xs, dt, mode, train)
+                    yield f"inductor-cnn-8x3x32x32-{tag}", cnn
+                if mode != "default":
+                    continue
+                for rows, vocab in ((256, 32000), (100, 50257)):
+                    def ce(dt=dt, train=train, rows=rows, vocab=vocab):
+                        xs = [scaled(rows, vocab, dt=dt, s=2.0),
+                              torch.randint(0, vocab, (rows,), device="cuda")]
+                        return inductor_case(cross_entropy, xs, dt, "default", train)
+                    yield f"inductor-cross_entropy-{rows}x{vocab}-{tag}", ce
+                if train:
+                    continue
+                for rows, cols in ((512, 1024), (300, 777)):
+                    def red(dt=dt, rows=rows, cols=cols):
+                        return inductor_case(reductions, [scaled(rows, cols, dt=dt, s=1.0)], dt,
+                                             "default", False)
+                    yield f"inductor-reductions-{rows}x{cols}-{tag}", red
+
+                def bag(dt=dt):
+                    xs = [torch.randint(0, 5000, (256, 16), device="cuda"),
+                          scaled(5000, 128, dt=dt, s=1.0), scaled(128, dt=dt, s=1.0)]
+                    return inductor_case(embedding_bag, xs, dt, "default", False)
+                yield f"inductor-embedding_bag-256x16x5000x128-{tag}", bag
+
+
 # ---------------------------------------------------------------- the tutorial matmul
 def tutorial_workloads():
     from tutorial_matmul import matmul
@@ -564,3 +739,4 @@ def all_workloads():
     yield from liger_workloads()
     yield from flaggems_workloads()
     yield from fla_workloads()
+    yield from inductor_workloads()

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 
 namespace llcheck::reports {
 namespace {
@@ -273,6 +274,18 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
   for (std::size_t i = 0; i < lastExit && !exitAt; ++i)
     if (isWarpExit(f, code[i]))
       exitAt = code[i].address;
+  // Where a BREAK's threads go: the end of the region its barrier's latest BSSY opened (BSSY
+  // B1, 0x12a0 ... BREAK B1): they wait at that BSYNC and go on from there, as a branch to it.
+  std::unordered_map<std::string, uint64_t> regionEnd;
+  std::unordered_map<uint64_t, uint64_t> breakTarget;
+  for (const Instruction& ins : code) {
+    std::string_view base = baseOf(ins.opcode);
+    std::string barrier = ins.operands.substr(0, ins.operands.find_first_of(", \t"));
+    if (base == "BSSY" && ins.target)
+      regionEnd[barrier] = *ins.target;
+    else if (base == "BREAK" && regionEnd.count(barrier))
+      breakTarget[ins.address] = regionEnd[barrier];
+  }
   bool afterExit = false;
   // [predicated BRA, its target): code a thread may jump over. One holding a loop (a branch
   // back) is a skipped loop, not a branch around a few loads, and is left out. Sorted
@@ -319,9 +332,13 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
     // branch there, or one before it that lands past it, breaks that. Branches that stay
     // before the EXIT (a K loop, a skipped prologue) do not.
     // BSSY / BSYNC bracket a divergent region (ptxas's branch around loads a warp skips):
-    // the region ends at BSSY's target, and a BSYNC before the EXIT waits there.
+    // the region ends at BSSY's target, and a BSYNC before the EXIT waits there; a BREAK
+    // leaves for that end (FlagGems' cumsum: a BREAK in its scan's region, far before the
+    // EXIT of its scalar store).
     bool before = exitAt && ins.address < *exitAt;
-    bool harmless = before && ((ins.target && *ins.target <= *exitAt) || base == "BSYNC");
+    auto broken = breakTarget.find(ins.address);
+    bool harmless = before && ((ins.target && *ins.target <= *exitAt) || base == "BSYNC" ||
+                               (broken != breakTarget.end() && broken->second <= *exitAt));
     if (isBranch(base) && i < lastExit && f.straightLine && !harmless) {
       f.straightLine = false;
       f.notStraightLine = named(ins);

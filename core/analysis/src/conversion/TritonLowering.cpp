@@ -395,6 +395,22 @@ Result<TritonAccess> lowerSide(const CvtMap& m, const std::vector<IntervalPad>& 
   if (auto tooMany = checkEnumerable(m, v, eb))
     return *tooMany;
   std::vector<Chunk> chunks = emittedAccesses(m, padding, v, permute, eb, merge);
+  // ptxas splits a 2-byte load of two 8-bit elements (ld.shared.v2.b8: each byte to its own
+  // register) into two LDS.U8, one a byte: i1 / i8 converts of FlagGems' index_select and
+  // Inductor's cross entropy, 2 LDS.U8 for each v2 load on the H200 and H100.
+  bool splitBytePairs = false;
+  if (kind == SharedAccessKind::Load && eb == 1) {
+    std::vector<Chunk> split;
+    for (const Chunk& c : chunks)
+      if (c.bytes == 2) {
+        split.push_back({c.start, 1});
+        split.push_back({c.start ^ 1, 1});
+        splitBytePairs = true;
+      } else {
+        split.push_back(c);
+      }
+    chunks = std::move(split);
+  }
   std::map<int, uint64_t> perWidth; // bytes -> instructions per warp (one round)
   for (const Chunk& c : chunks)
     perWidth[c.bytes] += 1;
@@ -434,6 +450,9 @@ Result<TritonAccess> lowerSide(const CvtMap& m, const std::vector<IntervalPad>& 
            ? "; LLVM merges neighbouring accesses" + widths + (widths.empty() ? "" : " per warp)")
            : std::string()) +
       ": " + a.name);
+  if (splitBytePairs)
+    a.why.push_back("ptxas splits each 2-byte load of two 8-bit elements (ld.shared.v2.b8) into "
+                    "two LDS.U8");
   return a;
 }
 
