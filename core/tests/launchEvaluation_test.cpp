@@ -113,6 +113,64 @@ TEST(LaunchEvaluation, AnIfConvertedBranchRunsPredicatedOff) {
   EXPECT_EQ(offStores, (std::map<uint64_t, int>{{0, 0}, {1, 0}, {2, 2}}));
 }
 
+// Inductor's persistent reduction shape: rows masked at a constant (r < 40 of 64) and columns
+// at a bound that needs the program id; with no program id, the rows past 40 are off whatever
+// the program, in either operand order, and nothing else is known.
+TEST(LaunchEvaluation, WithNoProgramIdAMaskIsOffWhereItsConstantHalfIs) {
+  const char* kernel =
+      R"(#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+module attributes {"ttg.num-warps" = 2 : i32} {
+  tt.func public @rows(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32} loc("x"(#loc)), %N: i32 loc("N"(#loc))) attributes {noinline = false} {
+    %c40 = arith.constant dense<40> : tensor<64xi32, #blocked> loc(#loc1)
+    %pid = tt.get_program_id x : i32 loc(#loc2)
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked> loc(#loc3)
+    %rmask = arith.cmpi slt, %r, %c40 : tensor<64xi32, #blocked> loc(#loc4)
+    %n = arith.subi %N, %pid : i32 loc(#loc5)
+    %ns = tt.splat %n : i32 -> tensor<64xi32, #blocked> loc(#loc6)
+    %xmask = arith.cmpi slt, %r, %ns : tensor<64xi32, #blocked> loc(#loc7)
+    %m1 = arith.andi %rmask, %xmask : tensor<64xi1, #blocked> loc(#loc8)
+    %m2 = arith.andi %xmask, %rmask : tensor<64xi1, #blocked> loc(#loc8)
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #blocked> loc(#loc9)
+    %p = tt.addptr %xs, %r : tensor<64x!tt.ptr<f32>, #blocked>, tensor<64xi32, #blocked> loc(#loc10)
+    %v = tt.load %p, %m1 : tensor<64x!tt.ptr<f32>, #blocked> loc(#loc11)
+    %w = tt.load %p, %m2 : tensor<64x!tt.ptr<f32>, #blocked> loc(#loc12)
+    %u = tt.load %p, %xmask : tensor<64x!tt.ptr<f32>, #blocked> loc(#loc13)
+    tt.return loc(#loc14)
+  } loc(#loc)
+} loc(#loc)
+)";
+  LaunchArguments none;
+  none.programIdsKnown = false;
+  std::map<int, std::vector<uint8_t>> active;
+  auto r = evaluateLaunch(kernel, "rows.ttgir", none, [&](const AccessRun& run) {
+    active[run.line] = {run.active.begin(), run.active.end()};
+  });
+  ASSERT_TRUE(r.ok()) << r.error().str();
+  std::vector<uint8_t> want(64, 0);
+  for (int i = 0; i < 40; ++i)
+    want[static_cast<std::size_t>(i)] = 1; // may be on: it depends on the program
+  EXPECT_EQ(active.at(15), want);
+  EXPECT_EQ(active.at(16), want);
+  EXPECT_FALSE(active.count(17)); // nothing known of xmask alone
+  EXPECT_TRUE(r->notEvaluated.count(17));
+  // With the program ids every mask is known exactly, the partial knowledge is not used.
+  LaunchArguments args;
+  args.grid = {2, 1, 1};
+  args.integers = {{"N", 50}};
+  std::map<std::pair<int, uint64_t>, std::vector<uint8_t>> exact;
+  auto e = evaluateLaunch(kernel, "rows.ttgir", args, [&](const AccessRun& run) {
+    exact[{run.line, run.program[0]}] = {run.active.begin(), run.active.end()};
+  });
+  ASSERT_TRUE(e.ok()) << e.error().str();
+  for (uint64_t pid = 0; pid < 2; ++pid)
+    for (int line : {15, 16}) {
+      std::vector<uint8_t> m(64, 0);
+      for (int i = 0; i < 64; ++i)
+        m[static_cast<std::size_t>(i)] = i < 40 && i < 50 - static_cast<int>(pid);
+      EXPECT_EQ(exact.at({line, pid}), m) << line << " " << pid;
+    }
+}
+
 TEST(LaunchEvaluation, SaysWhatTheLaunchDoesNotFix) {
   LaunchArguments args;
   args.grid = {2, 1, 1};

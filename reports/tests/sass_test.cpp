@@ -81,6 +81,27 @@ TEST(Sass, branchesThatStayBeforeTheExitDoNotMatter) {
   EXPECT_FALSE(h->front().straightLine);
 }
 
+TEST(Sass, aBreakLeavesForItsRegionsEnd) {
+  // A BREAK sends its threads to the end of the region its barrier's BSSY opened: where that
+  // end is before the EXIT, the code from the EXIT on still runs once (FlagGems' cumsum: a
+  // BREAK in its scan, then the scalar store's EXIT and LDS). One whose region ends past the
+  // EXIT does not.
+  std::string text = kListing;
+  text.replace(text.find("S2R R0, SR_TID.X"), 16, "BSSY B1, 0x50   ");
+  text.replace(text.find("BAR.SYNC.DEFER_BLOCKING 0x0"), 27, "@P1 BREAK B1               ");
+  text.replace(text.find("@!PT LDS RZ, [RZ]"), 17, "BSYNC B1         ");
+  auto f = parseSass(text, "k.sass");
+  ASSERT_TRUE(f.ok()) << f.error().str();
+  EXPECT_TRUE(f->front().straightLine) << f->front().notStraightLine;
+  EXPECT_EQ(f->front().ldsAfterExit, 2u);
+  std::string past = text;
+  past.replace(past.find("BSSY B1, 0x50"), 13, "BSSY B1, 0x90");
+  auto g = parseSass(past, "k.sass");
+  ASSERT_TRUE(g.ok());
+  EXPECT_FALSE(g->front().straightLine);
+  EXPECT_EQ(g->front().notStraightLine, "BREAK at 0x30");
+}
+
 TEST(Sass, noPredicatedExit) {
   std::string text = kListing;
   text.replace(text.find("@P0 EXIT"), 8, "    NOP ");

@@ -29,6 +29,10 @@ struct Value {
   std::vector<uint64_t> shape; ///< empty: a scalar
   int base = -1;               ///< the pointer argument, for a pointer
   std::string why;             ///< when unknown
+  /// An unknown i1 tensor that is false wherever this holds 0 (1: not known), row-major: the
+  /// `arith.andi` of a mask with a known operand, evaluated with no program id (what the
+  /// compiler knows; LaunchArguments::programIdsKnown).
+  std::shared_ptr<const std::vector<uint8_t>> mayBeTrue;
   [[nodiscard]] bool known() const { return data != nullptr; }
   [[nodiscard]] std::size_t size() const { return data ? data->size() : 0; }
 };
@@ -618,9 +622,13 @@ private:
                                             : arguments_.grid[static_cast<std::size_t>(a)];
       return known({static_cast<int64_t>(v)}, {});
     }
+    if (n == "arith.andi" && !arguments_.programIdsKnown && op.resultType.integerBits() == 1)
+      if (auto bound = andOfMasks(op))
+        return *bound;
     Value x = operand(op, 0);
     if (!x.known())
-      return x;
+      // What is known of it holds through ops that keep the elements in order, no others.
+      return n == "ttg.convert_layout" || n == "tt.expand_dims" ? x : unknown(x.why);
     if (n == "ttg.convert_layout" || n == "builtin.unrealized_conversion_cast" ||
         n == "tt.bitcast" || n == "arith.index_cast" || n == "arith.index_castui") {
       x.shape = op.resultType.shape;
@@ -674,6 +682,41 @@ private:
     if (binaryOf(n))
       return binary(op, x, operand(op, 1));
     return unknown(n == "tt.load" ? "a value loaded from memory" : "the result of " + n);
+  }
+
+  /// An i1 `arith.andi` with an operand that is unknown, evaluated with no program id: false
+  /// where an operand is known false (`r0_mask & xmask` in Inductor's kernels: the rows past
+  /// the reduction's end are off in every program, whatever xmask is). nullopt where both are
+  /// known, and where nothing is known false.
+  std::optional<Value> andOfMasks(const ParsedOp& op) {
+    Value a = operand(op, 0), b = operand(op, 1);
+    if (a.known() && b.known())
+      return std::nullopt;
+    std::size_t count = op.resultType.isTensor() ? elements(op.resultType.shape) : 1;
+    auto bound = [&](const Value& v) -> std::optional<std::vector<uint8_t>> {
+      if (v.known() && v.size() == count) {
+        std::vector<uint8_t> out(count);
+        for (std::size_t i = 0; i < count; ++i)
+          out[i] = static_cast<uint8_t>((*v.data)[i] & 1);
+        return out;
+      }
+      if (!v.known() && v.mayBeTrue && v.mayBeTrue->size() == count)
+        return *v.mayBeTrue;
+      return std::nullopt;
+    };
+    auto ba = bound(a), bb = bound(b);
+    if (!ba && !bb)
+      return std::nullopt;
+    charge(count);
+    std::vector<uint8_t> out(count, 1);
+    for (std::size_t i = 0; i < count; ++i)
+      out[i] = static_cast<uint8_t>((ba ? (*ba)[i] : 1) & (bb ? (*bb)[i] : 1));
+    if (std::all_of(out.begin(), out.end(), [](uint8_t v) { return v == 1; }))
+      return std::nullopt;
+    Value v = unknown(a.known() ? b.why : a.why);
+    v.shape = op.resultType.shape;
+    v.mayBeTrue = std::make_shared<const std::vector<uint8_t>>(std::move(out));
+    return v;
   }
 
   Value constant(const ParsedOp& op) {
@@ -954,18 +997,24 @@ private:
     }
     if (maskIndex) {
       Value m = operand(op, *maskIndex);
-      if (!m.known()) {
+      // With no program id, a mask known false in some elements: those are off, the others
+      // may be on (only the compiler's deletions are asked of this evaluation).
+      bool bounded = !m.known() && !arguments_.programIdsKnown && m.mayBeTrue &&
+                     m.mayBeTrue->size() == count;
+      if (!m.known() && !bounded) {
         fail("its mask: " + m.why);
         return;
       }
-      if (m.size() != 1 && m.size() != count) {
+      if (!bounded && m.size() != 1 && m.size() != count) {
         fail("its mask has another shape than its pointers");
         return;
       }
       charge(count);
       active_.resize(static_cast<std::size_t>(count));
       for (std::size_t i = 0; i < active_.size(); ++i)
-        active_[i] = static_cast<uint8_t>((m.size() == 1 ? m.data->front() : (*m.data)[i]) & 1);
+        active_[i] = bounded ? (*m.mayBeTrue)[i]
+                             : static_cast<uint8_t>(
+                                   (m.size() == 1 ? m.data->front() : (*m.data)[i]) & 1);
       r.active = active_;
     }
     charge(count);

@@ -395,11 +395,12 @@ Result<TritonAccess> lowerSide(const CvtMap& m, const std::vector<IntervalPad>& 
   if (auto tooMany = checkEnumerable(m, v, eb))
     return *tooMany;
   std::vector<Chunk> chunks = emittedAccesses(m, padding, v, permute, eb, merge);
-  // ptxas splits a 2-byte load of two 8-bit elements (ld.shared.v2.b8: each byte to its own
-  // register) into two LDS.U8, one a byte: i1 / i8 converts of FlagGems' index_select and
-  // Inductor's cross entropy, 2 LDS.U8 for each v2 load on the H200 and H100.
+  // ptxas splits a 2-byte load of two i1 held as i8 (ld.shared.v2.b8, each byte to a
+  // predicate of its own) into two LDS.U8: the i1 converts of FlagGems' index_select and
+  // Inductor's cross entropy, 2 LDS.U8 for each v2 load on the H200 and H100. Packed i8 data
+  // stays one LDS.U16 (the lowering probe's int8 kernels, both releases).
   bool splitBytePairs = false;
-  if (kind == SharedAccessKind::Load && eb == 1) {
+  if (kind == SharedAccessKind::Load && eb == 1 && options.booleans) {
     std::vector<Chunk> split;
     for (const Chunk& c : chunks)
       if (c.bytes == 2) {
@@ -451,8 +452,7 @@ Result<TritonAccess> lowerSide(const CvtMap& m, const std::vector<IntervalPad>& 
            : std::string()) +
       ": " + a.name);
   if (splitBytePairs)
-    a.why.push_back("ptxas splits each 2-byte load of two 8-bit elements (ld.shared.v2.b8) into "
-                    "two LDS.U8");
+    a.why.push_back("ptxas splits each 2-byte load of two i1 (ld.shared.v2.b8) into two LDS.U8");
   return a;
 }
 

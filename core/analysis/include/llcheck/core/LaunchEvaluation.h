@@ -88,7 +88,9 @@ struct AccessRun {
   /// offset past a 128-byte boundary (empty where only the mask is known, see
   /// LaunchArguments::programIdsKnown).
   std::span<const int64_t> bytes;
-  /// Whether the mask lets each element through (1) or not (0); empty: no mask.
+  /// Whether the mask lets each element through (1) or not (0); empty: no mask. Without
+  /// program ids (LaunchArguments::programIdsKnown false) 1 means "may": an element of a mask
+  /// `a & b` whose `b` needs a program id is 0 only where `a` is known false.
   std::span<const uint8_t> active;
   std::array<uint64_t, 3> program{0, 0, 0};
 };

@@ -82,6 +82,10 @@ namespace llcheck {
 struct TritonLoweringOptions {
   TritonVersion version = kNewestTriton;
   int elementBits = 16;
+  /// The values are i1, which Triton keeps in shared memory as i8: each loaded byte becomes a
+  /// predicate of its own, and ptxas loads a pair of them (ld.shared.v2.b8) as two LDS.U8
+  /// (i8 data it keeps packed: one LDS.U16, as the lowering probe's int8 cases show).
+  bool booleans = false;
 };
 
 /// One side of a shared-memory op as Triton lowers it (per CTA).
