@@ -447,8 +447,9 @@ private:
     if (!needs.ok()) {
       error = needs.error().str();
     } else if (*needs) {
-      auto c = tritonConvertLayout(*src.layout, *dst.layout, model_,
-                                   TritonLoweringOptions{o_.triton, e.elementBits, e.dtype == "i1"});
+      auto c =
+          tritonConvertLayout(*src.layout, *dst.layout, model_,
+                              TritonLoweringOptions{o_.triton, e.elementBits, e.dtype == "i1"});
       if (c.ok())
         tc = std::move(*c);
       else

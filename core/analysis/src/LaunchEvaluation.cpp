@@ -999,8 +999,8 @@ private:
       Value m = operand(op, *maskIndex);
       // With no program id, a mask known false in some elements: those are off, the others
       // may be on (only the compiler's deletions are asked of this evaluation).
-      bool bounded = !m.known() && !arguments_.programIdsKnown && m.mayBeTrue &&
-                     m.mayBeTrue->size() == count;
+      bool bounded =
+          !m.known() && !arguments_.programIdsKnown && m.mayBeTrue && m.mayBeTrue->size() == count;
       if (!m.known() && !bounded) {
         fail("its mask: " + m.why);
         return;
@@ -1012,9 +1012,9 @@ private:
       charge(count);
       active_.resize(static_cast<std::size_t>(count));
       for (std::size_t i = 0; i < active_.size(); ++i)
-        active_[i] = bounded ? (*m.mayBeTrue)[i]
-                             : static_cast<uint8_t>(
-                                   (m.size() == 1 ? m.data->front() : (*m.data)[i]) & 1);
+        active_[i] =
+            bounded ? (*m.mayBeTrue)[i]
+                    : static_cast<uint8_t>((m.size() == 1 ? m.data->front() : (*m.data)[i]) & 1);
       r.active = active_;
     }
     charge(count);
