@@ -46,6 +46,12 @@ struct AccessCounter {
   uint64_t groupsPerWarp = 0;
   /// Instructions whose mask the compiler knows is off in every lane (removed from `lanes`).
   uint64_t removed = 0;
+  /// In a loop the SASS has unrolled: the instructions a program's trips lose so (each trip
+  /// its own; `lanes` keeps them, with no lane on), and the trips the evaluation ran.
+  uint64_t unrolledRemoved = 0, unrolledTrips = 0;
+  /// Every LDG of the load's width is unpredicated behind a predicated forward branch
+  /// (SassFunction::ldgBranchedAround): only the instructions with a lane on execute.
+  bool branchedAround = false;
   /// The last `afterExit` groups of each warp are STGs ptxas put after a predicated EXIT that
   /// the threads with nothing to store take (`@P0 EXIT; STG`): a warp none of whose lanes
   /// stores there has left and does not execute them.
@@ -448,7 +454,9 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
     if (it == byLine.end() || run.active.empty())
       return;
     for (AccessCounter& c : it->second) {
-      if (c.shape != *run.shape || c.entry->contains("loop_depth") || c.removed > 0)
+      bool inLoop = c.entry->contains("loop_depth");
+      // In a loop only where the SASS has none left: unrolled, each trip is code of its own.
+      if (c.shape != *run.shape || c.removed > 0 || (inLoop && (!sass || sass->branchesBack)))
         continue;
       // A group is one instruction in the code every warp runs: the compiler deletes it only
       // where its lanes are off in every warp (a warp's id is a value only the GPU knows).
@@ -458,6 +466,14 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
         for (std::size_t l = i; l < i + 32; ++l)
           on = on ||
                (c.lanes[l] != kNoLane && c.lanes[l] < run.active.size() && run.active[c.lanes[l]]);
+      }
+      if (inLoop) {
+        // Inductor's cross entropy over 7,180 columns in 1,024-column trips: the last trip's
+        // second load a thread is past the end in every lane, 15 LDGs a warp, not 16.
+        ++c.unrolledTrips;
+        for (std::size_t i = 0; i < c.lanes.size(); i += 32)
+          c.unrolledRemoved += groupOn[c.groups[i / 32]] ? 0 : 1;
+        continue;
       }
       std::vector<uint32_t> lanes, groups, warps;
       for (std::size_t i = 0; i < c.lanes.size(); i += 32) {
@@ -479,6 +495,62 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
       (*c.entry)["launch_instructions_masked_at_compile_time"] = c.removed;
     }
   });
+  // Whether LLVM unrolled the loops (their masks then fold, trip by trip) or ptxas did (the
+  // masks stay run-time values) the SASS tells by its LDGs: each width's count must be the
+  // loads' instructions with the deletions gone (Inductor's cross entropy over 7,180 columns:
+  // 15 a warp, as deleted; its var_mean over 100 rows: 16, none deleted). Where some load of
+  // a width cannot be counted so, or the count is another, nothing is deleted in loops.
+  if (sass) {
+    std::map<unsigned, uint64_t> perWarp, removedPerWarp;
+    std::set<unsigned> uncounted;
+    for (const json& e : k.globalAccesses)
+      if (e.value("op", "") == "tt.load" && e.contains("predicted") && e["predicted"].is_object())
+        if (auto line = e.value("line", 0); !byLine.count(line) || cannot.count(line))
+          uncounted.insert(e["predicted"].value("vector_bits", 0u));
+    for (auto& [line, counters] : byLine)
+      for (AccessCounter& c : counters) {
+        if (c.entry->value("op", "") != "tt.load")
+          continue;
+        unsigned bits = (*c.entry)["predicted"].value("vector_bits", 0u);
+        std::set<uint32_t> warps(c.warps.begin(), c.warps.end());
+        uint64_t groups = warps.empty() ? 0 : c.lanes.size() / 32 / warps.size();
+        bool inLoop = c.entry->contains("loop_depth");
+        if (inLoop && c.unrolledTrips == 0) {
+          uncounted.insert(bits);
+          continue;
+        }
+        perWarp[bits] += (inLoop ? c.unrolledTrips : 1) * groups;
+        removedPerWarp[bits] += warps.empty() ? 0 : c.unrolledRemoved / warps.size();
+      }
+    for (auto& [line, counters] : byLine)
+      for (AccessCounter& c : counters) {
+        if (c.unrolledRemoved == 0)
+          continue;
+        unsigned bits = (*c.entry)["predicted"].value("vector_bits", 0u);
+        auto found = sass->ldgByBits.find(bits);
+        bool deleted = c.entry->value("op", "") == "tt.load" && !uncounted.count(bits) &&
+                       found != sass->ldgByBits.end() &&
+                       found->second + removedPerWarp[bits] == perWarp[bits];
+        if (deleted)
+          (*c.entry)["launch_instructions_masked_at_compile_time"] = c.unrolledRemoved;
+        else
+          c.unrolledRemoved = 0;
+      }
+    for (auto& [line, counters] : byLine)
+      for (AccessCounter& c : counters) {
+        unsigned bits = (*c.entry)["predicted"].value("vector_bits", 0u);
+        auto all = sass->ldgByBits.find(bits), around = sass->ldgBranchedAround.find(bits);
+        c.branchedAround = c.entry->value("op", "") == "tt.load" &&
+                           !c.entry->contains("loop_depth") && all != sass->ldgByBits.end() &&
+                           around != sass->ldgBranchedAround.end() && around->second == all->second;
+        if (c.branchedAround)
+          (*c.entry)["launch_branched_around"] = true;
+      }
+  } else {
+    for (auto& [line, counters] : byLine)
+      for (AccessCounter& c : counters)
+        c.unrolledRemoved = 0;
+  }
   // Loads the compiler may sink under their loop's zero-trip test: the SASS says whether it
   // did. Sunk where every LDG of the load's width before the first loop is jumped over by a
   // branch past the whole loop; where one is not, the load runs in every program.
@@ -612,8 +684,14 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
         entry["not_evaluated"] = why.empty() ? "not counted" : why;
       } else {
         entry["runs"] = c->runs;
-        entry["instructions"] =
-            c->runs * c->instructionsPerRun - std::min(c->exited, c->runs * c->instructionsPerRun);
+        uint64_t all = c->runs * c->instructionsPerRun;
+        // An unrolled loop's deletions, once for each program that ran its trips.
+        uint64_t unrolled = c->unrolledTrips > 0 && c->runs % c->unrolledTrips == 0
+                                ? c->runs / c->unrolledTrips * c->unrolledRemoved
+                                : 0;
+        entry["instructions"] = all - std::min(c->exited + unrolled, all);
+        if (c->branchedAround)
+          entry["instructions"] = c->withActiveLanes; // a warp with no lane on jumps over it
         entry["sectors"] = c->sectors;
         entry["instructions_with_active_lanes"] = c->withActiveLanes;
       }

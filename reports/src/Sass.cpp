@@ -295,6 +295,11 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
     if (ins.target && *ins.target < ins.address)
       backward.push_back(ins.address);
   std::sort(backward.begin(), backward.end());
+  // A BRA's (BAR.SYNC 0x0's operand reads as a target too: not a branch).
+  f.branchesBack = std::any_of(code.begin(), code.end(), [](const Instruction& ins) {
+    return baseOf(ins.opcode) == "BRA" && ins.predicate != "@!PT" && ins.target &&
+           *ins.target < ins.address;
+  });
   std::vector<std::pair<uint64_t, uint64_t>> skipped;
   for (const Instruction& ins : code) {
     std::string_view base = baseOf(ins.opcode);
@@ -357,6 +362,10 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
     } else if (base == "LDSM") {
       ++f.ldsm;
       f.ldsmAfterExit += afterExit;
+    } else if (base == "LDG") {
+      ++f.ldgByBits[storeBits(ins.opcode)];
+      if (ins.predicate.empty() && isJumpedOver(ins.address))
+        ++f.ldgBranchedAround[storeBits(ins.opcode)];
     } else if (base == "STG") {
       ++f.stg;
       f.stgAfterExit += afterExit;

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 namespace llcheck::reports {
 namespace {
@@ -99,7 +100,27 @@ TEST(Sass, aBreakLeavesForItsRegionsEnd) {
   auto g = parseSass(past, "k.sass");
   ASSERT_TRUE(g.ok());
   EXPECT_FALSE(g->front().straightLine);
-  EXPECT_EQ(g->front().notStraightLine, "BREAK at 0x30");
+  EXPECT_EQ(g->front().notStraightLine, "BSSY at 0x10"); // its region ends past the EXIT
+}
+
+TEST(Sass, countsGlobalLoadsByWidthAndThoseBranchedAround) {
+  // An unpredicated LDG behind a predicated forward BRA is skipped by a warp that jumps
+  // (Inductor's padded view); a predicated one is executed by every warp; BAR.SYNC's 0x0 is
+  // no branch target, so the listing has no loop.
+  std::string text = kListing;
+  text.replace(text.find("S2R R0, SR_TID.X"), 16, "@P1 BRA 0x30    ");
+  text.replace(text.find("STS.128 [R2], R4"), 16, "LDG.E R4, [R2]  ");
+  text.replace(text.find("LDS.128 R8, [R3]"), 16, "@P2 LDG.E.U16 R8");
+  auto f = parseSass(text, "k.sass");
+  ASSERT_TRUE(f.ok()) << f.error().str();
+  EXPECT_EQ(f->front().ldgByBits, (std::map<unsigned, uint64_t>{{16, 1}, {32, 1}}));
+  EXPECT_EQ(f->front().ldgBranchedAround, (std::map<unsigned, uint64_t>{{32, 1}}));
+  EXPECT_FALSE(f->front().branchesBack);
+  std::string loop = kListing;
+  loop.replace(loop.find("LDS.128 R16, [R3+0x400]"), 23, "@P1 BRA 0x20           ");
+  auto g = parseSass(loop, "k.sass");
+  ASSERT_TRUE(g.ok());
+  EXPECT_TRUE(g->front().branchesBack);
 }
 
 TEST(Sass, noPredicatedExit) {

@@ -687,7 +687,8 @@ private:
   /// An i1 `arith.andi` with an operand that is unknown, evaluated with no program id: false
   /// where an operand is known false (`r0_mask & xmask` in Inductor's kernels: the rows past
   /// the reduction's end are off in every program, whatever xmask is). nullopt where both are
-  /// known, and where nothing is known false.
+  /// known, and where neither says anything; a bound with no 0 keeps the access visited (an
+  /// unrolled loop's trips are counted by their visits).
   std::optional<Value> andOfMasks(const ParsedOp& op) {
     Value a = operand(op, 0), b = operand(op, 1);
     if (a.known() && b.known())
@@ -711,8 +712,6 @@ private:
     std::vector<uint8_t> out(count, 1);
     for (std::size_t i = 0; i < count; ++i)
       out[i] = static_cast<uint8_t>((ba ? (*ba)[i] : 1) & (bb ? (*bb)[i] : 1));
-    if (std::all_of(out.begin(), out.end(), [](uint8_t v) { return v == 1; }))
-      return std::nullopt;
     Value v = unknown(a.known() ? b.why : a.why);
     v.shape = op.resultType.shape;
     v.mayBeTrue = std::make_shared<const std::vector<uint8_t>>(std::move(out));
