@@ -540,8 +540,11 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
       for (AccessCounter& c : counters) {
         unsigned bits = (*c.entry)["predicted"].value("vector_bits", 0u);
         auto all = sass->ldgByBits.find(bits), around = sass->ldgBranchedAround.find(bits);
+        // Not under a run-time scf.if: ptxas branches on its condition there, and a warp
+        // that takes the region runs the load predicated, whatever its mask.
         c.branchedAround = c.entry->value("op", "") == "tt.load" &&
-                           !c.entry->contains("loop_depth") && all != sass->ldgByBits.end() &&
+                           !c.entry->contains("loop_depth") && !c.entry->contains("under_if") &&
+                           all != sass->ldgByBits.end() &&
                            around != sass->ldgBranchedAround.end() && around->second == all->second;
         if (c.branchedAround)
           (*c.entry)["launch_branched_around"] = true;
