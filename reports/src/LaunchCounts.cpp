@@ -549,10 +549,6 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
         if (c.branchedAround)
           (*c.entry)["launch_branched_around"] = true;
       }
-  } else {
-    for (auto& [line, counters] : byLine)
-      for (AccessCounter& c : counters)
-        c.unrolledRemoved = 0;
   }
   // Loads the compiler may sink under their loop's zero-trip test: the SASS says whether it
   // did. Sunk where every LDG of the load's width before the first loop is jumped over by a
@@ -692,9 +688,9 @@ void reportLaunches(const TtgirModule& module, const ReportOptions& options, Ker
         uint64_t unrolled = c->unrolledTrips > 0 && c->runs % c->unrolledTrips == 0
                                 ? c->runs / c->unrolledTrips * c->unrolledRemoved
                                 : 0;
-        entry["instructions"] = all - std::min(c->exited + unrolled, all);
-        if (c->branchedAround)
-          entry["instructions"] = c->withActiveLanes; // a warp with no lane on jumps over it
+        // Branched around: a warp with no lane on jumps over the load.
+        entry["instructions"] =
+            c->branchedAround ? c->withActiveLanes : all - std::min(c->exited + unrolled, all);
         entry["sectors"] = c->sectors;
         entry["instructions_with_active_lanes"] = c->withActiveLanes;
       }

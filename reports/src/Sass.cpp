@@ -292,14 +292,12 @@ void finish(SassFunction& f, const std::vector<Instruction>& code) {
   // addresses keep both questions logarithmic in a listing of any size.
   std::vector<uint64_t> backward; // addresses of branches to an earlier address
   for (const Instruction& ins : code)
-    if (ins.target && *ins.target < ins.address)
+    if (ins.target && *ins.target < ins.address) {
       backward.push_back(ins.address);
+      // A BRA's alone (BAR.SYNC 0x0's operand reads as a target too: not a branch).
+      f.branchesBack |= baseOf(ins.opcode) == "BRA" && ins.predicate != "@!PT";
+    }
   std::sort(backward.begin(), backward.end());
-  // A BRA's (BAR.SYNC 0x0's operand reads as a target too: not a branch).
-  f.branchesBack = std::any_of(code.begin(), code.end(), [](const Instruction& ins) {
-    return baseOf(ins.opcode) == "BRA" && ins.predicate != "@!PT" && ins.target &&
-           *ins.target < ins.address;
-  });
   std::vector<std::pair<uint64_t, uint64_t>> skipped;
   for (const Instruction& ins : code) {
     std::string_view base = baseOf(ins.opcode);
