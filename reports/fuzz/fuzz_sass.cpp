@@ -62,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         fail("a store executed by no known set of warps");
       if (s.bits != 8 && s.bits != 16 && s.bits != 32 && s.bits != 64 && s.bits != 128)
         fail("a store of an unknown width");
-      if (s.executedBy == 'x' && f.lastPredicatedExit == 0)
+      if (s.executedBy == 'x' && !f.lastPredicatedExit)
         fail("a store after an exit that is not there");
       if (s.address < previous)
         fail("stores out of program order");

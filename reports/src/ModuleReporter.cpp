@@ -732,7 +732,7 @@ private:
       bool someWarps =
           std::all_of(mine, end, [](const SassStore& s) { return s.executedBy != 'e'; });
       uint64_t warps = warpsOf(*g);
-      bool exitAfter = f.lastPredicatedExit > mine->address;
+      bool exitAfter = f.lastPredicatedExit && *f.lastPredicatedExit > mine->address;
       // A tile's masked stores with no early EXIT after them: as predicted.
       if (warps == 0 || someWarps || (!scalar && !exitAfter))
         continue;

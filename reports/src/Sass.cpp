@@ -225,7 +225,7 @@ void readStores(SassFunction& f, const std::vector<Instruction>& code, std::size
       passedExit = false; // a jump lands in (EXIT, here]: a path that does not pass the EXIT
     if (isWarpExit(f, ins)) {
       passedExit = true;
-      exitAt = f.lastPredicatedExit = ins.address;
+      f.lastPredicatedExit = exitAt = ins.address;
       continue;
     }
     if (base != "STG" && base != "LDGSTS")

@@ -224,7 +224,7 @@ TEST(Sass, readsTheStoresOutsideLoops) {
   EXPECT_EQ(f->front().storesNotReadable, "");
   EXPECT_EQ(storesOf(f->front()), "x128 e32 x32");
   EXPECT_EQ(storesOf(f->front(), true), "e128");
-  EXPECT_EQ(f->front().lastPredicatedExit, 0x90u);
+  EXPECT_EQ(f->front().lastPredicatedExit.value_or(0), 0x90u);
   // Triton 3.9's Liger layer norm: the mean and rstd stores branched around (BSSY ... BSYNC),
   // then the row's two stores around the store mask's EXIT.
   constexpr const char* layerNorm = R"(
@@ -265,6 +265,18 @@ TEST(Sass, readsTheStoresOutsideLoops) {
   EXPECT_EQ(k->front().storesNotReadable,
             "STG.E.128 at 0x5: an address before the previous instruction's");
   EXPECT_TRUE(k->front().storesOutsideLoops.empty());
+  // A predicated EXIT as the first instruction (fuzz_sass, in CI): it is there, at 0x0.
+  auto first = parseSass(R"(
+		Function : k
+        /*0000*/               @P0 EXIT ;
+        /*0010*/                   STG.E [R2], R4 ;
+        /*0020*/                   EXIT ;
+)",
+                         "k.sass");
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(storesOf(first->front()), "x32");
+  ASSERT_TRUE(first->front().lastPredicatedExit.has_value());
+  EXPECT_EQ(*first->front().lastPredicatedExit, 0u);
 }
 
 TEST(Sass, readsTheStoresInsideLoops) {

@@ -116,8 +116,9 @@ struct SassFunction {
   std::vector<SassStore> storesInsideLoops;
   /// Why those cannot be read ("" when they can): an indirect branch, call or return.
   std::string storesNotReadable;
-  /// The address of the last predicated EXIT before the final one (0 when there is none).
-  uint64_t lastPredicatedExit = 0;
+  /// The address of the last predicated EXIT before the final one, if any (an EXIT at 0x0000,
+  /// the kernel's first instruction, is one: the fuzzer found that 0 cannot mean "none").
+  std::optional<uint64_t> lastPredicatedExit;
   /// The address of the first instruction that reads or writes memory (global, shared or
   /// local; none: the listing's end). A predicated EXIT before it is taken on values computed
   /// from indices alone: where the kernel returns early (a cf.cond_br to tt.return on program
