@@ -73,7 +73,8 @@ test: build
 
 $(SAN_BUILD)/build.ninja: | setup
 	cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLLCHECK_WERROR=ON \
-	  -DCMAKE_CXX_COMPILER=clang++ -DLLCHECK_SANITIZE=ON -DLLCHECK_BUILD_BENCH=OFF $(CMAKE_ARGS)
+	  -DCMAKE_CXX_COMPILER=clang++ -DLLCHECK_SANITIZE=ON -DLLCHECK_BUILD_BENCH=OFF \
+	  "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" $(CMAKE_ARGS)
 
 test-sanitize: setup $(SAN_BUILD)/build.ninja
 	cmake --build $(SAN_BUILD) -j $(JOBS)

@@ -9,8 +9,13 @@
 
 namespace llcheck::test {
 
-inline const DimName kReg = dims::kRegister, kLane = dims::kLane, kWarp = dims::kWarp,
-                     kBlock = dims::kBlock, kOffset = dims::kOffset;
+// References: a copy would be initialized dynamically, in an order across files the language
+// leaves open (gpu_oracle's HwDecode.cpp read empty names that way under clang -O1).
+inline const DimName& kReg = dims::kRegister;
+inline const DimName& kLane = dims::kLane;
+inline const DimName& kWarp = dims::kWarp;
+inline const DimName& kBlock = dims::kBlock;
+inline const DimName& kOffset = dims::kOffset;
 inline const DimName kDim0 = dims::standardOut(0), kDim1 = dims::standardOut(1);
 
 inline LinearLayout corpus(const std::string& file) {

@@ -175,6 +175,11 @@ std::vector<Law> makeLaws() {
        "bankConflicts' instructions, wavefronts and ideal wavefronts equal the address "
        "simulator's, and its vector is valid and maximal",
        bankModelEqualsTheSimulatorCases(), bankModelEqualsTheSimulator},
+      {"report.suggestion_is_verified",
+       "every shared layout report suggests for TTGIR's encodings (NVIDIA and AMD) is a memory "
+       "layout of the tensor whose ld/st.shared sides take, in the address simulator, what it "
+       "states; none is refused by llcheck's own check",
+       suggestionIsVerifiedCases(), suggestionIsVerified},
   };
   for (Law& l : differentialLaws())
     registry.push_back(std::move(l));

@@ -16,7 +16,12 @@ using namespace hwprobe;
 
 namespace {
 
-const DimName kReg = dims::kRegister, kLane = dims::kLane, kWarp = dims::kWarp;
+// References, not copies: a copy at namespace scope is initialized dynamically, and read
+// dims::kRegister before it was interned under clang -O1 with the sanitizers (the GPU map's
+// input dims came out empty).
+const DimName& kReg = dims::kRegister;
+const DimName& kLane = dims::kLane;
+const DimName& kWarp = dims::kWarp;
 
 std::vector<uint64_t> shape2(uint64_t a, uint64_t b) {
   return {a, b};

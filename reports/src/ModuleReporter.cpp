@@ -1454,6 +1454,12 @@ private:
       auto st = compilerSide(a, shared, true, aAsync);
       auto ld = compilerSide(b, shared, false, std::nullopt);
       auto sw = swizzleCached(*a.layout, *b.layout, e.elementBits, model_);
+      if (st.ok() && ld.ok() && !sw->ok())
+        e.findings.push_back({"not_understood",
+                              e.op + " at " + e.location + ": layout " + std::to_string(a.id) +
+                                  " -> shared layout " + std::to_string(shared.id) + " -> layout " +
+                                  std::to_string(b.id) + ": " + sw->error().str(),
+                              1e3});
       if (!st.ok() || !ld.ok() || !sw->ok())
         continue;
       const OptimalSwizzle& s = **sw;
@@ -1553,6 +1559,20 @@ private:
       auto l = loadSpec(attr, so);
       if (!l.ok()) {
         tried.push_back({{"attribute", attr}, {"error", l.error().str()}});
+        continue;
+      }
+      // Only a layout llcheck verifies as a memory layout is offered (with Z3 where the run
+      // has it): one that is not is a bug in the candidates' construction, said so.
+      std::string verifyError;
+      auto checked = verifyCached(l->layout, o_, verifyError);
+      const PropertyResult* memory = checked ? checked->find(Property::Memory) : nullptr;
+      if (!memory || memory->status() != "yes" || !checked->disagreements.empty()) {
+        tried.push_back(
+            {{"attribute", attr},
+             {"error", "a bug in llcheck: this candidate fails llcheck's own verification (" +
+                           (checked ? (memory ? memory->detail : std::string("no memory check"))
+                                    : verifyError) +
+                           "), so it is not offered"}});
         continue;
       }
       LayoutEntry candidate = shared;

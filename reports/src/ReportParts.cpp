@@ -87,7 +87,10 @@ std::shared_ptr<const Result<OptimalSwizzle>> swizzleCached(const LinearLayout& 
     if (auto it = caches().swizzle.find(key); it != caches().swizzle.end())
       return it->second;
   }
-  auto r = std::make_shared<const Result<OptimalSwizzle>>(optimalSwizzle(src, dst, bits, model));
+  // A suggestion is checked as `llcheck verify` and `bank-conflicts` would check it before
+  // anything shows it; one that fails is llcheck's bug, said as such, never advice.
+  auto found = checkedOptimalSwizzle(src, dst, bits, model);
+  auto r = std::make_shared<const Result<OptimalSwizzle>>(std::move(found));
   std::lock_guard<std::mutex> lock(caches().mutex);
   if (caches().swizzle.size() >= kMaxCached)
     caches().swizzle.clear();

@@ -102,4 +102,10 @@ namespace llcheck::fuzz::laws {
 [[nodiscard]] rc::Gen<Case> bankModelEqualsTheSimulatorCases();
 [[nodiscard]] Verdict bankModelEqualsTheSimulator(const Case& c);
 
+// ---- Suggestion.cpp ------------------------------------------------------------------------
+/// Two encodings as TTGIR writes them (blocked, nvidia_mma, amd_mfma, dot_op) over one 2-D
+/// shape, on sm80, sm90, gfx942 or gfx950, with the element width: all in params.
+[[nodiscard]] rc::Gen<Case> suggestionIsVerifiedCases();
+[[nodiscard]] Verdict suggestionIsVerified(const Case& c);
+
 } // namespace llcheck::fuzz::laws

@@ -167,6 +167,18 @@ Result<OptimalSwizzle> addOptimalSwizzle(const ConversionRequest& r, nlohmann::j
   if (!found.ok())
     return found.error();
   const OptimalSwizzle& o = *found;
+  // Checked from the layout alone before it is shown (refuteSuggestion): one that fails is a
+  // bug in llcheck, printed as such instead of the layout, and the status is 1.
+  if (std::string why = refuteSuggestion(o, r.src.layout, r.dst.layout, r.elementBits, r.model);
+      !why.empty()) {
+    j["refused"] = "a bug in llcheck: the shared layout its search built fails llcheck's own "
+                   "check (" +
+                   why + "), so it is not suggested; please report it with these layouts";
+    text += j["refused"].get<std::string>() + "\n";
+    return found;
+  }
+  j["checked"] = "a memory layout (Def. 4.14) of the tensor by the algebra and enumeration, "
+                 "and both sides' costs counted again from it";
   nlohmann::json s = toJson(o, r.elementBits);
   for (const char* key : {"shared", "construction", "vector_bits", "store", "load", "lower_bound",
                           "vec", "bank", "segment", "candidates"})
@@ -363,7 +375,8 @@ int runConvert(const ConversionRequest& r, std::ostream& out, std::string& error
       return 2;
     }
     swizzle = std::move(*found);
-    attained = swizzle->bound.attainedBy(swizzle->store.count, swizzle->load.count);
+    attained = swizzle->bound.attainedBy(swizzle->store.count, swizzle->load.count) &&
+               !j.contains("refused");
   }
   if (r.tritonLowering) {
     if (auto e = addTritonLowering(r, *plan, swizzle, j, text)) {

@@ -4,6 +4,7 @@
 #include "Columns.h"
 
 #include "llcheck/core/Formats.h"
+#include "llcheck/core/Properties.h"
 #include "llcheck/core/Subspace.h"
 #include "llcheck/core/XorBasis.h"
 #include "llcheck/core/conversion/ConversionPlan.h"
@@ -514,7 +515,12 @@ Result<OptimalSwizzle> optimalSwizzle(const LinearLayout& srcIn, const LinearLay
     // tensor bits (AMD's MFMA layouts have them) becomes an offset column of three or more:
     // a bijection, but no memory layout (Def. 4.14), which is what llcheck may suggest (issue
     // 33: gfx942 attention's suggestion held the basis [16, 20]).
-    if (!required && !isMemoryColumns(built->shared))
+    // The paper's own candidate is kept for its bound even where it is none: its Segment takes
+    // e ^ f of phase vectors projected along Low, which can hold three bits (gfx942's dot_op
+    // of a 32x32 MFMA -> blocked, found by the law report.suggestion_is_verified). A memory
+    // layout is preferred over any cost; checkedOptimalSwizzle shows none that is not.
+    bool memory = isMemoryColumns(built->shared);
+    if (!required && !memory)
       continue;
     auto store =
         evaluate(s, built->shared, SharedAccessKind::Store, p.storeInstruction, p.storeVectorLog2);
@@ -531,8 +537,8 @@ Result<OptimalSwizzle> optimalSwizzle(const LinearLayout& srcIn, const LinearLay
                        store->count.wavefronts,
                        load->count.wavefronts,
                        store->count.instructions + load->count.instructions};
-    bool better = !best.has_value();
-    if (!better) {
+    bool better = !best.has_value() || (memory && !out.memoryLayout);
+    if (!better && memory == out.memoryLayout) {
       uint64_t total = c.storeWavefronts + c.loadWavefronts;
       uint64_t bestTotal = out.store.count.wavefronts + out.load.count.wavefronts;
       better = total < bestTotal ||
@@ -541,6 +547,7 @@ Result<OptimalSwizzle> optimalSwizzle(const LinearLayout& srcIn, const LinearLay
     }
     out.candidates.push_back(c);
     if (better) {
+      out.memoryLayout = memory;
       best = *built;
       bestPlan = p;
       out.store = *store;
@@ -551,7 +558,7 @@ Result<OptimalSwizzle> optimalSwizzle(const LinearLayout& srcIn, const LinearLay
     auto widest = [&](const SideAccess& a) {
       return a.count.bankConflicts == 0 && a.count.vectorBits >= 8 * model.maxAccessBytes;
     };
-    if (widest(out.store) && widest(out.load))
+    if (out.memoryLayout && widest(out.store) && widest(out.load))
       break;
   }
 
@@ -570,6 +577,85 @@ Result<OptimalSwizzle> optimalSwizzle(const LinearLayout& srcIn, const LinearLay
   out.bound.storeWavefronts = leastWavefronts(s, b, SharedAccessKind::Store, out.store);
   out.bound.loadWavefronts = leastWavefronts(s, b, SharedAccessKind::Load, out.load);
   return out;
+}
+
+std::string refuteSuggestion(const OptimalSwizzle& s, const LinearLayout& src,
+                             const LinearLayout& dst, int elementBits,
+                             const SharedMemoryModel& model) {
+  // The algebra decides; enumeration (up to 2^16 offsets: every shared tile a kernel holds)
+  // is the cross-check `llcheck verify` runs too.
+  VerifyOptions options;
+  options.maxEnumerationBits = 16;
+  auto report = verify(s.shared, options);
+  if (!report.ok())
+    return "its shared layout cannot be verified: " + report.error().str();
+  if (report->kind != LayoutKind::Memory)
+    return "its shared layout is not a memory layout (inputs other than offset and block)";
+  for (Property p : {Property::Invertible, Property::Memory}) {
+    const PropertyResult* r = report->find(p);
+    if (!r || r->status() != "yes")
+      return std::string("its shared layout is not ") +
+             (p == Property::Memory ? "a memory layout (Def. 4.14)" : "invertible") +
+             (r && !r->detail.empty() ? ": " + r->detail : std::string());
+  }
+  if (!report->disagreements.empty())
+    return "verifying its shared layout, the algebra and enumeration disagree: " +
+           report->disagreements.front();
+  for (SharedAccessKind kind : {SharedAccessKind::Store, SharedAccessKind::Load}) {
+    bool store = isStore(kind);
+    const LinearLayout& reg = store ? src : dst;
+    const SideAccess& stated = store ? s.store : s.load;
+    const char* side = store ? "the store" : "the load";
+    AccessCount count;
+    if (stated.instruction == SharedInstruction::Vector) {
+      auto map = offsetMap(reg, s.shared, {}, model);
+      if (!map.ok())
+        return std::string(side) + ": its shared layout is not a layout of " +
+               (store ? "SRC" : "DST") + "'s tensor: " + map.error().str();
+      if (stated.count.vectorBits < elementBits || stated.count.vectorBits % elementBits != 0)
+        return std::string(side) + " names " + std::to_string(stated.count.vectorBits) +
+               "-bit accesses of " + std::to_string(elementBits) + "-bit elements";
+      auto c = predictSharedAccess(
+          *map, model, kind,
+          {elementBits, log2Of(static_cast<uint64_t>(stated.count.vectorBits / elementBits))});
+      if (!c.ok())
+        return std::string(side) + " cannot be counted: " + c.error().str();
+      count = *c;
+    } else {
+      auto plan = ldmatrix(reg, s.shared,
+                           {elementBits, stated.instruction == SharedInstruction::MatrixTrans});
+      if (!plan.ok() || !plan->divides)
+        return std::string(side) + ": " + stated.name + " does not fit its shared layout" +
+               (plan.ok() ? ": " + plan->reason : ": " + plan.error().str());
+      count = toAccessCount(*plan, reg.hasInDim(dims::kWarp) ? reg.getInDimSize(dims::kWarp) : 1);
+    }
+    if (count.vectorBits != stated.count.vectorBits ||
+        count.instructions != stated.count.instructions ||
+        count.wavefronts != stated.count.wavefronts)
+      return std::string(side) + " is stated as " + std::to_string(stated.count.instructions) +
+             " instructions of " + std::to_string(stated.count.vectorBits) + " bits, " +
+             std::to_string(stated.count.wavefronts) + " wavefronts; counted again, " +
+             std::to_string(count.instructions) + " of " + std::to_string(count.vectorBits) +
+             " bits, " + std::to_string(count.wavefronts) + " wavefronts";
+  }
+  return "";
+}
+
+Result<OptimalSwizzle> checkedOptimalSwizzle(const LinearLayout& src, const LinearLayout& dst,
+                                             int elementBits, const SharedMemoryModel& model) {
+  auto found = optimalSwizzle(src, dst, elementBits, model);
+  if (!found.ok())
+    return found;
+  if (!found->memoryLayout)
+    return makeError("no layout the search builds for this conversion is a memory layout "
+                     "(Def. 4.14: every offset column one or two tensor bits; the paper's "
+                     "construction here is a bijection with a column of three or more), so "
+                     "llcheck suggests none");
+  if (std::string why = refuteSuggestion(*found, src, dst, elementBits, model); !why.empty())
+    return makeError("a bug in llcheck: the shared layout its search built for this conversion "
+                     "fails llcheck's own check (" +
+                     why + "), so it is not suggested; please report it with these layouts");
+  return found;
 }
 
 nlohmann::json toJson(const OptimalSwizzle& s, int elementBits) {

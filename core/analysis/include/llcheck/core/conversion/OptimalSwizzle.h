@@ -123,6 +123,10 @@ struct OptimalSwizzle {
   std::vector<uint64_t> storePhase, loadPhase;
   SwizzleBound bound;
   SideAccess store, load;
+  /// Whether `shared` is a memory layout (Def. 4.14). The search prefers one over any cost; only
+  /// the paper's construction, kept for its bound, can be none (a column of three tensor bits),
+  /// and is then not shown (checkedOptimalSwizzle).
+  bool memoryLayout = false;
   /// Every candidate counted, the chosen one included, in the order built (up to the first
   /// that cannot be beaten).
   std::vector<SwizzleCandidate> candidates;
@@ -134,6 +138,24 @@ struct OptimalSwizzle {
                                                     const LinearLayout& dst, int elementBits,
                                                     const SharedMemoryModel& model,
                                                     const SwizzleSearch& search = {});
+
+/// Why S may not be shown as llcheck's shared layout for SRC -> shared -> DST, or "" when it
+/// may. Checked from the layout alone, not from how the search built it, as `llcheck verify`
+/// and `llcheck bank-conflicts` would: S's shared layout is a memory layout (Def. 4.14, by the
+/// algebra and enumeration) of SRC's tensor, and each side, counted again by the bank model
+/// (ld/st.shared at the width S names, or ldmatrix/stmatrix), takes the instructions and
+/// wavefronts S states. Every suggestion passes it before it is printed: one that fails is a
+/// bug in llcheck, reported as such, never advice (issue 33: gfx942 attention's suggestion held
+/// the basis [16, 20], which `llcheck verify` refuses).
+[[nodiscard]] std::string refuteSuggestion(const OptimalSwizzle& s, const LinearLayout& src,
+                                           const LinearLayout& dst, int elementBits,
+                                           const SharedMemoryModel& model);
+
+/// optimalSwizzle, and refuteSuggestion of what it found: what `report` shows. A layout that
+/// fails the check is an Error that says it is a bug in llcheck (and why), never a result.
+[[nodiscard]] Result<OptimalSwizzle> checkedOptimalSwizzle(const LinearLayout& src,
+                                                           const LinearLayout& dst, int elementBits,
+                                                           const SharedMemoryModel& model);
 
 /// {"shared": layout JSON, "construction", "vector_bits", "vec", "bank", "segment",
 ///  "lower_bound": {...}, "store": access + "instruction", "load": ..., "candidates": [...]}.
