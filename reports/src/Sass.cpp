@@ -117,9 +117,11 @@ unsigned storeBits(std::string_view opcode) {
 /// An LDGSTS's destination register and offset and its zero-fill predicate (SassCopy), from
 /// "[R9+0x800], desc[UR16][R90.64], P2". A form not read leaves them empty.
 void readCopyOperands(std::string_view operands, SassCopy& copy) {
-  if (operands.size() > 2 && operands[0] == '[' && operands[1] == 'R') {
-    std::size_t close = operands.find(']');
-    std::string_view inside = operands.substr(1, close == std::string_view::npos ? 0 : close - 1);
+  std::size_t close = operands.find(']');
+  // "[R2" with no ']' (fuzz_sass): no destination to read, and substr past it would throw.
+  if (operands.size() > 2 && operands[0] == '[' && operands[1] == 'R' &&
+      close != std::string_view::npos) {
+    std::string_view inside = operands.substr(1, close - 1);
     std::size_t n = 1;
     while (n < inside.size() && inside[n] >= '0' && inside[n] <= '9')
       ++n;

@@ -428,6 +428,11 @@ TEST(Sass, readsEachCopysDestinationAndZeroFillPredicate) {
     seen += (seen.empty() ? "" : " ") + c.sharedBase + "/" + std::to_string(c.sharedOffset) + "/" +
             c.zeroFill;
   EXPECT_EQ(seen, "R9/32768/P2 R9/0/!PT R22/-16/!P0 R101/8192/ /0/P0");
+  // A destination with no ']' (fuzz_sass): read as no destination, not a thrown out_of_range.
+  auto open = parseSass("Function : k\n        /*0360*/ LDGSTS [R2STG\n", "k.sass");
+  ASSERT_TRUE(open.ok()) << open.error().str();
+  ASSERT_EQ(open->front().copies.size(), 1u);
+  EXPECT_EQ(open->front().copies.front().sharedBase, "");
 }
 
 } // namespace
