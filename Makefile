@@ -65,7 +65,7 @@ test: build
 	    $(BUILD)/python-wheel/dist/llcheck-*.whl || exit 1; \
 	done
 	LLCHECK=$(BUILD)/cli/llcheck $(VENV)/bin/python -m pytest tests/triton gpu_oracle/triton_convert gpu_oracle/triton_coalescing gpu_oracle/wavefront_rule gpu_oracle/ldgsts_rule gpu_oracle/reduce_scratch gpu_oracle/real_kernels -q -p no:cacheprovider
-	LLCHECK=$(BUILD)/cli/llcheck $(VENV_36)/bin/python -m pytest tests/triton/test_conformance.py tests/triton/test_sweep_against.py tests/triton/test_axis_info.py tests/triton/test_scratch_ops.py tests/triton/test_tma.py -q -p no:cacheprovider
+	LLCHECK=$(BUILD)/cli/llcheck $(VENV_36)/bin/python -m pytest tests/triton/test_conformance.py tests/triton/test_sweep_against.py tests/triton/test_axis_info.py tests/triton/test_scratch_ops.py tests/triton/test_tma.py tests/triton/test_report_fix.py -q -p no:cacheprovider
 	# Its own run: python/tests/conftest.py and tests/triton/conftest.py would both be the module
 	# "conftest" in one pytest process, and tests/triton imports its conftest by that name.
 	LLCHECK=$(BUILD)/cli/llcheck $(VENV)/bin/python -m pytest python/tests -q -p no:cacheprovider

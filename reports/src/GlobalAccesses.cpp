@@ -14,9 +14,13 @@
 // - offsets that are not affine (a loaded index), or an op the analysis could not find: the
 //   vector and instruction counts, no sectors, no finding.
 #include "GlobalAccesses.h"
+#include "Fix.h"
 #include "ReportParts.h"
 
 #include "llcheck/core/AxisInfo.h"
+#include "llcheck/core/Formats.h"
+#include "llcheck/core/LayoutContext.h"
+#include "llcheck/core/Spec.h"
 #include "llcheck/core/conversion/Coalescing.h"
 #include "llcheck/core/conversion/SharedMemory.h"
 
@@ -367,10 +371,12 @@ void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& option
     std::vector<uint64_t> order = orderByStrides(strides.values);
     auto params = coalescedBlocked(a.shape, *bits, numWarps, *model, order);
     std::optional<GlobalAccess> ideal;
+    std::optional<LinearLayout> layoutOfIdeal;
     std::string idealText;
     if (params.ok()) {
       auto layout = blockedToLinearLayout(*params, a.shape, options.triton);
       if (layout.ok()) {
+        layoutOfIdeal = *layout;
         CoalescingOptions io = co;
         io.tritonAlignment = alignmentAlong(*facts, tritonFastestDim(*layout));
         auto coalesced = predictTritonGlobalAccess(*layout, io, *model, options.triton);
@@ -411,7 +417,48 @@ void reportGlobalAccesses(const TtgirModule& module, const ReportOptions& option
     double excess =
         static_cast<double>(t.sectors > ideal->sectors ? t.sectors - ideal->sectors : 0) +
         static_cast<double>(t.requests - std::min(t.requests, ideal->requests)) / 8;
-    k.findings.push_back({"global_above_ideal", message, excess});
+    SpelledLayout spelled = spellBlocked(*params);
+    json fix = {{"shape", a.shape},
+                {"element_bits", *bits},
+                {"now",
+                 {{"layout", l.id},
+                  {"attribute", l.attribute},
+                  {"requests", t.requests},
+                  {"sectors", t.sectors},
+                  {"instructions", e["predicted"]["ptx"]}}},
+                {"suggested",
+                 {{"attribute", spelled.attribute},
+                  {"gluon", spelled.gluon},
+                  {"gluon_import", kGluonImport},
+                  {"requests", ideal->requests},
+                  {"sectors", ideal->sectors},
+                  {"instructions", ideal->ptx(isLoad)}}},
+                {"bound", nullptr},
+                {"accepted_by", a.op + std::string(": Triton lowers it in any distributed layout")},
+                {"why", "the coalesced #ttg.blocked of this tensor for its strides " +
+                            strides.text +
+                            " (threads along the fastest-moving dim, the widest "
+                            "vector the pointers allow), costed with Triton's own lowering"},
+                {"how", isLoad ? "load in this layout, then ttg.convert_layout to layout " +
+                                     std::to_string(l.id) + " where the value is used"
+                               : "ttg.convert_layout the value to this layout, then store"},
+                {"checked", "read back by llcheck's attribute reader as the layout costed"}};
+    if (auto back = loadSpec(spelled.attribute,
+                             [&] {
+                               LayoutContext c;
+                               c.shape = a.shape;
+                               c.triton = options.triton;
+                               return c;
+                             }());
+        !back.ok() || !sameLayout(back->layout, *layoutOfIdeal))
+      fix = {{"error", "a bug in llcheck: its coalesced layout " + spelled.attribute +
+                           " does not read back as the layout it costed"}};
+    Finding f{"global_above_ideal", message, excess, fix};
+    f.op = a.op;
+    f.location = a.location;
+    f.line = a.line;
+    f.suggestedLayout = layoutOfIdeal;
+    k.findings.push_back(std::move(f));
     e["finding"] = "global_above_ideal";
     k.globalAccesses.push_back(std::move(e));
   }

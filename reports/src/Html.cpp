@@ -4,6 +4,8 @@
 // of a whole corpus small.
 #include "llcheck/reports/Outputs.h"
 
+#include "Fix.h"
+#include "ReportParts.h"
 #include "Streaming.h"
 
 #include "llcheck/core/Formats.h"
@@ -316,6 +318,68 @@ std::string costText(const json& pred) {
   return s.empty() ? "<span class=\"dim\">-</span>" : s;
 }
 
+/// A layout of a fix drawn inline: the layout now (a module layout by id, or Triton's scratch)
+/// or the suggested one.
+std::string fixPicture(const KernelReport& k, const json& side,
+                       const std::optional<LinearLayout>& drawn, int elementBits,
+                       const std::string& title) {
+  LayoutEntry e;
+  e.elementBits = elementBits;
+  if (drawn) {
+    e.layout = *drawn;
+  } else if (side.contains("layout") && side["layout"].is_number_integer()) {
+    const LayoutEntry* l = detail::layoutAt(k, side["layout"].get<int>());
+    if (l && l->layout)
+      e = *l;
+  }
+  if (!e.layout)
+    return "<figure class=\"fix-side\"><figcaption><b>" + xmlEscape(title) +
+           "</b>: not drawn (no layout)</figcaption></figure>";
+  Picture pic = layoutPicture(e, k.banks);
+  return "<figure class=\"fix-side\"><figcaption><b>" + xmlEscape(title) +
+         "</b>: " + xmlEscape(pic.caption) + "</figcaption><svg class=\"fix-pic\" " +
+         "xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(pic.width) +
+         "\" height=\"" + std::to_string(pic.height) + "\" viewBox=\"0 0 " +
+         std::to_string(pic.width) + " " + std::to_string(pic.height) + "\" role=\"img\" " +
+         "aria-label=\"" + xmlEscape(title) + "\">" + pic.body + "</svg></figure>";
+}
+
+} // namespace
+
+namespace detail {
+
+std::string htmlFix(const KernelReport& k, const Finding& f, const std::string& anchor) {
+  const json& x = f.fix;
+  if (!x.is_object())
+    return "";
+  if (x.contains("error"))
+    return "<div class=\"fix\" id=\"" + anchor + "\"><span class=\"bad\">no fix shown</span>: " +
+           xmlEscape(x["error"].get<std::string>()) + "</div>";
+  const json& now = x["now"];
+  const json& sug = x["suggested"];
+  int bits = x.value("element_bits", 16);
+  std::string s = "<div class=\"fix\" id=\"" + anchor + "\"><b>" + xmlEscape(f.kind) +
+                  "</b>: " + xmlEscape(f.message) + "<br><b>fix</b>: now " +
+                  xmlEscape(fixCostText(now));
+  s += "; suggested " + xmlEscape(fixCostText(sug));
+  if (x.contains("bound") && x["bound"].is_object())
+    s += "; bound " + xmlEscape(fixCostText(x["bound"]));
+  s += "<br>TTGIR: <code class=\"paste\">" + xmlEscape(sug["attribute"].get<std::string>()) +
+       "</code><br>Gluon: <code class=\"paste\">" + xmlEscape(sug["gluon"].get<std::string>()) +
+       "</code>";
+  for (const char* key : {"accepted_by", "why", "how"})
+    if (x.contains(key) && x[key].is_string())
+      s += "<br>" + std::string(std::string(key) == "accepted_by" ? "accepted by" : key) + ": " +
+           xmlEscape(x[key].get<std::string>());
+  s += "<div class=\"fix-pics\">" + fixPicture(k, now, f.nowLayout, bits, "now") +
+       fixPicture(k, sug, f.suggestedLayout, bits, "suggested") + "</div></div>";
+  return s;
+}
+
+} // namespace detail
+
+namespace {
+
 const char* kStyle = R"(
 body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;max-width:1400px}
 h1{font-size:1.4em} h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #ccc}
@@ -325,13 +389,17 @@ th{background:#f4f4f4} tr.fail td{background:#fff1f0} .dim{color:#999}
 code{font-size:11px;word-break:break-all} .ok{color:#0a7d28} .bad{color:#c00;font-weight:bold}
 figure.layout{display:inline-block;margin:.5em 1em .5em 0;vertical-align:top;max-width:560px}
 figcaption{font-size:11px;max-width:540px} details{margin:.3em 0}
+div.fix{margin:.4em 0;padding:.3em;border-left:3px solid #c00;background:#fff}
+div.fix-pics{display:flex;flex-wrap:nowrap;gap:1em;align-items:flex-start;overflow-x:auto}
+figure.fix-side{margin:.3em 0;max-width:560px} code.paste{user-select:all}
 )";
 
 } // namespace
 
 namespace detail {
 
-void htmlOpRow(std::ostream& os, const KernelReport& k, std::size_t ki, const OpEntry& op) {
+void htmlOpRow(std::ostream& os, std::ostream& fixes, std::size_t& fixCount, const KernelReport& k,
+               std::size_t ki, const OpEntry& op) {
   std::string plan = op.plan.is_object() ? op.plan.value("kind", "-") : "-";
   if (op.plan.is_object() && op.plan.contains("construction"))
     plan += " (" + op.plan["construction"].get<std::string>() + ")";
@@ -346,9 +414,18 @@ void htmlOpRow(std::ostream& os, const KernelReport& k, std::size_t ki, const Op
            std::to_string(id) + "</a>" + legal;
   };
   std::string findings;
-  for (const Finding& f : op.findings)
+  for (const Finding& f : op.findings) {
     findings += (findings.empty() ? "" : "<br>") + std::string("<b>") + xmlEscape(f.kind) +
                 "</b>: " + xmlEscape(f.message);
+    if (f.fix.is_object()) {
+      // The fix goes below the table, where its two pictures have the page's width.
+      std::string anchor = "k" + std::to_string(ki) + "-fix" + std::to_string(++fixCount);
+      findings += " <a href=\"#" + anchor + "\">(fix " + std::to_string(fixCount) + ")</a>";
+      fixes << "<h4>fix " << fixCount << ": line " << op.line << ", " << xmlEscape(op.op) << " ("
+            << xmlEscape(op.location) << ")</h4>\n"
+            << htmlFix(k, f, anchor) << "\n";
+    }
+  }
   std::string measured = "<span class=\"dim\">-</span>";
   if (op.measured.is_object()) {
     measured.clear();
@@ -385,7 +462,10 @@ void htmlKernel(ReportStream& r, const KernelReport& k, KernelStream& s) {
   if (!k.findings.empty()) {
     body << "<ul>";
     for (const Finding& f : k.findings)
-      body << "<li><b>" << xmlEscape(f.kind) << "</b>: " << xmlEscape(f.message) << "</li>";
+      body << "<li><b>" << xmlEscape(f.kind) << "</b>: " << xmlEscape(f.message)
+           << htmlFix(k, f,
+                      "k" + std::to_string(ki) + "-mfix" + std::to_string(&f - &k.findings[0]))
+           << "</li>";
     body << "</ul>\n";
   }
   if (s.ops > 0) {
@@ -394,6 +474,10 @@ void htmlKernel(ReportStream& r, const KernelReport& k, KernelStream& s) {
             "tr>";
     s.htmlRows.copyTo(body);
     body << "</table>\n";
+    if (s.htmlFixCount > 0) {
+      body << "<h3>Fixes (" << s.htmlFixCount << ")</h3>\n";
+      s.htmlFixes.copyTo(body);
+    }
   }
   for (const LayoutEntry& l : k.layouts) {
     body << "<figure class=\"layout\" id=\"k" << ki << "-l" << l.id << "\"><figcaption><b>layout "
@@ -479,8 +563,10 @@ void htmlPage(ReportStream& r, std::ostream& page) {
     for (std::size_t i = 0; i < std::min<std::size_t>(worst.size(), 200); ++i) {
       const FindingRecord& w = *worst[i];
       page << "<tr><td>" << xmlEscape(s.files[w.kernel]) << "</td><td>"
-           << xmlEscape(w.module ? "module" : w.location) << "</td><td>" << xmlEscape(w.kind)
-           << "</td><td>" << xmlEscape(w.message) << "</td></tr>";
+           << xmlEscape(w.module ? "module" : w.location)
+           << (w.lines.size() > 1 ? " <b>(" + std::to_string(w.lines.size()) + " ops)</b>" : "")
+           << "</td><td>" << xmlEscape(w.kind) << "</td><td>" << xmlEscape(w.message)
+           << "</td></tr>";
     }
     page << "</table></details>\n";
   }

@@ -4,6 +4,7 @@
 #include "ModuleReporter.h"
 
 #include "EarlyExit.h"
+#include "Fix.h"
 #include "GlobalAccesses.h"
 #include "LaunchCounts.h"
 #include "ReportParts.h"
@@ -499,6 +500,30 @@ private:
                                  " (" + e.optimum["store"]["instruction"].get<std::string>() +
                                  ", " + e.optimum["load"]["instruction"].get<std::string>() + ")"
                            : "llcheck's plan needs no shared memory (" + planKind + ")";
+    json fix;
+    std::optional<LinearLayout> suggestedLayout;
+    if (planKind == "shared_memory") {
+      auto sw = swizzleCached(*src.layout, *dst.layout, e.elementBits, model_);
+      if (sw->ok())
+        suggestedLayout = (*sw)->shared;
+      json now = {{"layout", nullptr},
+                  {"of", "Triton's own scratch layout for this convert_layout (not in the TTGIR)"},
+                  {"store", tc->store.count.wavefronts},
+                  {"load", tc->load.count.wavefronts},
+                  {"wavefronts", total},
+                  {"instructions", tc->store.name + ", " + tc->load.name}};
+      if (auto scratch = spellSharedLinear(tc->scratch, src.shape, o_.triton); scratch.ok()) {
+        now["attribute"] = scratch->attribute;
+      }
+      if (sw->ok())
+        fix = sharedFix(src, dst, nullptr, **sw, std::nullopt, now, e.elementBits,
+                        "TTGIR cannot give a convert_layout its shared layout: replace it by a "
+                        "ttg.local_alloc of the value into this layout and a ttg.local_load into "
+                        "layout " +
+                            std::to_string(dst.id) +
+                            " (Gluon: gl.allocate_shared_memory(x.dtype, x.shape, LAYOUT, "
+                            "x).load(DST))");
+    }
     e.findings.push_back(
         {"above_optimum",
          "layout " + std::to_string(src.id) + " -> layout " + std::to_string(dst.id) + ": Triton " +
@@ -507,7 +532,101 @@ private:
              ") and takes " + std::to_string(tc->store.count.wavefronts) + " + " +
              std::to_string(tc->load.count.wavefronts) + " wavefronts (" + tc->store.name + ", " +
              tc->load.name + "); " + ours,
-         static_cast<double>(total - optimum)});
+         static_cast<double>(total - optimum), fix});
+    if (fix.is_object() && !fix.contains("error")) {
+      e.findings.back().suggestedLayout = suggestedLayout;
+      e.findings.back().nowLayout = tc->scratch;
+    }
+  }
+
+  /// The fix of a conversion A -> shared -> B whose shared layout (NOW, the compiler's; null
+  /// for a convert_layout, whose scratch Triton picks) llcheck's optimum S replaces: S spelled as
+  /// an attribute and a Gluon constructor (read back, Fix.h), costed again as the compiler
+  /// would emit it (Triton's lowering on NVIDIA) beside llcheck's own instructions, with the
+  /// bound and who accepts it. S itself passed refuteSuggestion (checkedOptimalSwizzle).
+  json sharedFix(const LayoutEntry& a, const LayoutEntry& b, const LayoutEntry* now,
+                 const OptimalSwizzle& s, std::optional<uint64_t> aAsync, const json& nowCost,
+                 int elementBits, const std::string& how) {
+    if (now) {
+      const TtgirLayout* t = now->id >= 0 && now->id < static_cast<int>(m_.layouts.size())
+                                 ? &m_.layouts[static_cast<std::size_t>(now->id)]
+                                 : nullptr;
+      Consumers c = consumersOf(t ? t->users : std::vector<std::string>{});
+      if (!c.names.empty()) {
+        std::string readers;
+        for (const std::string& r : c.names)
+          readers += (readers.empty() ? "" : ", ") + r;
+        return {{"error", "shared layout " + std::to_string(now->id) + " is also read by " +
+                              readers +
+                              ", which take only #ttg.nvmma_shared layouts; llcheck's optimum "
+                              "is not one"}};
+      }
+    }
+    auto spelled = spellSharedLinear(s.shared, a.shape, o_.triton);
+    if (!spelled.ok())
+      return {{"error", spelled.error().str()}};
+    LayoutEntry candidate = now ? *now : a;
+    candidate.layout = s.shared;
+    candidate.padding.clear();
+    candidate.attribute = candidate.encoding = spelled->attribute;
+    candidate.elementBits = elementBits;
+    uint64_t nowTotal = nowCost.value("wavefronts", uint64_t{0});
+    json suggested = {{"attribute", spelled->attribute},
+                      {"gluon", spelled->gluon},
+                      {"gluon_import", kGluonImport}};
+    uint64_t mine = s.store.count.wavefronts + s.load.count.wavefronts;
+    json llcheckCost = {{"store", s.store.count.wavefronts},
+                        {"load", s.load.count.wavefronts},
+                        {"wavefronts", mine},
+                        {"instructions", s.store.name + ", " + s.load.name}};
+    std::string gain;
+    auto cst = compilerSide(a, candidate, true, aAsync);
+    auto cld = compilerSide(b, candidate, false, std::nullopt);
+    if (cst.ok() && cld.ok()) {
+      uint64_t theirs = cst->count.wavefronts + cld->count.wavefronts;
+      suggested["store"] = cst->count.wavefronts;
+      suggested["load"] = cld->count.wavefronts;
+      suggested["wavefronts"] = theirs;
+      suggested["instructions"] = cst->instruction + ", " + cld->instruction;
+      suggested["lowering"] = cst->triton && cld->triton
+                                  ? "Triton " + tritonVersionName(o_.triton) + "'s lowering"
+                                  : std::string("llcheck's instructions");
+      suggested["llcheck"] = llcheckCost;
+      gain = theirs < nowTotal
+                 ? "; emitted as the compiler does, it takes " + std::to_string(theirs) +
+                       " of the " + std::to_string(nowTotal) + " wavefronts now"
+                 : "; but emitted as the compiler does it takes " + std::to_string(theirs) +
+                       " wavefronts, not fewer than now: the gain needs "
+                       "llcheck's instructions (" +
+                       s.store.name + ", " + s.load.name + ")";
+    } else {
+      for (const char* k : {"store", "load", "wavefronts", "instructions"})
+        suggested[k] = llcheckCost[k];
+      suggested["lowering"] = "llcheck's instructions";
+      suggested["compiler_error"] = (cst.ok() ? cld.error() : cst.error()).str();
+    }
+    return {{"shape", a.shape},
+            {"element_bits", elementBits},
+            {"now", nowCost},
+            {"suggested", suggested},
+            {"bound",
+             {{"store", s.bound.storeWavefronts},
+              {"load", s.bound.loadWavefronts},
+              {"wavefronts", s.bound.storeWavefronts + s.bound.loadWavefronts},
+              {"attained", s.bound.attainedBy(s.store.count, s.load.count)}}},
+            {"accepted_by", std::string(aAsync ? "ttg.async_copy_global_to_local"
+                                               : "ttg.local_alloc / ttg.local_store") +
+                                " (layout " + std::to_string(a.id) +
+                                ") and ttg.local_load (layout " + std::to_string(b.id) +
+                                "): Triton lowers them through any shared layout"},
+            {"why", "the fewest store + load wavefronts of any shared layout for layout " +
+                        std::to_string(a.id) + " -> layout " + std::to_string(b.id) + " (" +
+                        std::to_string(mine) + " with " + s.store.name + ", " + s.load.name +
+                        "; llcheck's optimal swizzle, " + s.construction + ")" + gain},
+            {"how", how},
+            {"checked", "read back by llcheck's attribute reader as the same layout; verified a "
+                        "memory layout of the tensor (Def. 4.14) whose store and load take the "
+                        "wavefronts stated (refuteSuggestion)"}};
   }
 
   struct Side {
@@ -1444,6 +1563,8 @@ private:
     json conversions = json::array();
     double worst = 0;
     std::string worstMessage;
+    json worstFix;
+    std::optional<LinearLayout> worstLayout;
     for (const auto& [p, partnerAsync] : partners) {
       const LayoutEntry* other = layoutAt(k_, p);
       if (!other || !other->layout)
@@ -1483,8 +1604,28 @@ private:
       }
       conversions.push_back(
           {{"src", a.id}, {"dst", b.id}, {"compiler", c}, {"optimal", swizzleSummary(s)}});
-      // The finding is kept on the reading op, so that one conversion is one finding.
-      if (!store && compilerCost > best && static_cast<double>(compilerCost - best) > worst) {
+      // One conversion is one finding, on the op that pays its excess: the store's side or the
+      // load's (an AMD store can take the excess while the load is optimal).
+      auto excess = [](uint64_t have, uint64_t can) {
+        return static_cast<int64_t>(have) - static_cast<int64_t>(can);
+      };
+      int64_t storeExcess = excess(st->count.wavefronts, s.store.count.wavefronts);
+      int64_t loadExcess = excess(ld->count.wavefronts, s.load.count.wavefronts);
+      bool paysHere = store ? storeExcess > loadExcess : storeExcess <= loadExcess;
+      if (paysHere && compilerCost > best && static_cast<double>(compilerCost - best) > worst) {
+        worstLayout = s.shared;
+        worstFix = sharedFix(
+            a, b, &shared, s, aAsync,
+            {{"layout", shared.id},
+             {"attribute", shared.attribute},
+             {"store", st->count.wavefronts},
+             {"load", ld->count.wavefronts},
+             {"wavefronts", compilerCost},
+             {"instructions", st->instruction + ", " + ld->instruction}},
+            e.elementBits,
+            "give shared layout " + std::to_string(shared.id) +
+                " this encoding: in TTGIR, the memdesc type of its ttg.local_alloc; in Gluon, "
+                "the layout argument of gl.allocate_shared_memory");
         worst = static_cast<double>(compilerCost - best);
         worstMessage = "layout " + std::to_string(a.id) + " -> shared layout " +
                        std::to_string(shared.id) + " -> layout " + std::to_string(b.id) +
@@ -1500,7 +1641,9 @@ private:
     if (!conversions.empty()) {
       e.optimum = {{"conversions", conversions}};
       if (worst > 0)
-        e.findings.push_back({"above_optimum", worstMessage, worst});
+        e.findings.push_back({"above_optimum", worstMessage, worst, worstFix});
+      if (worst > 0 && worstFix.is_object() && !worstFix.contains("error"))
+        e.findings.back().suggestedLayout = worstLayout;
       return;
     }
     // Nothing in the module reads (writes) this shared layout through registers: the best this
@@ -1521,6 +1664,38 @@ private:
                             " wavefronts of any shared layout (no local_" +
                             (store ? "load reads" : "alloc/local_store writes") +
                             " this shared layout in the module)"}};
+    json sideFix;
+    if (compiler->count.wavefronts > best.count.wavefronts) {
+      auto spelled = spellSharedLinear((*sw)->shared, reg.shape, o_.triton);
+      if (!spelled.ok())
+        sideFix = {{"error", spelled.error().str()}};
+      else
+        sideFix = {
+            {"shape", reg.shape},
+            {"element_bits", e.elementBits},
+            {"now",
+             {{"layout", shared.id},
+              {"attribute", shared.attribute},
+              {"wavefronts", compiler->count.wavefronts},
+              {"instructions", compiler->instruction}}},
+            {"suggested",
+             {{"attribute", spelled->attribute},
+              {"gluon", spelled->gluon},
+              {"gluon_import", kGluonImport},
+              {"wavefronts", best.count.wavefronts},
+              {"instructions", best.name},
+              {"lowering", "llcheck's instructions"}}},
+            {"bound", {{"wavefronts", best.count.wavefronts}, {"instructions", best.name}}},
+            {"accepted_by", std::string("not established: nothing in the module ") +
+                                (store ? "reads this shared layout back into registers"
+                                       : "writes it from registers") +
+                                ", and its other " + (store ? "reader" : "writer") +
+                                " (e.g. an MMA) may need the compiler's layout"},
+            {"why", std::string("the fewest ") + sideName + " wavefronts of any shared layout"},
+            {"how", "only where the other side accepts it: give shared layout " +
+                        std::to_string(shared.id) + " this encoding"},
+            {"checked", "read back by llcheck's attribute reader as the same layout"}};
+    }
     if (compiler->count.wavefronts > best.count.wavefronts)
       e.findings.push_back(
           {"above_optimum_side",
@@ -1531,7 +1706,9 @@ private:
                "); the best shared layout for this " + sideName + " takes " +
                std::to_string(best.count.wavefronts) + " (" + best.name +
                "); its reader (e.g. an MMA) may need the compiler's layout",
-           static_cast<double>(compiler->count.wavefronts - best.count.wavefronts)});
+           static_cast<double>(compiler->count.wavefronts - best.count.wavefronts), sideFix});
+    if (sideFix.is_object() && !sideFix.contains("error"))
+      e.findings.back().suggestedLayout = (*sw)->shared;
   }
 
   /// A store into a shared layout that MMA or TMA reads: its cost against every #ttg.nvmma_shared
@@ -1552,6 +1729,10 @@ private:
       return false;
     json tried = json::array();
     std::optional<std::pair<std::string, Side>> best;
+    // Ties on the store are broken by what the readers' own reads cost (an MMA's core-matrix
+    // reads, modelled: coreMatrixReadWavefronts), then in favour of the compiler's layout.
+    std::optional<uint64_t> bestReads;
+    bool bestIsCompilers = false;
     for (const std::string& attr : candidates) {
       LayoutContext so;
       so.shape = shared.shape;
@@ -1590,39 +1771,106 @@ private:
         if (auto own = side(reg, candidate, true); own.ok())
           entry["llcheck"] = {{"store", own->access}, {"wavefronts", own->count.wavefronts}};
       }
+      std::optional<uint64_t> reads =
+          consumers.mma ? coreMatrixReadWavefronts(*candidate.layout, e.elementBits) : std::nullopt;
+      if (reads)
+        entry["reader_wavefronts"] = *reads;
+      bool compilers = shared.layout && sameLayout(*candidate.layout, *shared.layout);
       tried.push_back(entry);
-      if (!best || c->count.wavefronts < best->second.count.wavefronts)
+      bool better = !best || c->count.wavefronts < best->second.count.wavefronts;
+      if (best && c->count.wavefronts == best->second.count.wavefronts) {
+        if (reads && bestReads && *reads != *bestReads)
+          better = *reads < *bestReads;
+        else
+          better = compilers && !bestIsCompilers;
+      }
+      if (better) {
         best = std::make_pair(attr, *c);
+        bestReads = reads;
+        bestIsCompilers = compilers;
+      }
     }
     if (!best)
       return false;
     const SideAccess& bound =
         (*swizzleCached(*reg.layout, *reg.layout, e.elementBits, model_))->store;
-    e.optimum = {{"store", accessJson(bound.count, bound.name)},
-                 {"wavefronts", bound.count.wavefronts},
-                 {"vector_bits", bound.count.vectorBits},
-                 {"of", "the fewest store wavefronts of any shared layout: a lower bound (the "
-                        "layout's readers accept only #ttg.nvmma_shared; see admissible)"},
-                 {"admissible",
-                  {{"readers", consumers.names},
-                   {"of", std::string("every #ttg.nvmma_shared layout the readers accept "
-                                      "(swizzle 0/32/64/128 bytes that fits the contiguous "
-                                      "dimension; MN- or K-major for 16-bit MMA operands), each "
-                                      "tried") +
-                              (mine.triton ? " and costed with Triton " +
-                                                 tritonVersionName(o_.triton) + "'s lowering"
-                                           : std::string())},
-                   {"candidates", tried},
-                   {"best",
-                    {{"attribute", best->first},
-                     {"store", best->second.access},
-                     {"wavefronts", best->second.count.wavefronts}}}}}};
+    e.optimum = {
+        {"store", accessJson(bound.count, bound.name)},
+        {"wavefronts", bound.count.wavefronts},
+        {"vector_bits", bound.count.vectorBits},
+        {"of", "the fewest store wavefronts of any shared layout: a lower bound (the "
+               "layout's readers accept only #ttg.nvmma_shared; see admissible)"},
+        {"admissible",
+         {{"readers", consumers.names},
+          {"of", std::string("every #ttg.nvmma_shared layout the readers accept "
+                             "(swizzle 0/32/64/128 bytes that fits the contiguous "
+                             "dimension; MN- or K-major for 16-bit MMA operands), each "
+                             "tried") +
+                     (mine.triton ? " and costed with Triton " + tritonVersionName(o_.triton) +
+                                        "'s lowering"
+                                  : std::string())},
+          {"candidates", tried},
+          {"best",
+           {{"attribute", best->first},
+            {"store", best->second.access},
+            {"wavefronts", best->second.count.wavefronts}}},
+          {"ties", "equal stores are ordered by the readers' reads (an MMA reads 8-row x "
+                   "16-byte core matrices: reader_wavefronts, modelled), then the compiler's "
+                   "own layout first"}}}};
+    if (bestReads)
+      e.optimum["admissible"]["best"]["reader_wavefronts"] = *bestReads;
     uint64_t have = mine.count.wavefronts, can = best->second.count.wavefronts;
     if (have > can) {
       std::string ratio = can == 0 ? "" : " (" + fixedRatio(have, can) + "x fewer)";
       std::string readers;
       for (const std::string& r : consumers.names)
-        readers += (readers.empty() ? "" : ", ") + r;
+        readers += (readers.empty() ? "" : ", ") + r + consumerInstruction(r);
+      json fix;
+      std::optional<LinearLayout> suggestedLayout;
+      auto spelled = spellNvmma(best->first, shared.shape, o_.triton);
+      if (!spelled.ok()) {
+        fix = {{"error", spelled.error().str()}};
+      } else {
+        suggestedLayout = spelled->layout;
+        json suggested = {{"attribute", spelled->attribute},
+                          {"gluon", spelled->gluon},
+                          {"gluon_import", kGluonImport},
+                          {"wavefronts", can},
+                          {"instructions", best->second.instruction}};
+        if (bestReads)
+          suggested["reader_wavefronts"] = *bestReads;
+        std::string readWhy;
+        if (bestReads) {
+          std::optional<uint64_t> nowReads =
+              coreMatrixReadWavefronts(*shared.layout, e.elementBits);
+          readWhy = "; the MMA reads it in " + std::to_string(*bestReads) +
+                    " wavefronts of core matrices" +
+                    (nowReads ? " (" + std::to_string(*nowReads) + " now)" : std::string()) +
+                    ", modelled: no counter measures them";
+        }
+        fix = {{"shape", shared.shape},
+               {"element_bits", e.elementBits},
+               {"now",
+                {{"layout", shared.id},
+                 {"attribute", shared.attribute},
+                 {"wavefronts", have},
+                 {"instructions", mine.instruction}}},
+               {"suggested", suggested},
+               {"bound",
+                {{"wavefronts", bound.count.wavefronts},
+                 {"instructions", bound.name},
+                 {"of", "the fewest store wavefronts of any shared layout"}}},
+               {"accepted_by", readers + " (every #ttg.nvmma_shared layout listed in "
+                                         "optimum.admissible.candidates: the swizzles that fit "
+                                         "its contiguous dimension)"},
+               {"why", "the fewest store wavefronts of the " + std::to_string(tried.size()) +
+                           " #ttg.nvmma_shared layouts " + readers + " accept" + ratio + readWhy},
+               {"how", "give shared layout " + std::to_string(shared.id) +
+                           " this encoding (TTGIR: the memdesc type of its ttg.local_alloc; "
+                           "Gluon: the layout argument of gl.allocate_shared_memory)"},
+               {"checked", "verified a memory layout by llcheck (Def. 4.14) and costed with the "
+                           "store the compiler emits"}};
+      }
       e.findings.push_back({"above_admissible_optimum",
                             "store of layout " + std::to_string(reg.id) + " into shared layout " +
                                 std::to_string(shared.id) + " (" + shared.encoding + ") takes " +
@@ -1630,7 +1878,8 @@ private:
                                 best->first + ", which its readers (" + readers +
                                 ") also accept, takes " + std::to_string(can) + " (" +
                                 best->second.instruction + ")" + ratio,
-                            static_cast<double>(have - can)});
+                            static_cast<double>(have - can), fix});
+      e.findings.back().suggestedLayout = suggestedLayout;
     }
     return true;
   }

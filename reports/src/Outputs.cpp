@@ -3,6 +3,7 @@
 // report.html is in Html.cpp.
 #include "llcheck/reports/Outputs.h"
 
+#include "Fix.h"
 #include "ReportParts.h"
 #include "Streaming.h"
 
@@ -181,7 +182,12 @@ void SpillBuffer::copyTo(std::ostream& to) {
 namespace {
 
 json findingJson(const Finding& f) {
-  return {{"kind", f.kind}, {"message", f.message}, {"severity", f.severity}};
+  json j = {{"kind", f.kind}, {"message", f.message}, {"severity", f.severity}};
+  if (!f.location.empty())
+    j["where"] = {{"op", f.op}, {"location", f.location}, {"line", f.line}};
+  if (!f.fix.is_null())
+    j["fix"] = f.fix;
+  return j;
 }
 
 json layoutJson(const LayoutEntry& l) {
@@ -295,6 +301,23 @@ void element(std::ostream& os, std::size_t index, const json& j, int indent) {
 
 // ---- The summary --------------------------------------------------------------------------------
 
+void addFinding(std::vector<FindingRecord>& kernelFindings,
+                std::unordered_map<std::string, std::size_t>& index, FindingRecord f) {
+  // A software-pipelined kernel repeats an op once per stage at one source location, with the
+  // same layouts and so the same finding: one record says it once, with every line.
+  if (!f.location.empty()) {
+    std::string key = f.location + '\0' + f.kind + '\0' + f.message;
+    auto [it, added] = index.emplace(std::move(key), kernelFindings.size());
+    if (!added) {
+      FindingRecord& r = kernelFindings[it->second];
+      r.lines.insert(r.lines.end(), f.lines.begin(), f.lines.end());
+      r.severity = std::max(r.severity, f.severity);
+      return;
+    }
+  }
+  kernelFindings.push_back(std::move(f));
+}
+
 std::vector<const FindingRecord*> SummaryData::sorted() const {
   std::vector<const FindingRecord*> all;
   all.reserve(findings.size());
@@ -313,7 +336,10 @@ json SummaryData::worstJson(const SummaryData& s, const FindingRecord& f) {
           {"op", f.module ? json(nullptr) : json(f.op)},
           {"kind", f.kind},
           {"message", f.message},
-          {"severity", f.severity}};
+          {"severity", f.severity},
+          {"count", std::max<std::size_t>(f.lines.size(), 1)},
+          {"lines", f.lines},
+          {"fix", f.fix}};
 }
 
 json SummaryData::object(const std::vector<const FindingRecord*>& worst, bool withWorst) const {
@@ -349,7 +375,8 @@ json SummaryData::object(const std::vector<const FindingRecord*>& worst, bool wi
 // ---- One kernel ---------------------------------------------------------------------------------
 
 KernelStream::KernelStream(std::size_t i, int dirfd)
-    : index(i), jsonOps(dirfd), notUnderstood(dirfd), junitCases(dirfd), htmlRows(dirfd) {}
+    : index(i), jsonOps(dirfd), notUnderstood(dirfd), junitCases(dirfd), htmlRows(dirfd),
+      htmlFixes(dirfd) {}
 
 void KernelStream::op(const KernelReport& k, const OpEntry& op) {
   // report.json: the op's entry in "ops" (indent 4), and one in "not_understood" if it was not
@@ -374,7 +401,7 @@ void KernelStream::op(const KernelReport& k, const OpEntry& op) {
        << "</failure>\n    </testcase>\n";
   }
   // report.html: the op's row.
-  htmlOpRow(htmlRows.out(), k, index, op);
+  htmlOpRow(htmlRows.out(), htmlFixes.out(), htmlFixCount, k, index, op);
   // The summary.
   ++ops;
   std::string kind = op.plan.is_object() ? op.plan.value("kind", "none") : "none";
@@ -384,7 +411,17 @@ void KernelStream::op(const KernelReport& k, const OpEntry& op) {
   withFindings += op.findings.empty() ? 0 : 1;
   opFindings += op.findings.size();
   for (const Finding& f : op.findings)
-    findings.push_back({index, false, op.location, op.op, op.line, f.kind, f.message, f.severity});
+    addFinding(findings, findingIndex,
+               {index,
+                false,
+                op.location,
+                op.op,
+                op.line,
+                f.kind,
+                f.message,
+                f.severity,
+                f.fix,
+                {op.line}});
 }
 
 // ---- The report ---------------------------------------------------------------------------------
@@ -403,9 +440,16 @@ void ReportStream::add(const KernelReport& k, KernelStream& s) {
   summary.checked += s.checked;
   for (const auto& [kind, n] : s.byPlan)
     summary.byPlan[kind] += n;
+  std::vector<FindingRecord> mine;
+  std::unordered_map<std::string, std::size_t> index;
   for (const Finding& f : k.findings)
-    summary.findings.push_back({kernels_, true, "", "", 0, f.kind, f.message, f.severity});
+    addFinding(mine, index,
+               {kernels_, f.location.empty(), f.location, f.op, f.line, f.kind, f.message,
+                f.severity, f.fix, f.line > 0 ? std::vector<int>{f.line} : std::vector<int>{}});
   for (FindingRecord& f : s.findings)
+    addFinding(mine, index, std::move(f));
+  s.findingIndex.clear();
+  for (FindingRecord& f : mine)
     summary.findings.push_back(std::move(f));
   s.findings.clear();
   s.findings.shrink_to_fit();
@@ -523,6 +567,63 @@ void ReportStream::writeJson(std::ostream& os) {
   os << ",\n \"tool\": \"llcheck report\",\n \"version\": 1\n}\n";
 }
 
+namespace {
+
+std::string shortFile(const std::string& path) {
+  fs::path file(path);
+  return (file.parent_path().filename() / file.filename()).generic_string();
+}
+
+/// "line 40 (kernel.py:40:20)", or for a finding of several ops "lines 40, 52, 64
+/// (kernel.py:40:20; 3 ops)".
+std::string whereText(const FindingRecord& f) {
+  if (f.module)
+    return "module";
+  if (f.lines.size() <= 1)
+    return "line " + std::to_string(f.line) + " (" + f.location + ")";
+  std::string s = "lines ";
+  for (std::size_t i = 0; i < f.lines.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(f.lines[i]);
+  return s + " (" + f.location + "; " + std::to_string(f.lines.size()) + " ops)";
+}
+
+/// Text one pastes, as a code span; text from the input that a code span cannot hold (a
+/// backtick, a line break) is escaped instead.
+std::string mdCode(const std::string& s) {
+  if (s.size() > 4096 || s.find_first_of("`\n\r") != std::string::npos)
+    return mdEscape(mdMessage(s));
+  return "`" + s + "`";
+}
+
+void markdownFix(std::ostream& os, std::size_t n, const FindingRecord& f, const std::string& file) {
+  const json& x = f.fix;
+  os << "**" << n << ". " << mdEscape(shortFile(file)) << ", " << mdEscape(whereText(f)) << ", "
+     << mdEscape(f.op.empty() ? x.value("op", std::string()) : f.op) << "** (" << f.kind << ")\n\n";
+  if (x.contains("error")) {
+    os << "- no fix shown: " << mdEscape(x["error"].get<std::string>()) << "\n\n";
+    return;
+  }
+  const json& now = x["now"];
+  os << "- now: " << mdEscape(fixCostText(now));
+  if (now.contains("attribute") && now["attribute"].is_string())
+    os << " with " << mdCode(now["attribute"].get<std::string>());
+  os << "\n";
+  const json& sug = x["suggested"];
+  os << "- suggested: " << mdEscape(fixCostText(sug)) << "\n";
+  os << "  - TTGIR: " << mdCode(sug["attribute"].get<std::string>()) << "\n";
+  os << "  - Gluon: " << mdCode(sug["gluon"].get<std::string>()) << "\n";
+  if (x.contains("bound") && x["bound"].is_object())
+    os << "- bound (any layout, no consumer's constraint): " << mdEscape(fixCostText(x["bound"]))
+       << "\n";
+  for (const char* key : {"accepted_by", "why", "how"})
+    if (x.contains(key) && x[key].is_string())
+      os << "- " << (std::string(key) == "accepted_by" ? "accepted by" : key) << ": "
+         << mdEscape(x[key].get<std::string>()) << "\n";
+  os << "\n";
+}
+
+} // namespace
+
 void ReportStream::writeMarkdown(std::ostream& os) {
   const auto& w = worst();
   std::map<std::string, std::size_t> fk;
@@ -551,16 +652,24 @@ void ReportStream::writeMarkdown(std::ostream& os) {
     std::size_t shown = std::min<std::size_t>(w.size(), 15);
     os << "### Worst findings (" << shown << " of " << w.size() << ")\n\n";
     os << "| file | where | kind | finding |\n| --- | --- | --- | --- |\n";
+    std::vector<std::size_t> withFix;
     for (std::size_t i = 0; i < shown; ++i) {
       const FindingRecord& f = *w[i];
-      fs::path file(summary.files[f.kernel]);
-      os << "| " << mdEscape((file.parent_path().filename() / file.filename()).generic_string())
-         << " | "
-         << mdEscape(f.module ? "module"
-                              : "line " + std::to_string(f.line) + " (" + f.location + ")")
-         << " | " << f.kind << " | " << mdEscape(mdMessage(f.message)) << " |\n";
+      os << "| " << mdEscape(shortFile(summary.files[f.kernel])) << " | " << mdEscape(whereText(f))
+         << " | " << f.kind << " | " << mdEscape(mdMessage(f.message))
+         << (f.fix.is_object() ? " (fix " + std::to_string(withFix.size() + 1) + " below)" : "")
+         << " |\n";
+      if (f.fix.is_object())
+        withFix.push_back(i);
     }
     os << "\n";
+    if (!withFix.empty()) {
+      os << "### Fixes\n\nEach layout below was read back by llcheck, verified as a layout of the "
+            "same tensor, and costed again before it was printed. Gluon: `"
+         << kGluonImport << "`.\n\n";
+      for (std::size_t n = 0; n < withFix.size(); ++n)
+        markdownFix(os, n + 1, *w[withFix[n]], summary.files[w[withFix[n]]->kernel]);
+    }
   }
   os << "Full details: report.html, report.json; per op: junit.xml.\n";
 }

@@ -171,6 +171,16 @@ Consumers consumersOf(const std::vector<std::string>& users) {
   return c;
 }
 
+std::string consumerInstruction(const std::string& op) {
+  if (op == "ttng.warp_group_dot")
+    return " (wgmma)";
+  if (startsWith(op, "ttng.tc_gen5_mma"))
+    return " (tcgen05.mma)";
+  if (startsWith(op, "ttng.async_tma"))
+    return " (TMA: cp.async.bulk.tensor)";
+  return "";
+}
+
 /// The value of `key = ...` in an attribute's text, or "".
 std::string attrField(const std::string& attr, const std::string& key) {
   std::size_t at = attr.find(key + " = ");

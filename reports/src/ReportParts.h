@@ -54,6 +54,9 @@ struct Consumers {
 
 [[nodiscard]] Consumers consumersOf(const std::vector<std::string>& users);
 
+/// " (wgmma)", " (tcgen05.mma)", " (TMA store)": the instruction a consumer op becomes, or "".
+[[nodiscard]] std::string consumerInstruction(const std::string& op);
+
 /// The value of `key = ...` in an attribute's text, or "".
 [[nodiscard]] std::string attrField(const std::string& attr, const std::string& key);
 

@@ -13,6 +13,7 @@
 #include <streambuf>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace llcheck::reports::detail {
@@ -62,7 +63,17 @@ struct FindingRecord {
   int line = 0;
   std::string kind, message;
   double severity = 0;
+  nlohmann::json fix;
+  /// The ops at the same source location with the same finding (the stages of a software
+  /// pipeline, a tile loaded in several places): one record, their lines in program order.
+  std::vector<int> lines;
 };
+
+/// Adds `f` to one kernel's findings, or, where one of them has the same kind and message at the
+/// same source location (a pipelined loop's stages), adds its lines to that one.
+/// `index` maps (location, kind, message) to its record in kernelFindings.
+void addFinding(std::vector<FindingRecord>& kernelFindings,
+                std::unordered_map<std::string, std::size_t>& index, FindingRecord f);
 
 /// Counts and findings of the kernels added so far, and the report's own fields: report.json's
 /// "summary", report.md, and the head of report.html.
@@ -93,10 +104,12 @@ struct KernelStream {
   void op(const KernelReport& k, const OpEntry& op);
 
   std::size_t index;
-  SpillBuffer jsonOps, notUnderstood, junitCases, htmlRows;
+  SpillBuffer jsonOps, notUnderstood, junitCases, htmlRows, htmlFixes;
+  std::size_t htmlFixCount = 0; ///< fixes in htmlFixes
   std::size_t ops = 0, withFindings = 0, opFindings = 0, checked = 0, notAnalysed = 0;
   std::map<std::string, std::size_t> byPlan;
   std::vector<FindingRecord> findings;
+  std::unordered_map<std::string, std::size_t> findingIndex;
 };
 
 /// The whole report, kernel by kernel.
@@ -138,8 +151,15 @@ private:
 void streamReport(ReportStream& s, const Report& r, int kernelDirfd);
 
 // Html.cpp
+/// A finding's fix in report.html: its text, and the layout now and the suggested one drawn side
+/// by side ("" for a finding without one).
+/// `anchor` is the element id of the fix.
+[[nodiscard]] std::string htmlFix(const KernelReport& k, const Finding& f,
+                                  const std::string& anchor);
 /// The op's row of the kernel's table in report.html.
-void htmlOpRow(std::ostream& os, const KernelReport& k, std::size_t kernelIndex, const OpEntry& op);
+/// Its findings' fixes go to `fixes`, numbered from `fixCount` on, each linked from the row.
+void htmlOpRow(std::ostream& os, std::ostream& fixes, std::size_t& fixCount, const KernelReport& k,
+               std::size_t kernelIndex, const OpEntry& op);
 /// The kernel's section of report.html (its rows are in s.htmlRows), appended to r's body.
 void htmlKernel(ReportStream& r, const KernelReport& k, KernelStream& s);
 /// The page: head, pictures, summary and every kernel's section.

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Opens `llcheck report`'s report.html in headless Chromium (Debian's `chromium`) and checks
 that every layout picture rendered: the page has one <svg class="layout-pic"> per layout with a
-linear layout in report.json; in the rendered DOM each picture's <use> has the size of its
+linear layout in report.json, and every finding with a fix in report.json shows the layout now and
+the suggested one side by side (two <svg class="fix-pic">, each drawn, the second right of the
+first); in the rendered DOM each picture's <use> has the size of its
 drawing (getBBox, measured by Chromium's layout engine after the page loaded, from a copy of the
 page with a probe script added); and a screenshot of the page is not blank and shows the warp
 colours of the ownership pictures.
@@ -36,9 +38,22 @@ window.addEventListener('load', () => {
     if (box.width >= w - 2 && box.height >= h - 16 && box.width > 0) rendered++;
     else failed.push(svg.closest('figure').id + ' ' + box.width + 'x' + box.height);
   }
+  // Each finding's fix draws the layout now and the suggested one side by side.
+  const fixes = Array.from(document.querySelectorAll('div.fix-pics'));
+  let fixRendered = 0;
+  for (const f of fixes) {
+    const svgs = Array.from(f.querySelectorAll('svg.fix-pic'));
+    const boxes = svgs.map(s => s.getBBox());
+    const rects = svgs.map(s => s.getBoundingClientRect());
+    // Two drawings, each with content, the second to the right of the first (side by side).
+    if (svgs.length === 2 && boxes.every(b => b.width > 0 && b.height > 0) &&
+        rects[1].left >= rects[0].right - 1) fixRendered++;
+    else failed.push('fix ' + svgs.length + ' pictures, boxes ' + boxes.map(b => b.width + 'x' + b.height).join(' ') + ', left ' + rects.map(r => r.left + '-' + r.right).join(' '));
+  }
   const out = document.createElement('pre');
   out.id = 'probe';
-  out.textContent = JSON.stringify({pictures: pics.length, rendered, failed});
+  out.textContent = JSON.stringify({pictures: pics.length, rendered, failed,
+                                    fixes: fixes.length, fixRendered});
   document.body.appendChild(out);
 });
 </script>"""
@@ -145,11 +160,22 @@ def main():
         if result["pictures"] != expected or result["rendered"] != expected:
             print("FAIL: not every layout picture rendered: " + ", ".join(result["failed"][:10]))
             return 1
+        findings = [f for k in report["kernels"] for f in k["findings"]]
+        findings += [f for k in report["kernels"] for op in k["ops"] for f in op["findings"]]
+        fixes = sum(1 for f in findings if isinstance(f.get("fix"), dict) and "error" not in f["fix"])
+        print(f"findings with a fix in report.json: {fixes}; side-by-side pairs in the DOM: "
+              f"{result['fixes']}; rendered: {result['fixRendered']}")
+        if fixes == 0:
+            print("FAIL: the inputs gave no finding with a fix to draw")
+            return 1
+        if result["fixes"] != fixes or result["fixRendered"] != fixes:
+            print("FAIL: not every fix drew both layouts side by side: " + ", ".join(result["failed"][:10]))
+            return 1
 
         # The pictures follow long tables; a copy without the tables puts them in the window.
         pictures_only = os.path.join(out, "pictures.html")
         with open(pictures_only, "w") as f:
-            f.write(html.replace("</head>", "<style>table,details,section>p,ul,h1,h2,h1+p"
+            f.write(html.replace("</head>", "<style>table,details,section>p,ul,h1,h2,h1+p,h3,h4,div.fix"
                                  "{display:none}</style></head>"))
         shot = os.path.join(tmp, "shot.png")
         run_chromium(exe, ["--screenshot=" + shot, "--window-size=1200,1400",

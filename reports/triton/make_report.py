@@ -357,13 +357,19 @@ def main():
                      "predicted": predicted_conversion(op, layouts, ptx, m),
                      "llcheck_measured": measured})
 
+    def without_fixes(summary):
+        # Each worst finding's fix (attributes, Gluon text, costs) is in report.json; kept here
+        # it would double this file.
+        return {**summary, "worst": [{k: v for k, v in w.items() if k != "fix"}
+                                     for w in summary["worst"]]}
+
     info = gpu_info()
     info["triton"] = version
     doc = {"triton": version, "gpu": info, "llcheck_oracle": {
         "source": os.path.relpath(args.oracle, REPO), "gpu": oracle.get("gpu"),
-        "date": oracle.get("date")}, "report": report["summary"], "conversions": rows,
+        "date": oracle.get("date")}, "report": without_fixes(report["summary"]), "conversions": rows,
         "shared": {"source": os.path.relpath(SHARED_DATA, REPO), "gpu": gpu_info(SHARED_DATA),
-                   "report": shared_report["summary"],
+                   "report": without_fixes(shared_report["summary"]),
                    "kernels": shared_rows(shared_cases, shared_report, index)}}
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "conformance.json"), "w") as f:

@@ -72,6 +72,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace llcheck::reports {
@@ -135,6 +136,10 @@ struct ReportOptions {
 
 /// One finding: a reason for the op (or layout) to fail the conformance check.
 struct Finding {
+  Finding() = default;
+  Finding(std::string kind_, std::string message_, double severity_, nlohmann::json fix_ = nullptr)
+      : kind(std::move(kind_)), message(std::move(message_)), severity(severity_),
+        fix(std::move(fix_)) {}
   /// "illegal_layout", "misaligned_access", "above_optimum", "above_admissible_optimum",
   /// "above_optimum_side", "global_above_ideal", "measured_mismatch", "not_understood",
   /// "unknown_property".
@@ -143,6 +148,19 @@ struct Finding {
   /// How bad, for the summary's order: excess wavefronts (1e9 for illegal layouts, 1e8 and up
   /// for a misaligned access).
   double severity = 0;
+  /// The fix, spelled out (docs/report.md, "The fix"): the layout now and the better one as the
+  /// TTGIR attribute and the Gluon constructor, both re-read by llcheck and checked before they
+  /// are shown, the consumer that accepts it, both costs and the bound; null where the finding
+  /// has no layout to propose.
+  nlohmann::json fix;
+  /// Where a module-level finding comes from (a tt.load's global_above_ideal): its op, source
+  /// location and line ("" and 0 for findings of the module itself).
+  std::string op, location;
+  int line = 0;
+  /// The fix's layouts for report.html's pictures (not in report.json, whose fix holds the
+  /// attributes): the suggested one, and the one now where the kernel has no entry for it (a
+  /// convert_layout's Triton scratch).
+  std::optional<LinearLayout> suggestedLayout, nowLayout;
 };
 
 struct LayoutEntry {
