@@ -167,14 +167,13 @@ Result<OptimalSwizzle> addOptimalSwizzle(const ConversionRequest& r, nlohmann::j
   if (!found.ok())
     return found.error();
   const OptimalSwizzle& o = *found;
-  // Checked from the layout alone before it is shown (refuteSuggestion): one that fails is a
-  // bug in llcheck, printed as such instead of the layout, and the status is 1.
-  if (std::string why = refuteSuggestion(o, r.src.layout, r.dst.layout, r.elementBits, r.model);
+  // Checked from the layout alone before it is shown (whyNotShown, as `report` does): a layout
+  // that is not a memory layout, or one refuteSuggestion refutes (a bug in llcheck, said so), is
+  // printed as a refusal instead of the layout, and the status is 1.
+  if (std::string why = whyNotShown(o, r.src.layout, r.dst.layout, r.elementBits, r.model);
       !why.empty()) {
-    j["refused"] = "a bug in llcheck: the shared layout its search built fails llcheck's own "
-                   "check (" +
-                   why + "), so it is not suggested; please report it with these layouts";
-    text += j["refused"].get<std::string>() + "\n";
+    j["refused"] = why;
+    text += why + "\n";
     return found;
   }
   j["checked"] = "a memory layout (Def. 4.14) of the tensor by the algebra and enumeration, "

@@ -641,20 +641,26 @@ std::string refuteSuggestion(const OptimalSwizzle& s, const LinearLayout& src,
   return "";
 }
 
+std::string whyNotShown(const OptimalSwizzle& s, const LinearLayout& src, const LinearLayout& dst,
+                        int elementBits, const SharedMemoryModel& model) {
+  if (!s.memoryLayout)
+    return "no layout the search builds for this conversion is a memory layout (Def. 4.14: "
+           "every offset column one or two tensor bits; the paper's construction here is a "
+           "bijection with a column of three or more), so llcheck suggests none";
+  if (std::string why = refuteSuggestion(s, src, dst, elementBits, model); !why.empty())
+    return "a bug in llcheck: the shared layout its search built for this conversion fails "
+           "llcheck's own check (" +
+           why + "), so it is not suggested; please report it with these layouts";
+  return "";
+}
+
 Result<OptimalSwizzle> checkedOptimalSwizzle(const LinearLayout& src, const LinearLayout& dst,
                                              int elementBits, const SharedMemoryModel& model) {
   auto found = optimalSwizzle(src, dst, elementBits, model);
   if (!found.ok())
     return found;
-  if (!found->memoryLayout)
-    return makeError("no layout the search builds for this conversion is a memory layout "
-                     "(Def. 4.14: every offset column one or two tensor bits; the paper's "
-                     "construction here is a bijection with a column of three or more), so "
-                     "llcheck suggests none");
-  if (std::string why = refuteSuggestion(*found, src, dst, elementBits, model); !why.empty())
-    return makeError("a bug in llcheck: the shared layout its search built for this conversion "
-                     "fails llcheck's own check (" +
-                     why + "), so it is not suggested; please report it with these layouts");
+  if (std::string why = whyNotShown(*found, src, dst, elementBits, model); !why.empty())
+    return makeError(why);
   return found;
 }
 

@@ -151,7 +151,13 @@ struct OptimalSwizzle {
                                            const LinearLayout& dst, int elementBits,
                                            const SharedMemoryModel& model);
 
-/// optimalSwizzle, and refuteSuggestion of what it found: what `report` shows. A layout that
+/// Why S may not be shown at all, or "": it is not a memory layout (the search found none), or
+/// refuteSuggestion refutes it (a bug in llcheck, said so).
+[[nodiscard]] std::string whyNotShown(const OptimalSwizzle& s, const LinearLayout& src,
+                                      const LinearLayout& dst, int elementBits,
+                                      const SharedMemoryModel& model);
+
+/// optimalSwizzle, and whyNotShown of what it found: what `report` shows. A layout that
 /// fails the check is an Error that says it is a bug in llcheck (and why), never a result.
 [[nodiscard]] Result<OptimalSwizzle> checkedOptimalSwizzle(const LinearLayout& src,
                                                            const LinearLayout& dst, int elementBits,
