@@ -5,8 +5,10 @@ which model of masked lanes gives ncu's source-view wavefronts
 hardware's own count (l1tex__data_pipe_lsu_wavefronts_mem_shared.sum less its _op_ld and _op_st
 parts less the constant the .cg launches show: BYPASS copies are not in it, ../README.md).
 
-usage: analyze.py OUT [--write measured.json]     tables on stdout
+usage: analyze.py OUT [--write measured.json] [--detail]   tables on stdout
        analyze.py --json measured.json            the same tables from the committed data
+       analyze.py --sass-table SASS > sass.txt    each kernel's LDGSTS line (cuobjdump -sass)
+       analyze.py --predict SASS > predicted.txt  each launch's count under every model
 
 Models, per warp (phases and groups as in ../analyze.py's access and bypass rules; a lane in
 state c copies, z zero-fills, o does not execute the copy):
@@ -287,11 +289,64 @@ def detail(rows, ops=("cg16", "ca16", "ca4", "ca8")):
               f"{r['check_plain']}/{r.get('check_ncu', '-')}")
 
 
+def llcheck_now(r):
+    """What report --launches counts today (reports/src/LaunchCounts.cpp, countCopy and
+    matchCopiesToSass): a BYPASS copy on zero-fill P0 at every lane's destination, on !P0 every
+    lane at its computed source, any other LDGSTS by its mask (a masked lane at its destination
+    alone); lanes not executing the copy are not counted."""
+    if r["op"] == "cg16" and r["zfill"] == "P0":
+        return model(r, "dest")
+    if r["op"] == "cg16" and r["zfill"] == "!P0":
+        return model(r, "z_src")
+    return model(r, "z_dest")
+
+
+def p0_false(r):
+    """The hypothesis "ncu reads P0 as false whatever the kernel put there", for every use of P0
+    (zero fill and guard), and every other predicate as the kernel set it."""
+    guard, zf = r["guard"], r["zfill"]
+    states = list(r["states"])
+    for i, st in enumerate(states):
+        executes = st != "o"
+        if guard in ("P0", "!P0"):
+            executes = guard == "!P0"
+        if not executes:
+            states[i] = "o"
+            continue
+        # The zero-fill predicate: true copies. A thread that the guard alone kept off (state
+        # o) has m = 0 in the zero-fill forms (predicates.cu), and no zero fill in the others.
+        if zf in ("P0", "!P0"):
+            copies = zf == "!P0"
+        elif zf is None:
+            copies = True
+        else:
+            copies = st == "c"
+        states[i] = "c" if copies else "z"
+    return model(dict(r, states="".join(states)), "z_dest")
+
+
+def predict(sass_path):
+    sass = read_sass(sass_path)
+    print("# id kernel sass-class " + " ".join(MODELS) + " llcheck_now p0_false")
+    for L in read_launches():
+        r = dict(L, **sass[L["kernel"]])
+        cls = pred_class(r).replace(" ", "")
+        print(L["id"], L["kernel"], cls, *[model(r, m) for m in MODELS], llcheck_now(r),
+              p0_false(r))
+
+
 def main():
     args = sys.argv[1:]
     if not args:
         print(__doc__, file=sys.stderr)
         return 2
+    if args[0] == "--sass-table":
+        for name, x in sorted(read_sass(args[1]).items()):
+            print(f"{name}\t{x['sass']}\t{'branched' if x['branched'] else '-'}")
+        return 0
+    if args[0] == "--predict":
+        predict(args[1])
+        return 0
     if args[0] == "--json":
         data = json.load(open(args[1]))
         meta, rows = {k: v for k, v in data.items() if k != "launches"}, data["launches"]

@@ -19,6 +19,7 @@ out=${1:-${OUT:?give the output folder}}
 mkdir -p "$out"
 start=$(date +%s)
 budget=${BUDGET:-540}          # seconds for the whole script
+reserve=${RESERVE:-90}         # of which kept for the discover and source passes
 log=$out/predicates.log
 : >"$log"
 nvcc -O2 -std=c++17 -arch=sm_90 -o /tmp/predicates "$here/predicates.cu" 2>>"$log" || { cat "$log"; exit 1; }
@@ -61,7 +62,7 @@ echo "plain run: rc $?; $(tail -1 "$log")"
 split -l 260 -d "$here/launches.txt" /tmp/chunk.
 : >"$out/ncu_main.csv"
 for f in /tmp/chunk.*; do
-  left=$(( budget - 90 - ($(date +%s) - start) ))
+  left=$(( budget - reserve - ($(date +%s) - start) ))
   if [ "$left" -lt 20 ]; then echo "no time left for $f" | tee -a "$log"; break; fi
   echo "== chunk $(basename "$f") $(head -1 "$f" | cut -d' ' -f1)" >>"$out/ncu_main.csv"
   echo "== ncu chunk $(basename "$f")" >>"$log"
@@ -85,7 +86,7 @@ fi
 # ncu's source page of a few launches (the per-instruction view issue 32 compared).
 grep -E '^1w-(cg16|ca16)-far-(Z_P0|Z_P1)-(none|all) ' "$here/launches.txt" >/tmp/source.txt
 left=$(( budget - 5 - ($(date +%s) - start) ))
-if [ "$left" -gt 15 ]; then
+if [ "$left" -gt 15 ] && [ -z "${NO_SOURCE:-}" ]; then
   echo "== source" >>"$log"
   timeout "$left" ncu --section SourceCounters --clock-control none --cache-control none \
     -f -o /tmp/src /tmp/predicates /tmp/source.txt >>"$log" 2>&1 &&
