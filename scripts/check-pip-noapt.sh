@@ -74,16 +74,21 @@ grep -q "$work/src/third_party/nlohmann_json/include/nlohmann/json.hpp" "$work/d
 grep -q "$work/src/third_party/CLI11/include/CLI/CLI.hpp" "$work/deps.txt" || fail "no compile read third_party's CLI/CLI.hpp"
 grep -q "$work/src/third_party/rapidcheck/include/rapidcheck.h" "$work/deps.txt" || fail "no compile read third_party's rapidcheck.h"
 grep -Eq 'site-packages/z3/include/z3\+\+\.h' "$work/deps.txt" || fail "no compile read the z3-solver wheel's z3++.h"
+reading() { awk -v h="$1" '/^[^ ].*: #deps/ {o = $1} $0 ~ h {n[o] = 1} END {print length(n)}' "$work/deps.txt"; }
+echo "check-pip-noapt: of $(grep -c ': #deps' "$work/deps.txt") compiles, none read a system package's header;" \
+  "$(reading "$work/src/third_party/") read third_party/'s, $(reading 'site-packages/z3/include/') the z3-solver wheel's"
 
 # 2. The link lines of the command line and of the module: the z3-solver wheel's libz3.
 for target in llcheck _core; do
-  line=$(awk -v t="_LINKER__${target}_" '/^build / {keep = index($0, t) > 0} keep && /^ *LINK_LIBRARIES =/' \
-    "$work/build/build.ninja")
+  # The rule of a target's link is named <LANG>_<KIND>_LINKER__<target>_<config>.
+  line=$(awk -v t="_LINKER__${target}_(Release|Debug|RelWithDebInfo|MinSizeRel) " \
+    '/^build / {keep = ($0 " ") ~ t} keep && /^ *LINK_LIBRARIES =/' "$work/build/build.ninja")
   [[ -n "$line" ]] || fail "no link line for $target in $work/build/build.ninja"
   grep -Eq 'site-packages/z3/lib/libz3\.so' <<<"$line" || fail "$target does not link the z3-solver wheel's libz3: $line"
   if grep -Eo '(-lz3|-lrapidcheck|-lfmt|/usr/lib[^ ]*|/lib/x86_64[^ ]*)' <<<"$line" | grep .; then
     fail "$target links a system library: $line"
   fi
+  echo "check-pip-noapt: $target links $(grep -Eo '[^ ]*(libz3|rapidcheck)[^ ]*' <<<"$line" | grep -v rpath | sort -u | xargs)"
 done
 
 # 3. What pip installed, as the loader resolves it.
