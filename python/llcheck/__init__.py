@@ -24,14 +24,28 @@ whose semantics it has, as ``--triton`` does on the command line (docs/triton-ve
 the default, None, is the newest (``TRITON_VERSIONS[-1]``).
 
 ``report(kernel)`` is the conformance report of a Triton kernel (a CompiledKernel or TTGIR text),
-made by the llcheck command line ($LLCHECK, else llcheck on PATH) and returned as its
-report.json; ``llcheck.triton.watch(DIR)``, or ``LLCHECK_REPORT_DIR=DIR`` in the environment,
-reports every kernel a program compiles (llcheck.triton).
+made by the llcheck command line ($LLCHECK, else the one the package carries, else llcheck on
+PATH) and returned as its report.json; ``llcheck.triton.watch(DIR)``, or
+``LLCHECK_REPORT_DIR=DIR`` in the environment, reports every kernel a program compiles
+(llcheck.triton).
 """
 
 import json as _json
 
-from . import _core
+try:
+    from . import _core
+except ImportError as _error:
+    # A wheel's module finds the z3-solver wheel's libz3 beside llcheck (site-packages/z3/lib);
+    # where pip put z3 elsewhere, the one Python finds is loaded first (llcheck/_cli.py).
+    from ._cli import z3_library_dir as _z3_library_dir
+
+    if "libz3" not in str(_error) or _z3_library_dir() is None:
+        raise
+    import ctypes as _ctypes
+    import os as _os
+
+    _ctypes.CDLL(_os.path.join(_z3_library_dir(), "libz3.so"), mode=_ctypes.RTLD_GLOBAL)
+    from . import _core
 from . import triton
 from ._report import ReportError, report
 from .gluon import gluon_to_attr

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 
-from . import _core
+from . import _cli, _core
 
 # `llcheck report`'s flags (cli/ReportCommand.cpp): True passes them. Every other option of the
 # command takes a value, passed as given; an option it does not have is its own error (exit 2).
@@ -36,7 +36,8 @@ class ReportError(ValueError):
 
 
 def find_cli():
-    """The llcheck command line, as an absolute path: $LLCHECK, else `llcheck` on PATH."""
+    """The llcheck command line, as an absolute path: $LLCHECK, else the one this package carries
+    (llcheck/bin/llcheck, which `pip install .` installs), else `llcheck` on PATH."""
     named = os.environ.get("LLCHECK")
     if named:
         found = shutil.which(named)
@@ -44,6 +45,9 @@ def find_cli():
             raise RuntimeError(f"LLCHECK={named}: not an executable file (LLCHECK names the "
                                "llcheck command line, e.g. build/cli/llcheck)")
         return os.path.abspath(found)
+    carried = _cli.executable()
+    if carried:
+        return carried
     found = shutil.which("llcheck")
     if not found:
         raise RuntimeError("the llcheck command line was not found: set LLCHECK to it (e.g. "
@@ -201,7 +205,7 @@ def report(kernel, *, triton=None, hardware=None, **options):
     arch="sm80", oracle=PATH, no_sass=True, cuobjdump=PATH, cuobjdump_timeout=60, jobs=2).
 
     Exit status 2 (bad input) is a ReportError (a ValueError) carrying the command's one-line
-    error; the command itself is $LLCHECK, else llcheck on PATH (a RuntimeError without one)."""
+    error; the command itself is find_cli()'s (a RuntimeError without one)."""
     check_options(options)
     files = kernel_files(kernel)
     if triton is None:

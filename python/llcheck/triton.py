@@ -237,7 +237,8 @@ class Watch:
 def watch(out_dir, *, triton=None, hardware=None, **options):
     """A started Watch: every kernel Triton compiles from now on, reported into out_dir when it
     stops (w.stop(), the end of a `with` block, or the program's exit). triton, hardware and
-    options are llcheck.report()'s; the llcheck command line is $LLCHECK, else llcheck on PATH."""
+    options are llcheck.report()'s, and so is the command line that runs
+    (llcheck._report.find_cli)."""
     return Watch(out_dir, triton=triton, hardware=hardware, **options).start()
 
 

@@ -21,7 +21,8 @@ NAMES = ["matmul", "softmax", "layer_norm"]
 
 
 def cli():
-    """The command line under test: $LLCHECK (make test sets it), else llcheck on PATH."""
+    """The command line under test: $LLCHECK (make test sets it), else the package's, else llcheck
+    on PATH."""
     return llcheck._report.find_cli()
 
 
@@ -149,6 +150,7 @@ def test_no_cli_is_a_clear_error(monkeypatch, tmp_path):
     with pytest.raises(RuntimeError, match="LLCHECK=.*missing: not an executable"):
         llcheck.report("module {}")
     monkeypatch.delenv("LLCHECK")
+    monkeypatch.setattr(llcheck._cli, "executable", lambda: None)  # as in a source tree
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(RuntimeError, match="set LLCHECK .* or put llcheck on PATH"):
         llcheck.report("module {}")

@@ -1,0 +1,3 @@
+#pragma once
+
+#include "rapidcheck/Compat.hpp"

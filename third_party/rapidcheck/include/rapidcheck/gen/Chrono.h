@@ -1,0 +1,11 @@
+#pragma once
+
+#include <chrono>
+
+namespace rc {
+namespace gen {
+
+} // namespace gen
+} // namespace rc
+
+#include "Chrono.hpp"

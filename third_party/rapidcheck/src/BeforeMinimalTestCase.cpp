@@ -1,0 +1,7 @@
+#include "rapidcheck/BeforeMinimalTestCase.h"
+
+namespace rc {
+
+void beforeMinimalTestCase() {}
+
+} // namespace rc
